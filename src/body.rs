@@ -1,0 +1,80 @@
+//! Bodies: a shape placed in the world, with mass and velocity.
+
+use glam::Vec2;
+
+use crate::error::BodyError;
+use crate::math::Transform;
+
+/// A rigid body. `position` is where the shape's local origin sits in the
+/// world and `angle` (radians, counter-clockwise) its rotation about it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Body {
+    /// Index into the [`ShapeSet`](crate::ShapeSet).
+    pub shape: u32,
+    pub position: Vec2,
+    pub angle: f32,
+    /// Inverse mass; 0 makes the body static (it never moves).
+    pub inv_mass: f32,
+    pub velocity: Vec2,
+    pub angular_velocity: f32,
+}
+
+impl Body {
+    /// A dynamic body of unit mass at rest.
+    pub fn new(shape: u32, position: Vec2, angle: f32) -> Body {
+        Body {
+            shape,
+            position,
+            angle,
+            inv_mass: 1.0,
+            velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+        }
+    }
+
+    /// A static body (inverse mass 0).
+    pub fn fixed(shape: u32, position: Vec2, angle: f32) -> Body {
+        Body {
+            inv_mass: 0.0,
+            ..Body::new(shape, position, angle)
+        }
+    }
+
+    pub fn with_inv_mass(self, inv_mass: f32) -> Body {
+        Body { inv_mass, ..self }
+    }
+
+    pub fn is_static(&self) -> bool {
+        self.inv_mass == 0.0
+    }
+
+    pub fn transform(&self) -> Transform {
+        Transform::new(self.position, self.angle)
+    }
+
+    /// Checks the body against a library of `shapes` shapes.
+    pub fn validate(&self, shapes: usize) -> Result<(), BodyError> {
+        if self.shape as usize >= shapes {
+            return Err(BodyError::MissingShape {
+                shape: self.shape,
+                shapes,
+            });
+        }
+        let fields = [
+            ("position", self.position.is_finite()),
+            ("angle", self.angle.is_finite()),
+            ("inverse mass", self.inv_mass.is_finite()),
+            ("velocity", self.velocity.is_finite()),
+            ("angular velocity", self.angular_velocity.is_finite()),
+        ];
+        if let Some((field, _)) = fields.iter().find(|(_, finite)| !finite) {
+            return Err(BodyError::NotFinite { field });
+        }
+        if self.inv_mass < 0.0 {
+            return Err(BodyError::NegativeInvMass {
+                inv_mass: self.inv_mass,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,247 @@
+//! The narrowphase's input and output, shared by every backend.
+//!
+//! A [`Batch`] is a validated set of candidate pairs over a shape library and
+//! a list of bodies. A backend turns it into [`SatHit`]s, the reported pairs in
+//! pair order, each with its axis feature and depth; [`Batch::hit`] adds the
+//! bodies and the world normal. Because every backend takes the same input and
+//! gives the same output type, any two can be compared pair by pair.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec2;
+use rayon::prelude::*;
+
+use crate::body::Body;
+use crate::error::{Error, PairError};
+use crate::math::Transform;
+use crate::sat;
+use crate::shape::ShapeSet;
+
+/// A candidate pair of body indices. 8 bytes, uploaded to the GPU as is.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Pod, Zeroable)]
+pub struct Pair {
+    pub a: u32,
+    pub b: u32,
+}
+
+impl Pair {
+    pub fn new(a: u32, b: u32) -> Pair {
+        Pair { a, b }
+    }
+}
+
+/// Which body of a pair owns an axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    A,
+    B,
+}
+
+/// The axis of a result, as a feature of one of the two shapes. See the
+/// [`sat`](crate::sat) module for the numbering of features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Axis {
+    pub owner: Owner,
+    pub feature: u32,
+}
+
+impl Axis {
+    const OWNER_B_BIT: u32 = 1 << 31;
+
+    pub fn new(owner: Owner, feature: u32) -> Axis {
+        Axis { owner, feature }
+    }
+
+    /// The 32-bit form the GPU writes: bit 31 set for owner B, the feature below.
+    pub fn pack(self) -> u32 {
+        match self.owner {
+            Owner::A => self.feature,
+            Owner::B => self.feature | Axis::OWNER_B_BIT,
+        }
+    }
+
+    pub fn unpack(bits: u32) -> Axis {
+        let owner = if bits & Axis::OWNER_B_BIT != 0 {
+            Owner::B
+        } else {
+            Owner::A
+        };
+        Axis::new(owner, bits & !Axis::OWNER_B_BIT)
+    }
+}
+
+/// What a narrowphase backend reports for one pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SatHit {
+    /// Index of the pair in the batch.
+    pub pair: u32,
+    pub axis: Axis,
+    /// Penetration depth; negative for a separated pair reported through the margin.
+    pub depth: f32,
+}
+
+/// A reported pair with its bodies and world normal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    pub pair: u32,
+    pub a: u32,
+    pub b: u32,
+    /// Unit vector from A to B: moving B by `normal * depth` makes them touch.
+    pub normal: Vec2,
+    pub depth: f32,
+    pub axis: Axis,
+}
+
+/// A validated narrowphase input.
+#[derive(Clone, Debug)]
+pub struct Batch<'a> {
+    shapes: &'a ShapeSet,
+    bodies: &'a [Body],
+    pairs: &'a [Pair],
+    transforms: Vec<Transform>,
+    margin: f32,
+}
+
+impl<'a> Batch<'a> {
+    /// Checks every body and pair; an error names the first bad one.
+    pub fn new(
+        shapes: &'a ShapeSet,
+        bodies: &'a [Body],
+        pairs: &'a [Pair],
+        margin: f32,
+    ) -> Result<Batch<'a>, Error> {
+        if !margin.is_finite() || margin < 0.0 {
+            return Err(Error::Margin { margin });
+        }
+        for (index, body) in bodies.iter().enumerate() {
+            body.validate(shapes.len())
+                .map_err(|reason| Error::Body { index, reason })?;
+        }
+        validate_pairs(pairs, bodies.len())?;
+        Ok(Batch {
+            shapes,
+            bodies,
+            pairs,
+            transforms: bodies.iter().map(Body::transform).collect(),
+            margin,
+        })
+    }
+
+    pub fn shapes(&self) -> &'a ShapeSet {
+        self.shapes
+    }
+
+    pub fn bodies(&self) -> &'a [Body] {
+        self.bodies
+    }
+
+    pub fn pairs(&self) -> &'a [Pair] {
+        self.pairs
+    }
+
+    /// Each body's transform, computed once (cosine and sine included).
+    pub fn transforms(&self) -> &[Transform] {
+        &self.transforms
+    }
+
+    pub fn margin(&self) -> f32 {
+        self.margin
+    }
+
+    /// Runs the reference SAT on the pair at `index`.
+    #[inline(always)]
+    pub fn test_pair(&self, index: usize) -> Option<SatHit> {
+        let pair = self.pairs[index];
+        let (a, b) = (pair.a as usize, pair.b as usize);
+        let records = self.shapes.records();
+        sat::collide_pair(
+            self.shapes,
+            self.transforms[a],
+            self.transforms[b],
+            &records[self.bodies[a].shape as usize],
+            &records[self.bodies[b].shape as usize],
+            self.margin,
+        )
+        .map(|result| SatHit {
+            pair: index as u32,
+            axis: result.axis,
+            depth: -result.separation,
+        })
+    }
+
+    /// Completes a backend's result with the bodies and the world normal.
+    pub fn hit(&self, sat_hit: SatHit) -> Hit {
+        let pair = self.pairs[sat_hit.pair as usize];
+        let (a, b) = (pair.a as usize, pair.b as usize);
+        let records = self.shapes.records();
+        let normal = sat::axis_normal(
+            self.shapes,
+            self.transforms[a],
+            self.transforms[b],
+            &records[self.bodies[a].shape as usize],
+            &records[self.bodies[b].shape as usize],
+            sat_hit.axis,
+        );
+        Hit {
+            pair: sat_hit.pair,
+            a: pair.a,
+            b: pair.b,
+            normal,
+            depth: sat_hit.depth,
+            axis: sat_hit.axis,
+        }
+    }
+
+    pub fn hits(&self, sat_hits: &[SatHit]) -> Vec<Hit> {
+        sat_hits.iter().map(|&h| self.hit(h)).collect()
+    }
+}
+
+/// Checks that every pair names two different existing bodies.
+pub fn validate_pairs(pairs: &[Pair], bodies: usize) -> Result<(), Error> {
+    for (index, pair) in pairs.iter().enumerate() {
+        for body in [pair.a, pair.b] {
+            if body as usize >= bodies {
+                return Err(Error::Pair {
+                    index,
+                    reason: PairError::MissingBody { body, bodies },
+                });
+            }
+        }
+        if pair.a == pair.b {
+            return Err(Error::Pair {
+                index,
+                reason: PairError::SelfPair { body: pair.a },
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The reference: every pair in order on one thread.
+pub fn collide_cpu(batch: &Batch) -> Vec<SatHit> {
+    (0..batch.pairs.len())
+        .filter_map(|index| batch.test_pair(index))
+        .collect()
+}
+
+/// Pairs per rayon task: large enough to amortise scheduling, small enough
+/// to balance dense and sparse stretches of a batch.
+const PARALLEL_CHUNK: usize = 4096;
+
+/// The same computation as [`collide_cpu`] on all cores; the result is
+/// identical, bit for bit and in the same order.
+pub fn collide_cpu_parallel(batch: &Batch) -> Vec<SatHit> {
+    let count = batch.pairs.len();
+    let chunks: Vec<Vec<SatHit>> = (0..count.div_ceil(PARALLEL_CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let start = chunk * PARALLEL_CHUNK;
+            let end = (start + PARALLEL_CHUNK).min(count);
+            (start..end)
+                .filter_map(|index| batch.test_pair(index))
+                .collect()
+        })
+        .collect();
+    chunks.concat()
+}

@@ -1,0 +1,373 @@
+//! The CPU reference narrowphase: the Separating Axis Theorem with the
+//! minimum translation vector. This module is the source of truth that every
+//! other backend is checked against.
+//!
+//! # The theorem, and what is computed
+//!
+//! Two convex shapes are disjoint exactly when some line separates them, and
+//! in 2D such a line can always be taken parallel to an edge of one of them:
+//! it is enough to look along the edges' normals. For each face of a polygon
+//! with outward normal `n` through vertex `v`, the *separation* of the other
+//! shape from that face is how far its deepest point lies beyond the face:
+//!
+//! ```text
+//!     s = min over the other shape's points w of  dot(n, w - v)
+//! ```
+//!
+//! `s > 0` means the face's line separates the shapes. The largest separation
+//! over all faces of both polygons is the one that matters: if it is positive
+//! the shapes are apart; if it is negative, `depth = -s` is the penetration
+//! depth and the face normal is the direction of the minimum translation
+//! vector. Moving B by `normal * depth` makes the two touch.
+//!
+//! The seeds project both shapes on every axis and take the overlap of the two
+//! intervals in both directions. For convex polygons the one-sided test above
+//! is the same answer at half the work: a face normal points out of its own
+//! polygon, so only the other shape's deepest point along `-n` can matter.
+//! Nor is the normal turned by a centre-to-centre heuristic, which fails for
+//! long or thin shapes: it is the chosen face's own outward normal, which
+//! points from its owner towards the other shape.
+//!
+//! Circles add two cases. Polygon against circle uses the separation of the
+//! circle's centre from the polygon's faces, minus the radius; when the centre
+//! lies outside the polygon beyond the end of the best face, the nearest
+//! feature is that face's end vertex (its Voronoi region), and the axis runs
+//! from the vertex to the centre. Circle against circle uses the centre line.
+//!
+//! # Conventions
+//!
+//! * **Frames.** Nothing is computed in world coordinates. A's faces are
+//!   moved into B's local frame and B's faces into A's (see
+//!   [`inv_mul_transforms`]), so only small numbers meet and a pair far from
+//!   the origin computes exactly what it would at the origin. The inner loop
+//!   then reads the other polygon's vertices untransformed, straight from the
+//!   shape library.
+//! * **Normal and depth.** `normal` is a unit vector from A to B in the world
+//!   frame and `depth > 0` is penetration. A pair is *reported* when
+//!   `depth > -margin`; with the default margin 0 only overlapping pairs are.
+//!   For separated pairs reported through a margin the depth is minus the
+//!   largest face separation: a lower bound of the gap.
+//! * **The axis.** A result names its axis as an [`Axis`]: the owner (A or B)
+//!   and a feature of the owner. For a polygon of `n` vertices, feature `i < n`
+//!   is the edge from vertex `i` to `i + 1` and feature `n + i` is vertex `i`
+//!   (the axis from that vertex to a circle's centre). For a circle, feature 0
+//!   is its centre (the centre line of two circles). The normal is rebuilt from
+//!   the feature and the two transforms by [`axis_normal`], so a backend only
+//!   has to report the feature and the depth.
+//! * **Tie rule.** The candidates are scanned in a fixed order: A's faces
+//!   `0..n`, then B's faces `0..m`. A later face replaces the best one so far
+//!   only when its separation is larger by more than
+//!   `tolerance = TIE_TOLERANCE * (size_a + size_b)` (sizes from
+//!   [`Shape::size`](crate::Shape::size)); B's best replaces A's best on the
+//!   same condition. Exact geometric ties (aligned boxes, symmetric piles) thus
+//!   always go to the earlier face, whatever the rounding noise; the chosen
+//!   separation is never more than `tolerance` below the true maximum.
+//! * **Early exit.** As soon as one face separation reaches `margin`, the pair
+//!   is not reported, whatever the other faces say.
+//! * **Concentric circles.** When two circle centres are closer than
+//!   `CONCENTRIC_TOLERANCE * (radius_a + radius_b)`, the normal is A's local
+//!   x axis (rotated into the world).
+//!
+//! `shaders/sat.wgsl` is this module's twin: the same functions, with the same
+//! names, in the same order, doing the same operations in the same order.
+
+use glam::Vec2;
+
+use crate::math::{Transform, inv_mul_transforms, rotate, transform_point};
+use crate::narrowphase::{Axis, Owner};
+use crate::shape::{EdgeRecord, ShapeRecord, ShapeSet};
+
+/// Relative tolerance of the tie rule, times `size_a + size_b`.
+pub const TIE_TOLERANCE: f32 = 2.0e-6;
+/// Relative distance, times `radius_a + radius_b`, below which two circles
+/// count as concentric.
+pub const CONCENTRIC_TOLERANCE: f32 = 1.0e-6;
+/// Stands for "no separation found yet"; finite, as WGSL requires.
+const LOWEST: f32 = -f32::MAX;
+
+/// The best face of one polygon against another.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Separation {
+    pub value: f32,
+    pub edge: u32,
+}
+
+/// The outcome of one pair: the chosen axis and its separation (`-depth`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairResult {
+    pub axis: Axis,
+    pub separation: f32,
+}
+
+#[inline(always)]
+fn dot(a: Vec2, b: Vec2) -> f32 {
+    a.x * b.x + a.y * b.y
+}
+
+#[inline(always)]
+fn length(v: Vec2) -> f32 {
+    (v.x * v.x + v.y * v.y).sqrt()
+}
+
+/// The deepest face of `poly1` against the vertices of `poly2`.
+///
+/// ```text
+/// best = (LOWEST, 0)
+/// for each edge i of poly1:
+///     n, v   = normal and vertex of edge i, moved into poly2's frame by xf
+///     offset = dot(n, v)
+///     s      = min over vertices w of poly2 of dot(n, w) - offset
+///     if s > best.value + tolerance: best = (s, i)      # the tie rule
+///     if s >= limit: return (s, i)                      # separated: stop
+/// return best
+/// ```
+///
+/// A returned value `>= limit` means the pair is separated by at least
+/// `limit` along some face and is not reported.
+#[inline(always)]
+pub fn find_max_separation(
+    poly1: &[EdgeRecord],
+    poly2: &[EdgeRecord],
+    xf: Transform,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    for (i, edge) in poly1.iter().enumerate() {
+        let normal = rotate(xf.q, edge.normal);
+        let vertex = transform_point(xf, edge.vertex);
+        let offset = dot(normal, vertex);
+        let mut separation = f32::MAX;
+        for other in poly2 {
+            separation = separation.min(dot(normal, other.vertex) - offset);
+        }
+        if separation > best.value + tolerance {
+            best = Separation {
+                value: separation,
+                edge: i as u32,
+            };
+        }
+        if separation >= limit {
+            return Separation {
+                value: separation,
+                edge: i as u32,
+            };
+        }
+    }
+    best
+}
+
+/// Polygon A against polygon B. `xf_ab` takes B's local points into A's
+/// frame, `xf_ba` the reverse.
+#[inline(always)]
+pub fn collide_polygons(
+    poly_a: &[EdgeRecord],
+    poly_b: &[EdgeRecord],
+    xf_ab: Transform,
+    xf_ba: Transform,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let separation_a = find_max_separation(poly_a, poly_b, xf_ba, tolerance, margin);
+    if separation_a.value >= margin {
+        return None;
+    }
+    let separation_b = find_max_separation(poly_b, poly_a, xf_ab, tolerance, margin);
+    if separation_b.value >= margin {
+        return None;
+    }
+    if separation_b.value > separation_a.value + tolerance {
+        Some(PairResult {
+            axis: Axis::new(Owner::B, separation_b.edge),
+            separation: separation_b.value,
+        })
+    } else {
+        Some(PairResult {
+            axis: Axis::new(Owner::A, separation_a.edge),
+            separation: separation_a.value,
+        })
+    }
+}
+
+/// A polygon against a circle whose centre is `centre` in the polygon's frame.
+/// The result's feature is the polygon's; the caller says who owns it.
+///
+/// ```text
+/// (s, i) = max over faces of dot(n_i, centre) - dot(n_i, v_i)   # tie rule, early exit
+/// if s > 0:                       # centre outside the polygon
+///     if centre is before v_i along edge i:      vertex region of v_i
+///     elif centre is past v_i+1 along edge i:    vertex region of v_i+1
+/// separation = (distance to that vertex, or s) - radius
+/// ```
+#[inline(always)]
+pub fn collide_polygon_circle(
+    poly: &[EdgeRecord],
+    centre: Vec2,
+    radius: f32,
+    owner: Owner,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let count = poly.len() as u32;
+    let limit = margin + radius;
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    for (i, edge) in poly.iter().enumerate() {
+        let offset = dot(edge.normal, edge.vertex);
+        let separation = dot(edge.normal, centre) - offset;
+        if separation > best.value + tolerance {
+            best = Separation {
+                value: separation,
+                edge: i as u32,
+            };
+        }
+        if separation >= limit {
+            return None;
+        }
+    }
+
+    let mut feature = best.edge;
+    let mut distance = best.value;
+    if best.value > 0.0 {
+        let i1 = best.edge;
+        let i2 = if i1 + 1 < count { i1 + 1 } else { 0 };
+        let v1 = poly[i1 as usize].vertex;
+        let v2 = poly[i2 as usize].vertex;
+        let u1 = dot(centre - v1, v2 - v1);
+        let u2 = dot(centre - v2, v1 - v2);
+        if u1 < 0.0 {
+            let to_vertex = length(centre - v1);
+            if to_vertex > 0.0 {
+                feature = count + i1;
+                distance = to_vertex;
+            }
+        } else if u2 < 0.0 {
+            let to_vertex = length(centre - v2);
+            if to_vertex > 0.0 {
+                feature = count + i2;
+                distance = to_vertex;
+            }
+        }
+    }
+    let separation = distance - radius;
+    if separation >= margin {
+        return None;
+    }
+    Some(PairResult {
+        axis: Axis::new(owner, feature),
+        separation,
+    })
+}
+
+/// Circle A against circle B, whose centre is `centre` in A's frame.
+#[inline(always)]
+pub fn collide_circles(
+    centre: Vec2,
+    radius_a: f32,
+    radius_b: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let separation = length(centre) - (radius_a + radius_b);
+    if separation >= margin {
+        return None;
+    }
+    Some(PairResult {
+        axis: Axis::new(Owner::A, 0),
+        separation,
+    })
+}
+
+/// One candidate pair, given the two bodies' transforms and shape records.
+#[inline(always)]
+pub fn collide_pair(
+    shapes: &ShapeSet,
+    xf_a: Transform,
+    xf_b: Transform,
+    shape_a: &ShapeRecord,
+    shape_b: &ShapeRecord,
+    margin: f32,
+) -> Option<PairResult> {
+    let xf_ab = inv_mul_transforms(xf_a, xf_b);
+    let xf_ba = inv_mul_transforms(xf_b, xf_a);
+    let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
+    match (shape_a.count > 0, shape_b.count > 0) {
+        (true, true) => collide_polygons(
+            shapes.edges_of(shape_a),
+            shapes.edges_of(shape_b),
+            xf_ab,
+            xf_ba,
+            tolerance,
+            margin,
+        ),
+        (true, false) => collide_polygon_circle(
+            shapes.edges_of(shape_a),
+            xf_ab.p,
+            shape_b.radius,
+            Owner::A,
+            tolerance,
+            margin,
+        ),
+        (false, true) => collide_polygon_circle(
+            shapes.edges_of(shape_b),
+            xf_ba.p,
+            shape_a.radius,
+            Owner::B,
+            tolerance,
+            margin,
+        ),
+        (false, false) => collide_circles(xf_ab.p, shape_a.radius, shape_b.radius, margin),
+    }
+}
+
+/// Rebuilds the world-frame unit normal (from A to B) of a reported axis.
+///
+/// This runs on the CPU for the results of every backend, so two backends
+/// that report the same feature report the same normal, bit for bit.
+pub fn axis_normal(
+    shapes: &ShapeSet,
+    xf_a: Transform,
+    xf_b: Transform,
+    shape_a: &ShapeRecord,
+    shape_b: &ShapeRecord,
+    axis: Axis,
+) -> Vec2 {
+    // Everything is expressed in the owner's frame, then rotated out.
+    let (owner_xf, owner_shape, other_xf, other_shape, sign) = match axis.owner {
+        Owner::A => (xf_a, shape_a, xf_b, shape_b, 1.0),
+        Owner::B => (xf_b, shape_b, xf_a, shape_a, -1.0),
+    };
+    let other_centre = inv_mul_transforms(owner_xf, other_xf).p;
+    let local = if owner_shape.count == 0 {
+        // Centre line of two circles.
+        let distance = length(other_centre);
+        if distance > CONCENTRIC_TOLERANCE * (owner_shape.radius + other_shape.radius) {
+            other_centre / distance
+        } else {
+            Vec2::X
+        }
+    } else {
+        let edges = shapes.edges_of(owner_shape);
+        let count = owner_shape.count;
+        let feature = axis.feature.min(2 * count - 1);
+        if feature < count {
+            edges[feature as usize].normal
+        } else {
+            let vertex_index = (feature - count) as usize;
+            let offset = other_centre - edges[vertex_index].vertex;
+            let distance = length(offset);
+            if distance > 0.0 {
+                offset / distance
+            } else {
+                // Cannot be chosen (the SAT only picks a vertex at a positive
+                // distance); the adjacent edge's normal keeps this total.
+                edges[vertex_index].normal
+            }
+        }
+    };
+    sign * rotate(owner_xf.q, local)
+}

@@ -1,0 +1,284 @@
+//! Shapes and the shape library.
+//!
+//! A [`ShapeSet`] stores every shape once, in local space. Bodies refer to a
+//! shape by its index, so ten thousand copies of one particle polygon cost one
+//! polygon. The library keeps its polygons in one flat array of
+//! [`EdgeRecord`]s (vertex and the outward unit normal of the edge that starts
+//! there, 16 bytes), which is exactly what the GPU kernel reads, and one
+//! [`ShapeRecord`] per shape.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec2;
+
+use crate::error::{Error, ShapeError};
+use crate::hull;
+
+/// The most vertices a polygon may keep after cleanup.
+pub const MAX_POLYGON_VERTICES: usize = 64;
+
+/// A validated convex polygon in its local frame: counter-clockwise, strictly
+/// convex, with unit outward normals. Build one with [`Polygon::new`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polygon {
+    pub(crate) vertices: Vec<Vec2>,
+    pub(crate) normals: Vec<Vec2>,
+    pub(crate) centroid: Vec2,
+    pub(crate) area: f32,
+    pub(crate) size: f32,
+    pub(crate) unit_inertia: f32,
+}
+
+impl Polygon {
+    /// Validates `points` (either winding) and builds the polygon; see
+    /// [the hull module](crate::hull) for every check and tolerance.
+    pub fn new(points: &[Vec2]) -> Result<Polygon, ShapeError> {
+        hull::build_polygon(points)
+    }
+
+    /// An axis-aligned box centred on the local origin.
+    pub fn rectangle(half_width: f32, half_height: f32) -> Result<Polygon, ShapeError> {
+        Polygon::new(&[
+            Vec2::new(-half_width, -half_height),
+            Vec2::new(half_width, -half_height),
+            Vec2::new(half_width, half_height),
+            Vec2::new(-half_width, half_height),
+        ])
+    }
+
+    /// A regular polygon with `count` vertices on a circle of `radius`.
+    pub fn regular(count: usize, radius: f32) -> Result<Polygon, ShapeError> {
+        let points: Vec<Vec2> = (0..count)
+            .map(|i| {
+                let angle = std::f32::consts::TAU * i as f32 / count as f32;
+                Vec2::new(radius * angle.cos(), radius * angle.sin())
+            })
+            .collect();
+        Polygon::new(&points)
+    }
+
+    /// Counter-clockwise vertices in the local frame.
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    /// `normals()[i]` is the outward unit normal of the edge from vertex `i`
+    /// to vertex `i + 1`.
+    pub fn normals(&self) -> &[Vec2] {
+        &self.normals
+    }
+
+    pub fn centroid(&self) -> Vec2 {
+        self.centroid
+    }
+
+    pub fn area(&self) -> f32 {
+        self.area
+    }
+
+    /// The largest distance from the centroid to a vertex: the length scale
+    /// that tolerances are relative to.
+    pub fn size(&self) -> f32 {
+        self.size
+    }
+
+    /// Rotational inertia about the centroid per unit mass.
+    pub fn unit_inertia(&self) -> f32 {
+        self.unit_inertia
+    }
+}
+
+/// A circle centred on its body's position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    pub(crate) radius: f32,
+}
+
+impl Circle {
+    pub fn new(radius: f32) -> Result<Circle, ShapeError> {
+        if !radius.is_finite() {
+            return Err(ShapeError::RadiusNotFinite { radius });
+        }
+        if radius <= 0.0 {
+            return Err(ShapeError::RadiusNotPositive { radius });
+        }
+        if !(radius * radius).is_finite() {
+            return Err(ShapeError::Overflow);
+        }
+        Ok(Circle { radius })
+    }
+
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Polygon(Polygon),
+    Circle(Circle),
+}
+
+impl Shape {
+    /// The length scale of the shape: a polygon's [`Polygon::size`], a circle's radius.
+    pub fn size(&self) -> f32 {
+        match self {
+            Shape::Polygon(polygon) => polygon.size,
+            Shape::Circle(circle) => circle.radius,
+        }
+    }
+
+    pub fn area(&self) -> f32 {
+        match self {
+            Shape::Polygon(polygon) => polygon.area,
+            Shape::Circle(circle) => std::f32::consts::PI * circle.radius * circle.radius,
+        }
+    }
+
+    /// The centre of mass in the local frame.
+    pub fn centroid(&self) -> Vec2 {
+        match self {
+            Shape::Polygon(polygon) => polygon.centroid,
+            Shape::Circle(_) => Vec2::ZERO,
+        }
+    }
+
+    /// Rotational inertia about the centroid per unit mass.
+    pub fn unit_inertia(&self) -> f32 {
+        match self {
+            Shape::Polygon(polygon) => polygon.unit_inertia,
+            Shape::Circle(circle) => 0.5 * circle.radius * circle.radius,
+        }
+    }
+
+    /// The radius of the smallest circle about the local origin that holds the shape.
+    pub fn bounding_radius(&self) -> f32 {
+        match self {
+            Shape::Polygon(polygon) => polygon
+                .vertices
+                .iter()
+                .map(|v| v.length())
+                .fold(0.0, f32::max),
+            Shape::Circle(circle) => circle.radius,
+        }
+    }
+}
+
+/// One shape as the narrowphase reads it. `count == 0` marks a circle.
+/// Mirrored by `ShapeRecord` in `shaders/sat.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct ShapeRecord {
+    /// Index of the polygon's first [`EdgeRecord`].
+    pub first: u32,
+    /// Number of vertices; 0 for a circle.
+    pub count: u32,
+    /// The circle's radius; 0 for a polygon.
+    pub radius: f32,
+    /// [`Shape::size`], for tolerances.
+    pub size: f32,
+}
+
+/// A polygon vertex and the outward unit normal of the edge that starts at it,
+/// fetched together as one `vec4<f32>` on the GPU.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct EdgeRecord {
+    pub vertex: Vec2,
+    pub normal: Vec2,
+}
+
+/// The shape library: every shape once, plus its flat narrowphase records.
+#[derive(Clone, Debug, Default)]
+pub struct ShapeSet {
+    shapes: Vec<Shape>,
+    records: Vec<ShapeRecord>,
+    edges: Vec<EdgeRecord>,
+}
+
+impl ShapeSet {
+    pub fn new() -> ShapeSet {
+        ShapeSet::default()
+    }
+
+    /// Adds a shape and returns its index.
+    pub fn push(&mut self, shape: Shape) -> u32 {
+        let index = self.shapes.len() as u32;
+        let record = match &shape {
+            Shape::Polygon(polygon) => {
+                let first = self.edges.len() as u32;
+                self.edges.extend(
+                    polygon
+                        .vertices
+                        .iter()
+                        .zip(&polygon.normals)
+                        .map(|(&vertex, &normal)| EdgeRecord { vertex, normal }),
+                );
+                ShapeRecord {
+                    first,
+                    count: polygon.vertices.len() as u32,
+                    radius: 0.0,
+                    size: polygon.size,
+                }
+            }
+            Shape::Circle(circle) => ShapeRecord {
+                first: 0,
+                count: 0,
+                radius: circle.radius,
+                size: circle.radius,
+            },
+        };
+        self.shapes.push(shape);
+        self.records.push(record);
+        index
+    }
+
+    /// Validates and adds a polygon; the error names the index it would have had.
+    pub fn add_polygon(&mut self, points: &[Vec2]) -> Result<u32, Error> {
+        let polygon = Polygon::new(points).map_err(|reason| Error::Shape {
+            index: self.shapes.len(),
+            reason,
+        })?;
+        Ok(self.push(Shape::Polygon(polygon)))
+    }
+
+    /// Validates and adds a circle; the error names the index it would have had.
+    pub fn add_circle(&mut self, radius: f32) -> Result<u32, Error> {
+        let circle = Circle::new(radius).map_err(|reason| Error::Shape {
+            index: self.shapes.len(),
+            reason,
+        })?;
+        Ok(self.push(Shape::Circle(circle)))
+    }
+
+    pub fn len(&self) -> usize {
+        self.shapes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+
+    pub fn get(&self, index: u32) -> Option<&Shape> {
+        self.shapes.get(index as usize)
+    }
+
+    pub fn shapes(&self) -> &[Shape] {
+        &self.shapes
+    }
+
+    /// One record per shape, in index order.
+    pub fn records(&self) -> &[ShapeRecord] {
+        &self.records
+    }
+
+    /// Every polygon's edges, back to back.
+    pub fn edges(&self) -> &[EdgeRecord] {
+        &self.edges
+    }
+
+    /// The edges of the polygon described by `record` (empty for a circle).
+    #[inline(always)]
+    pub fn edges_of(&self, record: &ShapeRecord) -> &[EdgeRecord] {
+        &self.edges[record.first as usize..(record.first + record.count) as usize]
+    }
+}

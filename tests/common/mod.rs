@@ -1,0 +1,154 @@
+//! Helpers shared by the integration tests: an exact double-precision oracle
+//! built on the Minkowski difference, independent of the code under test.
+#![allow(dead_code)]
+
+use glam::{DVec2, Vec2};
+use gpusat::{Body, Shape, ShapeSet};
+
+/// A shape placed in the world, in double precision.
+#[derive(Clone, Debug)]
+pub enum WorldShape {
+    /// Counter-clockwise vertices.
+    Polygon(Vec<DVec2>),
+    Circle {
+        centre: DVec2,
+        radius: f64,
+    },
+}
+
+/// The body's shape in world coordinates, from its single-precision data,
+/// with the rotation evaluated in double precision.
+pub fn world_shape(shapes: &ShapeSet, body: &Body) -> WorldShape {
+    let position = body.position.as_dvec2();
+    let (sin, cos) = (body.angle as f64).sin_cos();
+    let place = |v: Vec2| {
+        let v = v.as_dvec2();
+        position + DVec2::new(cos * v.x - sin * v.y, sin * v.x + cos * v.y)
+    };
+    match shapes.get(body.shape).expect("body refers to a shape") {
+        Shape::Polygon(polygon) => {
+            WorldShape::Polygon(polygon.vertices().iter().map(|&v| place(v)).collect())
+        }
+        Shape::Circle(circle) => WorldShape::Circle {
+            centre: position,
+            radius: circle.radius() as f64,
+        },
+    }
+}
+
+/// Andrew's monotone chain: the convex hull, counter-clockwise, without
+/// collinear points.
+pub fn convex_hull(points: &[DVec2]) -> Vec<DVec2> {
+    let mut sorted: Vec<DVec2> = points.to_vec();
+    sorted.sort_by(|p, q| p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)));
+    sorted.dedup();
+    if sorted.len() < 3 {
+        return sorted;
+    }
+    let turn = |o: DVec2, a: DVec2, b: DVec2| (a - o).perp_dot(b - o);
+    let mut hull: Vec<DVec2> = Vec::with_capacity(sorted.len() * 2);
+    for &p in &sorted {
+        while hull.len() >= 2 && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+            hull.pop();
+        }
+        hull.push(p);
+    }
+    let lower_len = hull.len() + 1;
+    for &p in sorted.iter().rev().skip(1) {
+        while hull.len() >= lower_len && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
+        {
+            hull.pop();
+        }
+        hull.push(p);
+    }
+    hull.pop();
+    hull
+}
+
+fn distance_to_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+    (p - (a + t * ab)).length()
+}
+
+/// Signed distance from `p` to a CCW convex polygon: negative inside.
+pub fn signed_distance(p: DVec2, polygon: &[DVec2]) -> f64 {
+    let n = polygon.len();
+    let mut inside = true;
+    let mut nearest_edge = f64::INFINITY;
+    for i in 0..n {
+        let a = polygon[i];
+        let b = polygon[(i + 1) % n];
+        if (b - a).perp_dot(p - a) < 0.0 {
+            inside = false;
+        }
+        nearest_edge = nearest_edge.min(distance_to_segment(p, a, b));
+    }
+    if inside { -nearest_edge } else { nearest_edge }
+}
+
+/// The exact penetration depth of B into A: positive when they overlap (the
+/// shortest translation of B that separates them), minus the gap otherwise.
+///
+/// Polygon–polygon: the Minkowski difference B − A is the hull of all vertex
+/// differences; the depth is the signed distance from the origin to it,
+/// negated. With circles, the difference is the other shape reflected,
+/// inflated by the radius.
+pub fn oracle_depth(a: &WorldShape, b: &WorldShape) -> f64 {
+    match (a, b) {
+        (WorldShape::Polygon(pa), WorldShape::Polygon(pb)) => {
+            let differences: Vec<DVec2> = pb
+                .iter()
+                .flat_map(|&vb| pa.iter().map(move |&va| vb - va))
+                .collect();
+            let hull = convex_hull(&differences);
+            -signed_distance(DVec2::ZERO, &hull)
+        }
+        (WorldShape::Polygon(pa), WorldShape::Circle { centre, radius }) => {
+            radius - signed_distance(*centre, pa)
+        }
+        (WorldShape::Circle { centre, radius }, WorldShape::Polygon(pb)) => {
+            radius - signed_distance(*centre, pb)
+        }
+        (
+            WorldShape::Circle {
+                centre: ca,
+                radius: ra,
+            },
+            WorldShape::Circle {
+                centre: cb,
+                radius: rb,
+            },
+        ) => ra + rb - (*cb - *ca).length(),
+    }
+}
+
+/// The largest projection of the shape on `direction`.
+pub fn support(shape: &WorldShape, direction: DVec2) -> f64 {
+    match shape {
+        WorldShape::Polygon(vertices) => vertices
+            .iter()
+            .map(|v| v.dot(direction))
+            .fold(f64::NEG_INFINITY, f64::max),
+        WorldShape::Circle { centre, radius } => {
+            centre.dot(direction) + radius * direction.length()
+        }
+    }
+}
+
+/// How much A and B overlap along `normal` (from A to B): how far B must
+/// move along it for the two projections to just touch. Negative: the gap.
+pub fn overlap_along(a: &WorldShape, b: &WorldShape, normal: DVec2) -> f64 {
+    support(a, normal) + support(b, -normal)
+}
+
+/// The length scale of a pair: the larger of the two shapes' sizes.
+pub fn pair_scale(shapes: &ShapeSet, a: &Body, b: &Body) -> f64 {
+    let size = |body: &Body| shapes.get(body.shape).expect("shape").size() as f64;
+    size(a).max(size(b))
+}
+
+/// Whether a test must have a GPU (set by `.ci/run`).
+pub fn gpu_required() -> bool {
+    std::env::var("GPUSAT_REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
