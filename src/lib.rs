@@ -44,9 +44,11 @@
 //! that every backend follows) are documented in the [`sat`] module, the
 //! shape validation in [`hull`].
 
+mod backend;
 mod body;
 mod error;
 pub mod generate;
+pub mod gpu;
 pub mod hull;
 mod math;
 mod narrowphase;
@@ -54,6 +56,7 @@ pub mod sat;
 mod scene;
 mod shape;
 
+pub use backend::{BackendKind, Narrowphase};
 pub use body::Body;
 pub use error::{BodyError, Error, PairError, Result, ShapeError};
 pub use math::{

@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gpusat::generate::SceneSpec;
+use gpusat::gpu::{AdapterChoice, GpuContext, GpuOptions, list_adapters};
 use gpusat::{
-    Batch, CollideOutput, Error, Hit, HitOut, SatHit, Scene, collide_cpu, collide_cpu_parallel,
-    write_atomically,
+    BackendKind, Batch, CollideOutput, Error, Hit, HitOut, Narrowphase, Scene, write_atomically,
 };
 
 #[derive(Parser)]
@@ -34,6 +34,10 @@ enum Command {
         /// Where to write the result; standard output when absent.
         #[arg(long, short)]
         output: Option<PathBuf>,
+        /// GPU adapter: part of its name, or a type (discrete, integrated,
+        /// cpu) or backend (vulkan, metal, dx12, gl).
+        #[arg(long, default_value = "auto")]
+        adapter: String,
     },
     /// Run the built-in random scene and print what the narrowphase found.
     Demo {
@@ -47,7 +51,11 @@ enum Command {
         seed: u64,
         #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
         backend: BackendArg,
+        #[arg(long, default_value = "auto")]
+        adapter: String,
     },
+    /// List the GPU adapters and say which one `auto` picks.
+    Info,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -62,46 +70,50 @@ enum BackendArg {
     Auto,
 }
 
-/// The narrowphase that actually ran, for the output's "backend" field.
-struct Ran {
-    backend: &'static str,
-    hits: Vec<SatHit>,
-}
-
-fn run_narrowphase(batch: &Batch, backend: BackendArg) -> Result<Ran, Error> {
-    match backend {
-        BackendArg::Cpu => Ok(Ran {
-            backend: "cpu",
-            hits: collide_cpu(batch),
-        }),
-        BackendArg::CpuParallel => Ok(Ran {
-            backend: "cpu-parallel",
-            hits: collide_cpu_parallel(batch),
-        }),
-        BackendArg::Gpu => Err(Error::NoAdapter(
-            "the GPU backend is not available in this build yet; use --backend cpu".to_string(),
-        )),
-        BackendArg::Auto => {
-            eprintln!("gpusat: no GPU backend in this build; using the CPU");
-            Ok(Ran {
-                backend: "cpu-parallel",
-                hits: collide_cpu_parallel(batch),
-            })
+impl BackendArg {
+    fn kind(self) -> BackendKind {
+        match self {
+            BackendArg::Cpu => BackendKind::Cpu,
+            BackendArg::CpuParallel => BackendKind::CpuParallel,
+            BackendArg::Gpu => BackendKind::Gpu,
+            BackendArg::Auto => BackendKind::Auto,
         }
     }
 }
 
-fn collide(scene_path: &Path, backend: BackendArg, output: Option<&Path>) -> Result<(), Error> {
+/// Builds the backend, telling stderr what `auto` chose and why.
+fn narrowphase(backend: BackendArg, adapter: &str) -> Result<Narrowphase, Error> {
+    let narrowphase = Narrowphase::new(
+        backend.kind(),
+        &AdapterChoice::parse(adapter),
+        GpuOptions::default(),
+    )?;
+    if backend == BackendArg::Auto {
+        match (narrowphase.note(), narrowphase.adapter()) {
+            (Some(note), _) => eprintln!("gpusat: {note}"),
+            (None, Some(adapter)) => eprintln!("gpusat: using the GPU: {adapter}"),
+            (None, None) => {}
+        }
+    }
+    Ok(narrowphase)
+}
+
+fn collide(
+    scene_path: &Path,
+    backend: BackendArg,
+    adapter: &str,
+    output: Option<&Path>,
+) -> Result<(), Error> {
     let scene = Scene::load(scene_path)?;
     let batch = scene.batch()?;
-    let ran = run_narrowphase(&batch, backend)?;
-    let hits: Vec<HitOut> = ran
-        .hits
+    let mut narrowphase = narrowphase(backend, adapter)?;
+    let sat_hits = narrowphase.collide(&batch)?;
+    let hits: Vec<HitOut> = sat_hits
         .iter()
         .map(|&sat_hit| HitOut::new(&batch.hit(sat_hit), Vec::new()))
         .collect();
     let result = CollideOutput {
-        backend: ran.backend.to_string(),
+        backend: narrowphase.name().to_string(),
         pairs_tested: batch.pairs().len() as u64,
         hits,
     };
@@ -124,7 +136,13 @@ fn collide(scene_path: &Path, backend: BackendArg, output: Option<&Path>) -> Res
     }
 }
 
-fn demo(bodies: usize, pairs: usize, seed: u64, backend: BackendArg) -> Result<(), Error> {
+fn demo(
+    bodies: usize,
+    pairs: usize,
+    seed: u64,
+    backend: BackendArg,
+    adapter: &str,
+) -> Result<(), Error> {
     let spec = SceneSpec {
         bodies,
         pairs,
@@ -133,10 +151,11 @@ fn demo(bodies: usize, pairs: usize, seed: u64, backend: BackendArg) -> Result<(
     };
     let scene = spec.generate();
     let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0)?;
+    let mut narrowphase = narrowphase(backend, adapter)?;
     let start = Instant::now();
-    let ran = run_narrowphase(&batch, backend)?;
+    let sat_hits = narrowphase.collide(&batch)?;
     let elapsed = start.elapsed();
-    let hits: Vec<Hit> = batch.hits(&ran.hits);
+    let hits: Vec<Hit> = batch.hits(&sat_hits);
     let deepest = hits.iter().map(|h| h.depth).fold(0.0f32, f32::max);
     println!(
         "gpusat demo: {} shapes, {} bodies, {} candidate pairs (seed {seed})",
@@ -146,13 +165,45 @@ fn demo(bodies: usize, pairs: usize, seed: u64, backend: BackendArg) -> Result<(
     );
     println!(
         "backend {}: {} overlapping pairs in {:.2} ms ({:.1} Mpairs/s), deepest {:.4}",
-        ran.backend,
+        narrowphase.name(),
         hits.len(),
         elapsed.as_secs_f64() * 1e3,
         scene.pairs.len() as f64 / elapsed.as_secs_f64() / 1e6,
         deepest
     );
     Ok(())
+}
+
+fn info() -> Result<(), Error> {
+    let adapters = list_adapters();
+    if adapters.is_empty() {
+        println!("no GPU adapters found");
+    }
+    for (index, adapter) in adapters.iter().enumerate() {
+        println!("adapter {index}: {adapter}");
+    }
+    match GpuContext::new(&AdapterChoice::Auto) {
+        Ok(context) => {
+            let limits = context.limits();
+            println!("auto picks: {}", context.adapter());
+            println!(
+                "  storage binding {} MiB, buffer {} MiB, {} workgroups per dimension, timestamps {}",
+                limits.max_storage_buffer_binding_size >> 20,
+                limits.max_buffer_size >> 20,
+                limits.max_compute_workgroups_per_dimension,
+                if context.has_timestamps() {
+                    "yes"
+                } else {
+                    "no"
+                }
+            );
+            Ok(())
+        }
+        Err(err) => {
+            println!("auto picks: the CPU ({err})");
+            Ok(())
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -162,13 +213,16 @@ fn main() -> ExitCode {
             scene,
             backend,
             output,
-        } => collide(scene, *backend, output.as_deref()),
+            adapter,
+        } => collide(scene, *backend, adapter, output.as_deref()),
         Command::Demo {
             bodies,
             pairs,
             seed,
             backend,
-        } => demo(*bodies, *pairs, *seed, *backend),
+            adapter,
+        } => demo(*bodies, *pairs, *seed, *backend, adapter),
+        Command::Info => info(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

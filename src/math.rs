@@ -62,11 +62,15 @@ pub fn inv_rotate(q: Rot, v: Vec2) -> Vec2 {
 }
 
 /// `xf * v`: a point from the transform's local frame into its parent frame.
+///
+/// The translation is added before the second product: lavapipe's compiler
+/// reassociates the WGSL twin's `(a - b) + p` into `(a + p) - b` (measured),
+/// so this order keeps more GPU results bit-identical to the CPU's.
 #[inline(always)]
 pub fn transform_point(xf: Transform, v: Vec2) -> Vec2 {
     Vec2::new(
-        (xf.q.c * v.x - xf.q.s * v.y) + xf.p.x,
-        (xf.q.s * v.x + xf.q.c * v.y) + xf.p.y,
+        (xf.q.c * v.x + xf.p.x) - xf.q.s * v.y,
+        (xf.q.s * v.x + xf.p.y) + xf.q.c * v.y,
     )
 }
 

@@ -188,16 +188,52 @@ pub struct EdgeRecord {
 }
 
 /// The shape library: every shape once, plus its flat narrowphase records.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug)]
 pub struct ShapeSet {
     shapes: Vec<Shape>,
     records: Vec<ShapeRecord>,
     edges: Vec<EdgeRecord>,
+    /// Unique per library; with the length (the library only grows) it tells
+    /// a GPU backend whether its copy is current.
+    uid: u64,
+}
+
+fn next_uid() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Default for ShapeSet {
+    fn default() -> ShapeSet {
+        ShapeSet {
+            shapes: Vec::new(),
+            records: Vec::new(),
+            edges: Vec::new(),
+            uid: next_uid(),
+        }
+    }
+}
+
+impl Clone for ShapeSet {
+    /// A clone is a new library: it gets its own id, since the two may grow apart.
+    fn clone(&self) -> ShapeSet {
+        ShapeSet {
+            shapes: self.shapes.clone(),
+            records: self.records.clone(),
+            edges: self.edges.clone(),
+            uid: next_uid(),
+        }
+    }
 }
 
 impl ShapeSet {
     pub fn new() -> ShapeSet {
         ShapeSet::default()
+    }
+
+    /// An id unique to this library (clones get their own).
+    pub fn uid(&self) -> u64 {
+        self.uid
     }
 
     /// Adds a shape and returns its index.

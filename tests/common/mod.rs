@@ -152,3 +152,25 @@ pub fn pair_scale(shapes: &ShapeSet, a: &Body, b: &Body) -> f64 {
 pub fn gpu_required() -> bool {
     std::env::var("GPUSAT_REQUIRE_GPU").is_ok_and(|v| v == "1")
 }
+
+/// The GPU context shared by a test binary's GPU tests, built once. `None`
+/// (the test then returns early) when there is no adapter, unless
+/// `GPUSAT_REQUIRE_GPU=1`, which makes a missing adapter a failure.
+pub fn gpu_context() -> Option<std::sync::Arc<gpusat::gpu::GpuContext>> {
+    use gpusat::gpu::{AdapterChoice, GpuContext};
+    static CONTEXT: std::sync::OnceLock<Result<std::sync::Arc<GpuContext>, String>> =
+        std::sync::OnceLock::new();
+    let context = CONTEXT.get_or_init(|| {
+        GpuContext::new(&AdapterChoice::Auto)
+            .map(std::sync::Arc::new)
+            .map_err(|err| err.to_string())
+    });
+    match context {
+        Ok(context) => Some(context.clone()),
+        Err(err) if gpu_required() => panic!("GPUSAT_REQUIRE_GPU=1 but there is no GPU: {err}"),
+        Err(err) => {
+            eprintln!("skipping a GPU test: {err}");
+            None
+        }
+    }
+}

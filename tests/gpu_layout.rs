@@ -1,0 +1,168 @@
+//! Without a GPU: every shader parses and validates with naga, and every Rust
+//! mirror of a WGSL struct has the size and field offsets naga gives it.
+
+use std::path::PathBuf;
+
+use gpusat::gpu::layout::{BodyRecord, HitRecord, Params, SAT_WGSL};
+use gpusat::{EdgeRecord, Pair, ShapeRecord};
+use wgpu::naga;
+
+fn shader_files() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("shaders/ exists")
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "wgsl"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn parse(source: &str, name: &str) -> naga::Module {
+    naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|err| panic!("{name} does not parse:\n{}", err.emit_to_string(source)))
+}
+
+#[test]
+fn every_shader_parses_and_validates() {
+    let files = shader_files();
+    assert!(!files.is_empty(), "no .wgsl files found in shaders/");
+    for path in &files {
+        let name = path.display().to_string();
+        let source = std::fs::read_to_string(path).expect("readable shader");
+        let module = parse(&source, &name);
+        let mut validator = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        );
+        if let Err(err) = validator.validate(&module) {
+            panic!("{name} does not validate:\n{}", err.emit_to_string(&source));
+        }
+        assert!(
+            module
+                .entry_points
+                .iter()
+                .any(|e| e.stage == naga::ShaderStage::Compute),
+            "{name} has no compute entry point"
+        );
+    }
+}
+
+#[test]
+fn the_embedded_kernel_is_the_file() {
+    let on_disk =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders/sat.wgsl"))
+            .expect("shaders/sat.wgsl");
+    assert_eq!(on_disk, SAT_WGSL);
+}
+
+/// (size, [(field, offset)]) of a WGSL struct, from naga's layouter.
+fn wgsl_struct(
+    module: &naga::Module,
+    layouter: &naga::proc::Layouter,
+    name: &str,
+) -> (u32, Vec<(String, u32)>) {
+    let (handle, ty) = module
+        .types
+        .iter()
+        .find(|(_, ty)| ty.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no struct {name} in the shader"));
+    match &ty.inner {
+        naga::TypeInner::Struct { members, span } => {
+            assert_eq!(*span, layouter[handle].size);
+            let fields = members
+                .iter()
+                .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
+                .collect();
+            (*span, fields)
+        }
+        other => panic!("{name} is not a struct: {other:?}"),
+    }
+}
+
+macro_rules! assert_mirror {
+    ($module:expr, $layouter:expr, $wgsl:literal, $rust:ty, [$($field:ident),* $(,)?]) => {{
+        let (size, fields) = wgsl_struct($module, $layouter, $wgsl);
+        assert_eq!(
+            size as usize,
+            std::mem::size_of::<$rust>(),
+            "{}: WGSL size {size}, Rust size {}",
+            $wgsl,
+            std::mem::size_of::<$rust>()
+        );
+        let rust_fields: Vec<(String, u32)> = vec![
+            $((stringify!($field).to_string(), std::mem::offset_of!($rust, $field) as u32)),*
+        ];
+        assert_eq!(fields, rust_fields, "{}: field names and offsets (WGSL left, Rust right)", $wgsl);
+        assert_eq!(std::mem::size_of::<$rust>() % 16, 0, "{} is not a 16-byte multiple", $wgsl);
+    }};
+}
+
+#[test]
+fn rust_mirrors_match_the_wgsl_layout() {
+    let module = parse(SAT_WGSL, "sat.wgsl");
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+
+    assert_mirror!(
+        &module,
+        &layouter,
+        "ShapeRecord",
+        ShapeRecord,
+        [first, count, radius, size]
+    );
+    assert_mirror!(
+        &module,
+        &layouter,
+        "BodyRecord",
+        BodyRecord,
+        [position, rotation, shape, _pad0, _pad1, _pad2]
+    );
+    assert_mirror!(
+        &module,
+        &layouter,
+        "HitRecord",
+        HitRecord,
+        [pair, axis, depth, _pad]
+    );
+    assert_mirror!(
+        &module,
+        &layouter,
+        "Params",
+        Params,
+        [
+            pair_base, pair_count, groups_x, capacity, margin, _pad0, _pad1, _pad2
+        ]
+    );
+    // The 8-byte pair record (inputs stay within 16 bytes per pair).
+    let (size, fields) = wgsl_struct(&module, &layouter, "Pair");
+    assert_eq!(size as usize, std::mem::size_of::<Pair>());
+    assert_eq!(
+        fields,
+        vec![
+            ("a".to_string(), std::mem::offset_of!(Pair, a) as u32),
+            ("b".to_string(), std::mem::offset_of!(Pair, b) as u32)
+        ]
+    );
+
+    // Edges are read as one vec4<f32>: vertex in .xy, normal in .zw.
+    let edges = module
+        .global_variables
+        .iter()
+        .find(|(_, var)| var.name.as_deref() == Some("edges"))
+        .map(|(_, var)| var.ty)
+        .expect("an `edges` binding");
+    let naga::TypeInner::Array { base, stride, .. } = module.types[edges].inner else {
+        panic!("edges is not an array");
+    };
+    assert_eq!(
+        module.types[base].inner,
+        naga::TypeInner::Vector {
+            size: naga::VectorSize::Quad,
+            scalar: naga::Scalar::F32
+        }
+    );
+    assert_eq!(stride as usize, std::mem::size_of::<EdgeRecord>());
+    assert_eq!(std::mem::offset_of!(EdgeRecord, vertex), 0);
+    assert_eq!(std::mem::offset_of!(EdgeRecord, normal), 8);
+}
