@@ -46,19 +46,27 @@
 
 mod backend;
 mod body;
+mod broadphase;
 mod error;
 pub mod generate;
 pub mod gpu;
 pub mod hull;
+mod manifold;
 mod math;
 mod narrowphase;
+mod resolve;
 pub mod sat;
 mod scene;
 mod shape;
 
 pub use backend::{BackendKind, Narrowphase};
 pub use body::Body;
+pub use broadphase::{
+    Aabb, PairFilter, body_aabb, body_aabbs, brute_force_pairs, find_pairs, sweep_and_prune,
+    uniform_grid,
+};
 pub use error::{BodyError, Error, PairError, Result, ShapeError};
+pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds, manifolds_parallel};
 pub use math::{
     Rot, Transform, cross, inv_mul_transforms, inv_rotate, inv_transform_point, right_perp, rotate,
     transform_point,
@@ -66,8 +74,12 @@ pub use math::{
 pub use narrowphase::{
     Axis, Batch, Hit, Owner, Pair, SatHit, collide_cpu, collide_cpu_parallel, validate_pairs,
 };
+pub use resolve::{
+    Candidates, ContactSolver, NarrowphaseFn, SeparationOptions, SeparationReport, SolveReport,
+    SolverOptions, separate_positions,
+};
 pub use scene::{
     AxisOut, BodyDesc, CollideOutput, ContactOut, HitOut, PairDesc, Scene, SceneFile, ShapeDesc,
-    write_atomically,
+    to_json_pretty, write_atomically,
 };
 pub use shape::{Circle, EdgeRecord, MAX_POLYGON_VERTICES, Polygon, Shape, ShapeRecord, ShapeSet};

@@ -8,7 +8,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gpusat::generate::SceneSpec;
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuOptions, list_adapters};
 use gpusat::{
-    BackendKind, Batch, CollideOutput, Error, Hit, HitOut, Narrowphase, Scene, write_atomically,
+    BackendKind, Batch, Candidates, CollideOutput, ContactOut, ContactSolver, Error, Hit, HitOut,
+    Narrowphase, Pair, PairFilter, Scene, SeparationOptions, SolverOptions, find_pairs,
+    manifolds_parallel, separate_positions, to_json_pretty, write_atomically,
 };
 
 #[derive(Parser)]
@@ -38,6 +40,36 @@ enum Command {
         /// cpu) or backend (vulkan, metal, dx12, gl).
         #[arg(long, default_value = "auto")]
         adapter: String,
+    },
+    /// Push a scene's overlapping bodies apart and write the scene back.
+    ///
+    /// Contact impulses first (for bodies with velocities), then positional
+    /// separation split by inverse mass until no candidate pair overlaps by
+    /// more than the slop. Static bodies never move.
+    Resolve {
+        scene: PathBuf,
+        /// Where to write the resolved scene.
+        #[arg(long, short)]
+        output: PathBuf,
+        #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
+        backend: BackendArg,
+        #[arg(long, default_value = "auto")]
+        adapter: String,
+        /// Overlap allowed to remain; default 0.5% of the median shape size.
+        #[arg(long)]
+        slop: Option<f32>,
+        /// Fraction of the excess depth corrected per pass.
+        #[arg(long, default_value_t = 0.8)]
+        fraction: f32,
+        /// Rounds of narrowphase and correction before giving up.
+        #[arg(long, default_value_t = 200)]
+        max_rounds: usize,
+        /// Restitution of the contact impulses.
+        #[arg(long, default_value_t = 0.0)]
+        restitution: f32,
+        /// Friction coefficient of the contact impulses.
+        #[arg(long, default_value_t = 0.6)]
+        friction: f32,
     },
     /// Run the built-in random scene and print what the narrowphase found.
     Demo {
@@ -105,23 +137,38 @@ fn collide(
     output: Option<&Path>,
 ) -> Result<(), Error> {
     let scene = Scene::load(scene_path)?;
-    let batch = scene.batch()?;
+    let pairs = candidate_pairs(&scene, PairFilter::default());
+    let batch = scene.batch_with(&pairs)?;
     let mut narrowphase = narrowphase(backend, adapter)?;
     let sat_hits = narrowphase.collide(&batch)?;
-    let hits: Vec<HitOut> = sat_hits
+    let hits: Vec<Hit> = batch.hits(&sat_hits);
+    let manifolds = manifolds_parallel(&batch, &hits);
+    let hits: Vec<HitOut> = hits
         .iter()
-        .map(|&sat_hit| HitOut::new(&batch.hit(sat_hit), Vec::new()))
+        .zip(&manifolds)
+        .map(|(hit, manifold)| {
+            let contacts = manifold
+                .points()
+                .iter()
+                .map(|p| ContactOut {
+                    point: p.point.to_array(),
+                    depth: p.depth,
+                    id: p.id,
+                })
+                .collect();
+            HitOut::new(hit, contacts)
+        })
         .collect();
     let result = CollideOutput {
         backend: narrowphase.name().to_string(),
         pairs_tested: batch.pairs().len() as u64,
         hits,
     };
-    let mut json = serde_json::to_vec_pretty(&result).map_err(|err| Error::Input {
+    let json = to_json_pretty(&result).map_err(|err| Error::Input {
         file: "output".to_string(),
         message: err.to_string(),
     })?;
-    json.push(b'\n');
+    let json = json.into_bytes();
     match output {
         Some(path) => write_atomically(path, &json),
         None => {
@@ -134,6 +181,125 @@ fn collide(
                 })
         }
     }
+}
+
+/// The scene's own pairs, or the broadphase's when it lists none.
+fn candidate_pairs(scene: &Scene, filter: PairFilter) -> Vec<Pair> {
+    match &scene.pairs {
+        Some(pairs) => pairs.clone(),
+        None => find_pairs(&scene.shapes, &scene.bodies, scene.margin, filter),
+    }
+}
+
+struct ResolveArgs {
+    slop: Option<f32>,
+    fraction: f32,
+    max_rounds: usize,
+    restitution: f32,
+    friction: f32,
+}
+
+fn resolve(
+    scene_path: &Path,
+    output: &Path,
+    backend: BackendArg,
+    adapter: &str,
+    args: &ResolveArgs,
+) -> Result<(), Error> {
+    let mut scene = Scene::load(scene_path)?;
+    let pairs = candidate_pairs(&scene, PairFilter::default());
+    let mut narrowphase = narrowphase(backend, adapter)?;
+    let slop = match args.slop {
+        Some(slop) => slop,
+        None => {
+            let mut sizes: Vec<f32> = scene.shapes.shapes().iter().map(|s| s.size()).collect();
+            sizes.sort_by(f32::total_cmp);
+            0.005 * sizes.get(sizes.len() / 2).copied().unwrap_or(1.0)
+        }
+    };
+    let invalid = |message: String| Error::Input {
+        file: "options".to_string(),
+        message,
+    };
+    if !(slop.is_finite() && slop >= 0.0) {
+        return Err(invalid(format!(
+            "--slop {slop} is not a finite number >= 0"
+        )));
+    }
+    if !(args.restitution.is_finite() && args.restitution >= 0.0)
+        || !(args.friction.is_finite() && args.friction >= 0.0)
+    {
+        return Err(invalid(
+            "--restitution and --friction must be finite numbers >= 0".to_string(),
+        ));
+    }
+
+    // Velocities: one solve on the current contacts, when anything moves.
+    let moving = scene
+        .bodies
+        .iter()
+        .any(|b| b.velocity != glam::Vec2::ZERO || b.angular_velocity != 0.0);
+    if moving {
+        let batch = scene.batch_with(&pairs)?;
+        let hits = batch.hits(&narrowphase.collide(&batch)?);
+        let manifolds = manifolds_parallel(&batch, &hits);
+        let options = SolverOptions {
+            restitution: args.restitution,
+            friction: args.friction,
+            ..SolverOptions::default()
+        };
+        ContactSolver::new().solve(&scene.shapes, &mut scene.bodies, &manifolds, &options);
+    }
+
+    let options = SeparationOptions {
+        slop,
+        fraction: args.fraction,
+        max_rounds: args.max_rounds,
+        ..SeparationOptions::default()
+    };
+    let candidates = match &scene.pairs {
+        Some(pairs) => Candidates::Fixed(pairs),
+        None => Candidates::Broadphase {
+            margin: scene.margin,
+        },
+    };
+    let report = separate_positions(
+        &scene.shapes,
+        &mut scene.bodies,
+        candidates,
+        &options,
+        &mut |batch| narrowphase.collide(batch),
+    )?;
+    for hit in &report.static_pairs {
+        eprintln!(
+            "gpusat: bodies {} and {} are both static and overlap by {}; left as they are",
+            hit.a, hit.b, hit.depth
+        );
+    }
+    if !report.resolved() {
+        return Err(Error::Input {
+            file: scene_path.display().to_string(),
+            message: format!(
+                "after {} rounds {} pairs still overlap by more than the slop {slop} (deepest {}); \
+                 no output written (a body squeezed between static ones cannot be freed by moving it)",
+                report.rounds, report.unresolved, report.final_max_depth
+            ),
+        });
+    }
+    let json = to_json_pretty(&scene.to_file()).map_err(|err| Error::Input {
+        file: output.display().to_string(),
+        message: err.to_string(),
+    })?;
+    write_atomically(output, json.as_bytes())?;
+    eprintln!(
+        "gpusat: resolved {} candidate pairs in {} rounds on {}: deepest overlap {} -> {} (slop {slop})",
+        pairs.len(),
+        report.rounds,
+        narrowphase.name(),
+        report.initial_max_depth,
+        report.final_max_depth
+    );
+    Ok(())
 }
 
 fn demo(
@@ -223,6 +389,29 @@ fn main() -> ExitCode {
             adapter,
         } => demo(*bodies, *pairs, *seed, *backend, adapter),
         Command::Info => info(),
+        Command::Resolve {
+            scene,
+            output,
+            backend,
+            adapter,
+            slop,
+            fraction,
+            max_rounds,
+            restitution,
+            friction,
+        } => resolve(
+            scene,
+            output,
+            *backend,
+            adapter,
+            &ResolveArgs {
+                slop: *slop,
+                fraction: *fraction,
+                max_rounds: *max_rounds,
+                restitution: *restitution,
+                friction: *friction,
+            },
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

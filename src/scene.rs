@@ -293,3 +293,33 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), Error> {
         io_error(source)
     })
 }
+
+/// JSON for people: serde_json's pretty layout, with arrays of plain values
+/// (coordinates, pairs) kept on one line.
+pub fn to_json_pretty<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
+    let pretty = serde_json::to_string_pretty(value)?;
+    let mut out = String::with_capacity(pretty.len());
+    let mut rest = pretty.as_str();
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        // Innermost arrays of numbers only: no nesting, no strings.
+        let inner_end = rest.find(['[', ']', '{', '"']);
+        match inner_end {
+            Some(close) if rest.as_bytes()[close] == b']' => {
+                let items: Vec<&str> = rest[..close]
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|item| !item.is_empty())
+                    .collect();
+                out.push_str(&items.join(", "));
+                out.push(']');
+                rest = &rest[close + 1..];
+            }
+            _ => {}
+        }
+    }
+    out.push_str(rest);
+    out.push('\n');
+    Ok(out)
+}

@@ -174,3 +174,11 @@ pub fn gpu_context() -> Option<std::sync::Arc<gpusat::gpu::GpuContext>> {
         }
     }
 }
+
+/// Signed distance from a point to a placed shape: negative inside.
+pub fn distance_to_shape(p: DVec2, shape: &WorldShape) -> f64 {
+    match shape {
+        WorldShape::Polygon(vertices) => signed_distance(p, vertices),
+        WorldShape::Circle { centre, radius } => (p - *centre).length() - radius,
+    }
+}

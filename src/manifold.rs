@@ -1,0 +1,360 @@
+//! Contact manifolds: from a SAT hit to contact points, by clipping.
+//!
+//! SAT says *that* two shapes overlap and along which axis; a solver needs
+//! *where*. For two polygons the answer is the classic clipping method:
+//!
+//! ```text
+//! reference face = the face SAT chose (no second SAT run)
+//! incident edge  = the other polygon's edge whose normal is most
+//!                  anti-parallel to the reference normal
+//! clip the incident edge against the reference face's two side planes
+//! keep the clipped points that lie at or below the reference face
+//!     (or within the margin); each point's depth is its own distance
+//!     below the face
+//! ```
+//!
+//! Everything is done in the reference polygon's local frame. At most two
+//! points survive. Each is placed **midway between the two surfaces**: halfway
+//! from the incident point to its projection on the reference face (as Box2D
+//! v3 does), so that neither body is favoured. A point's `id` names the
+//! features that made it — the owner of the reference face, the reference
+//! edge and the incident vertex the point came from — so that a solver can
+//! match points from one frame to the next and warm start them.
+//!
+//! With a circle there is one point, also midway between the surfaces: on the
+//! axis, halfway between the circle's surface point and the polygon's (the
+//! foot on the face, or the vertex of a vertex region). The seed article's
+//! "farthest point of the circle" lies on the circle alone and is wrong by
+//! half the depth.
+//!
+//! Degenerate inputs give a sensible manifold, never NaN: an incident edge
+//! parallel to the normal is clipped like any other; a clipped segment of
+//! (nearly) zero length gives one point; if clipping leaves nothing (possible
+//! at near-ties, with slivers, or for a separated pair reported through the
+//! margin), one point is made: for an overlapping pair at the incident
+//! polygon's deepest vertex, for a separated pair midway between the closest
+//! points of the reference and incident edges, with minus their distance as
+//! its depth.
+
+use glam::Vec2;
+
+use crate::math::{Transform, inv_mul_transforms, rotate, transform_point};
+use crate::narrowphase::{Batch, Hit, Owner};
+use crate::shape::{EdgeRecord, ShapeRecord, ShapeSet};
+
+/// One contact point.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactPoint {
+    /// World position, midway between the two surfaces.
+    pub point: Vec2,
+    /// How deep this point is (negative: a gap, within the margin).
+    pub depth: f32,
+    /// Feature id: `owner_b << 16 | reference_edge << 8 | incident_vertex`
+    /// for polygons; see [`contact_id`].
+    pub id: u32,
+}
+
+/// The contact points of one reported pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Manifold {
+    pub pair: u32,
+    pub a: u32,
+    pub b: u32,
+    /// Unit normal from A to B (the hit's normal).
+    pub normal: Vec2,
+    points: [ContactPoint; 2],
+    count: u8,
+}
+
+impl Manifold {
+    pub fn points(&self) -> &[ContactPoint] {
+        &self.points[..self.count as usize]
+    }
+
+    fn push(&mut self, point: ContactPoint) {
+        if (self.count as usize) < self.points.len() {
+            self.points[self.count as usize] = point;
+            self.count += 1;
+        }
+    }
+
+    /// The deepest point's depth.
+    pub fn depth(&self) -> f32 {
+        self.points()
+            .iter()
+            .map(|p| p.depth)
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+}
+
+/// The id of a contact point: which body owns the reference feature, the
+/// reference feature (edge, or a vertex region's feature number) and the
+/// incident feature (the incident polygon's vertex; 0 for a circle).
+pub fn contact_id(owner: Owner, reference: u32, incident: u32) -> u32 {
+    let owner_bit = match owner {
+        Owner::A => 0,
+        Owner::B => 1,
+    };
+    owner_bit << 16 | (reference & 0xff) << 8 | (incident & 0xff)
+}
+
+/// Segments shorter than this fraction of the shapes' size give one point.
+const DEGENERATE_SEGMENT: f32 = 1e-6;
+
+/// Builds the manifold of one hit.
+pub fn manifold(batch: &Batch, hit: &Hit) -> Manifold {
+    let shapes = batch.shapes();
+    let records = shapes.records();
+    let bodies = batch.bodies();
+    let transforms = batch.transforms();
+    let (a, b) = (hit.a as usize, hit.b as usize);
+    let (record_a, record_b) = (
+        &records[bodies[a].shape as usize],
+        &records[bodies[b].shape as usize],
+    );
+    let (xf_a, xf_b) = (transforms[a], transforms[b]);
+
+    // The reference side owns the axis.
+    let (ref_xf, ref_record, inc_xf, inc_record) = match hit.axis.owner {
+        Owner::A => (xf_a, record_a, xf_b, record_b),
+        Owner::B => (xf_b, record_b, xf_a, record_a),
+    };
+    let mut manifold = Manifold {
+        pair: hit.pair,
+        a: hit.a,
+        b: hit.b,
+        normal: hit.normal,
+        ..Manifold::default()
+    };
+    let size = record_a.size + record_b.size;
+    match (ref_record.count > 0, inc_record.count > 0) {
+        (true, true) => clip_polygons(
+            &mut manifold,
+            shapes,
+            (ref_xf, ref_record),
+            (inc_xf, inc_record),
+            hit,
+            size,
+            batch.margin(),
+        ),
+        (true, false) => manifold.push(polygon_circle_point(
+            shapes, ref_xf, ref_record, inc_xf, inc_record, hit,
+        )),
+        (false, _) => manifold.push(circle_point(xf_a, xf_b, record_a, record_b, hit)),
+    }
+    manifold
+}
+
+/// Manifolds of many hits, in order.
+pub fn manifolds(batch: &Batch, hits: &[Hit]) -> Vec<Manifold> {
+    hits.iter().map(|hit| manifold(batch, hit)).collect()
+}
+
+/// Manifolds on all cores; the same result as [`manifolds`].
+pub fn manifolds_parallel(batch: &Batch, hits: &[Hit]) -> Vec<Manifold> {
+    use rayon::prelude::*;
+    hits.par_iter().map(|hit| manifold(batch, hit)).collect()
+}
+
+fn edge(edges: &[EdgeRecord], index: u32) -> EdgeRecord {
+    edges[index as usize % edges.len()]
+}
+
+fn clip_polygons(
+    manifold: &mut Manifold,
+    shapes: &ShapeSet,
+    (ref_xf, ref_record): (Transform, &ShapeRecord),
+    (inc_xf, inc_record): (Transform, &ShapeRecord),
+    hit: &Hit,
+    size: f32,
+    margin: f32,
+) {
+    let ref_edges = shapes.edges_of(ref_record);
+    let inc_edges = shapes.edges_of(inc_record);
+    let reference = hit.axis.feature % ref_record.count;
+    let ref_edge = edge(ref_edges, reference);
+    let v1 = ref_edge.vertex;
+    let v2 = edge(ref_edges, reference + 1).vertex;
+    let normal = ref_edge.normal;
+    // The reference polygon is CCW: its edges run along the left-hand
+    // perpendicular of their outward normal.
+    let tangent = Vec2::new(-normal.y, normal.x);
+
+    // The incident polygon, seen from the reference frame.
+    let xf = inv_mul_transforms(ref_xf, inc_xf);
+    let mut incident = 0u32;
+    let mut most_opposed = f32::MAX;
+    for (j, e) in inc_edges.iter().enumerate() {
+        let alignment = normal.dot(rotate(xf.q, e.normal));
+        if alignment < most_opposed {
+            most_opposed = alignment;
+            incident = j as u32;
+        }
+    }
+    let i1 = incident;
+    let i2 = (incident + 1) % inc_record.count;
+    let w1 = transform_point(xf, edge(inc_edges, i1).vertex);
+    let w2 = transform_point(xf, edge(inc_edges, i2).vertex);
+
+    // Clip [w1, w2] to the slab between the side planes through v1 and v2.
+    let lower = tangent.dot(v1);
+    let upper = tangent.dot(v2);
+    let mut segment = [(w1, i1), (w2, i2)];
+    let mut kept = 2;
+    for (plane, side) in [(lower, -1.0f32), (upper, 1.0f32)] {
+        // Inside when side * (t . p - plane) <= 0.
+        let d0 = side * (tangent.dot(segment[0].0) - plane);
+        let d1 = side * (tangent.dot(segment[1].0) - plane);
+        if d0 > 0.0 && d1 > 0.0 {
+            kept = 0;
+            break;
+        }
+        if d0 > 0.0 || d1 > 0.0 {
+            let t = d0 / (d0 - d1);
+            let cut = segment[0].0 + t * (segment[1].0 - segment[0].0);
+            if d0 > 0.0 {
+                segment[0].0 = cut;
+            } else {
+                segment[1].0 = cut;
+            }
+        }
+    }
+
+    let to_world = |p: Vec2| transform_point(ref_xf, p);
+    if kept == 2 {
+        for (p, vertex) in segment {
+            let separation = normal.dot(p - v1);
+            if separation <= margin.max(0.0) {
+                manifold.push(ContactPoint {
+                    point: to_world(p - 0.5 * separation * normal),
+                    depth: -separation,
+                    id: contact_id(hit.axis.owner, reference, vertex),
+                });
+            }
+        }
+        if manifold.count == 2
+            && (manifold.points[0].point - manifold.points[1].point).length()
+                <= DEGENERATE_SEGMENT * size
+        {
+            // A zero-length segment: one point, the deeper.
+            if manifold.points[1].depth > manifold.points[0].depth {
+                manifold.points.swap(0, 1);
+            }
+            manifold.count = 1;
+        }
+    }
+    if manifold.count == 0 {
+        if hit.depth > 0.0 {
+            // Overlapping, yet nothing survived clipping (a near-tie or a
+            // sliver): the incident polygon's deepest vertex.
+            let (vertex, deepest) = inc_edges
+                .iter()
+                .enumerate()
+                .map(|(j, e)| (j as u32, transform_point(xf, e.vertex)))
+                .min_by(|(_, p), (_, q)| normal.dot(*p).total_cmp(&normal.dot(*q)))
+                .unwrap_or((i1, w1));
+            let separation = normal.dot(deepest - v1);
+            manifold.push(ContactPoint {
+                point: to_world(deepest - 0.5 * separation * normal),
+                depth: -separation,
+                id: contact_id(hit.axis.owner, reference, vertex),
+            });
+        } else {
+            // Separated, reported through the margin, but the incident edge
+            // is not above the reference face: the closest points of the two
+            // edges, and minus their distance as the depth.
+            let (on_reference, on_incident, t) = closest_points_of_segments(v1, v2, w1, w2);
+            let vertex = if t < 0.5 { i1 } else { i2 };
+            manifold.push(ContactPoint {
+                point: to_world(0.5 * (on_reference + on_incident)),
+                depth: -(on_incident - on_reference).length(),
+                id: contact_id(hit.axis.owner, reference, vertex),
+            });
+        }
+    }
+}
+
+/// The closest points of segments `[a1, a2]` and `[b1, b2]`, and the
+/// parameter of the second along its segment.
+fn closest_points_of_segments(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2) -> (Vec2, Vec2, f32) {
+    let closest_on = |p: Vec2, s1: Vec2, s2: Vec2| {
+        let d = s2 - s1;
+        let length_squared = d.length_squared();
+        let t = if length_squared > 0.0 {
+            ((p - s1).dot(d) / length_squared).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (s1 + t * d, t)
+    };
+    // Disjoint segments (the pair is separated) are closest at an endpoint
+    // of one of them.
+    let candidates = [(a1, closest_on(a1, b1, b2)), (a2, closest_on(a2, b1, b2))];
+    let mut best = (a1, candidates[0].1.0, candidates[0].1.1);
+    let mut best_distance = f32::MAX;
+    for (a, (b, t)) in candidates {
+        let distance = (a - b).length_squared();
+        if distance < best_distance {
+            best = (a, b, t);
+            best_distance = distance;
+        }
+    }
+    for (b, t) in [(b1, 0.0), (b2, 1.0)] {
+        let (a, _) = closest_on(b, a1, a2);
+        let distance = (a - b).length_squared();
+        if distance < best_distance {
+            best = (a, b, t);
+            best_distance = distance;
+        }
+    }
+    best
+}
+
+/// A polygon (the reference, which owns the axis) against a circle.
+fn polygon_circle_point(
+    shapes: &ShapeSet,
+    poly_xf: Transform,
+    poly_record: &ShapeRecord,
+    circle_xf: Transform,
+    circle_record: &ShapeRecord,
+    hit: &Hit,
+) -> ContactPoint {
+    let edges = shapes.edges_of(poly_record);
+    let count = poly_record.count;
+    let centre = inv_mul_transforms(poly_xf, circle_xf).p;
+    let feature = hit.axis.feature;
+    // The axis in the polygon's frame, from the polygon towards the circle.
+    let outward = match hit.axis.owner {
+        Owner::A => crate::math::inv_rotate(poly_xf.q, hit.normal),
+        Owner::B => crate::math::inv_rotate(poly_xf.q, -hit.normal),
+    };
+    let polygon_surface = if feature >= count {
+        edge(edges, feature - count).vertex
+    } else {
+        let e = edge(edges, feature);
+        centre - outward.dot(centre - e.vertex) * outward
+    };
+    let circle_surface = centre - circle_record.radius * outward;
+    ContactPoint {
+        point: transform_point(poly_xf, 0.5 * (polygon_surface + circle_surface)),
+        depth: hit.depth,
+        id: contact_id(hit.axis.owner, feature, 0),
+    }
+}
+
+/// Two circles: midway between the surfaces along the normal.
+fn circle_point(
+    xf_a: Transform,
+    xf_b: Transform,
+    record_a: &ShapeRecord,
+    record_b: &ShapeRecord,
+    hit: &Hit,
+) -> ContactPoint {
+    let surface_a = xf_a.p + record_a.radius * hit.normal;
+    let surface_b = xf_b.p - record_b.radius * hit.normal;
+    ContactPoint {
+        point: 0.5 * (surface_a + surface_b),
+        depth: hit.depth,
+        id: contact_id(Owner::A, 0, 0),
+    }
+}

@@ -1,0 +1,520 @@
+//! Resolving contacts: impulses on velocities, and positional separation.
+//!
+//! # Positional separation
+//!
+//! The seeds push each overlapping pair apart "half to each" along the
+//! minimum translation vector. Done properly:
+//!
+//! * The push is split by inverse mass: A moves by `-w_a / (w_a + w_b)` of
+//!   it, B by `w_b / (w_a + w_b)`. A static body (`w = 0`) never moves; a pair
+//!   of two static bodies is skipped. Mass-weighted, the pushes cancel, so the
+//!   centre of mass of the free bodies does not move.
+//! * Only the part of the depth beyond a `slop` is corrected, and only a
+//!   `fraction` of it per pass, so that resting contacts do not jitter and
+//!   piles converge instead of overshooting.
+//! * One pass fixes a pair and disturbs its neighbours, so the batch is
+//!   swept several times (Gauss–Seidel): each pass sees the depths as the
+//!   earlier corrections left them, updated along each pair's normal.
+//! * After the passes the narrowphase runs again (normals and depths change
+//!   as bodies move), and the whole repeats until no pair is deeper than the
+//!   slop, or a round limit is hit, which is reported, never hidden.
+//!
+//! # Velocities
+//!
+//! [`ContactSolver`] is a sequential-impulse solver on the contact points of
+//! [`Manifold`]s: for each point a normal impulse (never pulling, with
+//! restitution above a speed threshold) and a friction impulse clamped to the
+//! friction coefficient times the normal impulse (Coulomb), both accumulated
+//! over the iterations and clamped as totals, warm started from the previous
+//! call's impulses of the points with the same bodies and feature id. The two
+//! normal impulses of a two-point manifold are solved together, exactly (a
+//! 2x2 complementarity problem, Box2D's block solver), when their mass
+//! matrix is well conditioned. Body
+//! velocities are those of the centre of mass; angular velocities turn about
+//! it.
+
+use std::collections::HashMap;
+
+use glam::Vec2;
+
+use crate::body::Body;
+use crate::broadphase::{PairFilter, find_pairs};
+use crate::error::Error;
+use crate::manifold::Manifold;
+use crate::math::{cross, transform_point};
+use crate::narrowphase::{Batch, Hit, Pair};
+use crate::shape::ShapeSet;
+
+/// How positional separation works.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeparationOptions {
+    /// Overlap left alone; a pair is resolved when no deeper than this.
+    pub slop: f32,
+    /// Fraction of the excess depth corrected per pass (0 to 1].
+    pub fraction: f32,
+    /// Gauss–Seidel passes over the pairs per round.
+    pub passes: usize,
+    /// Rounds (narrowphase + passes) before giving up.
+    pub max_rounds: usize,
+}
+
+impl Default for SeparationOptions {
+    fn default() -> SeparationOptions {
+        SeparationOptions {
+            slop: 0.005,
+            fraction: 0.8,
+            passes: 8,
+            max_rounds: 200,
+        }
+    }
+}
+
+/// What [`separate_positions`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeparationReport {
+    pub rounds: usize,
+    /// Deepest overlap before, over pairs with at least one free body.
+    pub initial_max_depth: f32,
+    /// Deepest overlap after, over pairs with at least one free body.
+    pub final_max_depth: f32,
+    /// Pairs still deeper than the slop (0 when resolved).
+    pub unresolved: usize,
+    /// Overlapping pairs of two static bodies, left as they are.
+    pub static_pairs: Vec<Hit>,
+}
+
+impl SeparationReport {
+    pub fn resolved(&self) -> bool {
+        self.unresolved == 0
+    }
+}
+
+/// Where the pairs to resolve come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Candidates<'a> {
+    /// A fixed list (a scene's own pairs): only these are resolved.
+    Fixed(&'a [Pair]),
+    /// The broadphase, run again every round since moving bodies meet new
+    /// neighbours; boxes grown by `margin`.
+    Broadphase { margin: f32 },
+}
+
+/// Runs the narrowphase on a batch; the closure lets any backend do it.
+pub type NarrowphaseFn<'f> =
+    dyn FnMut(&Batch) -> Result<Vec<crate::narrowphase::SatHit>, Error> + 'f;
+
+/// Moves the bodies (translation only) until no candidate pair overlaps by
+/// more than the slop, or the round limit is reached (see the report).
+pub fn separate_positions(
+    shapes: &ShapeSet,
+    bodies: &mut [Body],
+    candidates: Candidates,
+    options: &SeparationOptions,
+    narrowphase: &mut NarrowphaseFn,
+) -> Result<SeparationReport, Error> {
+    if !(options.fraction > 0.0 && options.fraction <= 1.0) || !(options.slop >= 0.0) {
+        return Err(Error::Input {
+            file: "separation options".to_string(),
+            message: format!(
+                "fraction {} must be in (0, 1] and slop {} >= 0",
+                options.fraction, options.slop
+            ),
+        });
+    }
+    let mut report = SeparationReport::default();
+    let target = 0.5 * options.slop;
+    let mut offsets: Vec<Vec2> = vec![Vec2::ZERO; bodies.len()];
+    let mut found: Vec<Pair>;
+    loop {
+        let pairs = match candidates {
+            Candidates::Fixed(pairs) => pairs,
+            Candidates::Broadphase { margin } => {
+                found = find_pairs(shapes, bodies, margin, PairFilter::default());
+                &found
+            }
+        };
+        let hits = {
+            let batch = Batch::new(shapes, bodies, pairs, 0.0)?;
+            let sat_hits = narrowphase(&batch)?;
+            batch.hits(&sat_hits)
+        };
+        let (movable, fixed): (Vec<Hit>, Vec<Hit>) = hits.into_iter().partition(|hit| {
+            bodies[hit.a as usize].inv_mass + bodies[hit.b as usize].inv_mass > 0.0
+        });
+        let max_depth = movable.iter().map(|h| h.depth).fold(0.0f32, f32::max);
+        if report.rounds == 0 {
+            report.initial_max_depth = max_depth;
+        }
+        report.final_max_depth = max_depth;
+        report.unresolved = movable.iter().filter(|h| h.depth > options.slop).count();
+        report.static_pairs = fixed;
+        if report.unresolved == 0 || report.rounds >= options.max_rounds {
+            return Ok(report);
+        }
+        report.rounds += 1;
+
+        offsets.iter_mut().for_each(|o| *o = Vec2::ZERO);
+        for _ in 0..options.passes {
+            for hit in &movable {
+                let (a, b) = (hit.a as usize, hit.b as usize);
+                let (w_a, w_b) = (bodies[a].inv_mass, bodies[b].inv_mass);
+                // The depth as the corrections so far left it, along this normal.
+                let depth = hit.depth - hit.normal.dot(offsets[b] - offsets[a]);
+                if depth <= target {
+                    continue;
+                }
+                let push = options.fraction * (depth - target) / (w_a + w_b);
+                offsets[a] -= w_a * push * hit.normal;
+                offsets[b] += w_b * push * hit.normal;
+            }
+        }
+        for (body, offset) in bodies.iter_mut().zip(&offsets) {
+            body.position += *offset;
+        }
+    }
+}
+
+/// Mass properties the solver needs, per body.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct MassState {
+    inv_mass: f32,
+    inv_inertia: f32,
+    /// World centre of mass.
+    centre: Vec2,
+}
+
+fn mass_state(shapes: &ShapeSet, body: &Body) -> MassState {
+    let (centroid, unit_inertia) = shapes
+        .get(body.shape)
+        .map(|shape| (shape.centroid(), shape.unit_inertia()))
+        .unwrap_or((Vec2::ZERO, 0.0));
+    MassState {
+        inv_mass: body.inv_mass,
+        inv_inertia: if unit_inertia > 0.0 {
+            body.inv_mass / unit_inertia
+        } else {
+            0.0
+        },
+        centre: transform_point(body.transform(), centroid),
+    }
+}
+
+/// How the velocity solver works.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverOptions {
+    pub iterations: usize,
+    /// 0: contacts stop the approach; 1: perfectly elastic.
+    pub restitution: f32,
+    /// Approach speeds below this bounce with no restitution (resting contacts).
+    pub restitution_threshold: f32,
+    /// Coulomb friction coefficient.
+    pub friction: f32,
+    /// Start from the previous call's impulses of matching contact points.
+    pub warm_start: bool,
+}
+
+impl Default for SolverOptions {
+    fn default() -> SolverOptions {
+        SolverOptions {
+            iterations: 10,
+            restitution: 0.0,
+            restitution_threshold: 0.5,
+            friction: 0.6,
+            warm_start: true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct PointConstraint {
+    r_a: Vec2,
+    r_b: Vec2,
+    normal_mass: f32,
+    tangent_mass: f32,
+    bias: f32,
+    normal_impulse: f32,
+    tangent_impulse: f32,
+    key: (u32, u32, u32),
+}
+
+#[derive(Clone, Debug)]
+struct ContactConstraint {
+    a: usize,
+    b: usize,
+    normal: Vec2,
+    points: [Option<PointConstraint>; 2],
+    /// For two points: the inverse of the 2x2 normal mass matrix `K`, and
+    /// `K` itself, when it is well conditioned (else the points are solved
+    /// one after the other).
+    block: Option<BlockMass>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct BlockMass {
+    k: [[f32; 2]; 2],
+    inverse: [[f32; 2]; 2],
+}
+
+/// `K` of two contact points, inverted when its condition number allows.
+fn block_mass(
+    ma: &MassState,
+    mb: &MassState,
+    p1: &PointConstraint,
+    p2: &PointConstraint,
+    normal: Vec2,
+) -> Option<BlockMass> {
+    let (rn1a, rn1b) = (cross(p1.r_a, normal), cross(p1.r_b, normal));
+    let (rn2a, rn2b) = (cross(p2.r_a, normal), cross(p2.r_b, normal));
+    let linear = ma.inv_mass + mb.inv_mass;
+    let k11 = linear + ma.inv_inertia * rn1a * rn1a + mb.inv_inertia * rn1b * rn1b;
+    let k22 = linear + ma.inv_inertia * rn2a * rn2a + mb.inv_inertia * rn2b * rn2b;
+    let k12 = linear + ma.inv_inertia * rn1a * rn2a + mb.inv_inertia * rn1b * rn2b;
+    let determinant = k11 * k22 - k12 * k12;
+    // Box2D's bound on the condition number.
+    const MAX_CONDITION: f32 = 1000.0;
+    if k11 * k11 < MAX_CONDITION * determinant && determinant > 0.0 {
+        let inv = 1.0 / determinant;
+        Some(BlockMass {
+            k: [[k11, k12], [k12, k22]],
+            inverse: [[k22 * inv, -k12 * inv], [-k12 * inv, k11 * inv]],
+        })
+    } else {
+        None
+    }
+}
+
+/// Solves the two normal impulses of a two-point contact together: the
+/// linear complementarity problem `vn = K x + b, x >= 0, vn >= 0, x . vn = 0`
+/// by trying its four cases in turn (Box2D's block solver). Exact where
+/// Gauss–Seidel would need many iterations (a box landing flat).
+fn solve_block(
+    bodies: &mut [Body],
+    mass: &[MassState],
+    constraint: &mut ContactConstraint,
+    block: &BlockMass,
+) {
+    let (a, b, normal) = (constraint.a, constraint.b, constraint.normal);
+    let [Some(p1), Some(p2)] = &mut constraint.points else {
+        return;
+    };
+    let old = Vec2::new(p1.normal_impulse, p2.normal_impulse);
+    let vn1 = relative_velocity(&bodies[a], &bodies[b], p1.r_a, p1.r_b).dot(normal);
+    let vn2 = relative_velocity(&bodies[a], &bodies[b], p2.r_a, p2.r_b).dot(normal);
+    let k = block.k;
+    // b' = vn - bias - K * old
+    let rhs = Vec2::new(
+        vn1 - p1.bias - (k[0][0] * old.x + k[0][1] * old.y),
+        vn2 - p2.bias - (k[1][0] * old.x + k[1][1] * old.y),
+    );
+    let both = -Vec2::new(
+        block.inverse[0][0] * rhs.x + block.inverse[0][1] * rhs.y,
+        block.inverse[1][0] * rhs.x + block.inverse[1][1] * rhs.y,
+    );
+    let first_only = Vec2::new(-rhs.x / k[0][0], 0.0);
+    let second_only = Vec2::new(0.0, -rhs.y / k[1][1]);
+    let candidates = [
+        // Both points push.
+        (both, both.x >= 0.0 && both.y >= 0.0),
+        // Only the first pushes; the second must not be approaching.
+        (
+            first_only,
+            first_only.x >= 0.0 && k[1][0] * first_only.x + rhs.y >= 0.0,
+        ),
+        (
+            second_only,
+            second_only.y >= 0.0 && k[0][1] * second_only.y + rhs.x >= 0.0,
+        ),
+        // Neither pushes: both must be separating.
+        (Vec2::ZERO, rhs.x >= 0.0 && rhs.y >= 0.0),
+    ];
+    // Rounding can leave no case exactly valid; then keep the impulses.
+    let Some((new, _)) = candidates.into_iter().find(|(_, valid)| *valid) else {
+        return;
+    };
+    let delta = new - old;
+    p1.normal_impulse = new.x;
+    p2.normal_impulse = new.y;
+    let (r1a, r1b, r2a, r2b) = (p1.r_a, p1.r_b, p2.r_a, p2.r_b);
+    apply_impulse(bodies, mass, a, b, r1a, r1b, delta.x * normal);
+    apply_impulse(bodies, mass, a, b, r2a, r2b, delta.y * normal);
+}
+
+/// Sequential impulses with warm starting. Keep one solver per simulation:
+/// it remembers the last impulses of every contact point.
+#[derive(Clone, Debug, Default)]
+pub struct ContactSolver {
+    previous: HashMap<(u32, u32, u32), (f32, f32)>,
+    constraints: Vec<ContactConstraint>,
+}
+
+/// What one [`ContactSolver::solve`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SolveReport {
+    pub points: usize,
+    /// Points that started from a previous impulse.
+    pub warm_started: usize,
+}
+
+impl ContactSolver {
+    pub fn new() -> ContactSolver {
+        ContactSolver::default()
+    }
+
+    /// Forgets the remembered impulses.
+    pub fn reset(&mut self) {
+        self.previous.clear();
+    }
+
+    /// Applies contact impulses to the bodies' velocities.
+    pub fn solve(
+        &mut self,
+        shapes: &ShapeSet,
+        bodies: &mut [Body],
+        manifolds: &[Manifold],
+        options: &SolverOptions,
+    ) -> SolveReport {
+        let mut report = SolveReport::default();
+        self.constraints.clear();
+        let mass: Vec<MassState> = bodies.iter().map(|body| mass_state(shapes, body)).collect();
+        for manifold in manifolds {
+            let (a, b) = (manifold.a as usize, manifold.b as usize);
+            let (ma, mb) = (mass[a], mass[b]);
+            if ma.inv_mass + mb.inv_mass == 0.0 {
+                continue;
+            }
+            let normal = manifold.normal;
+            let tangent = Vec2::new(-normal.y, normal.x);
+            let mut constraint = ContactConstraint {
+                a,
+                b,
+                normal,
+                points: [None, None],
+                block: None,
+            };
+            for (slot, point) in manifold.points().iter().enumerate() {
+                let r_a = point.point - ma.centre;
+                let r_b = point.point - mb.centre;
+                let effective = |direction: Vec2| {
+                    let ra_cross = cross(r_a, direction);
+                    let rb_cross = cross(r_b, direction);
+                    let k = ma.inv_mass
+                        + mb.inv_mass
+                        + ma.inv_inertia * ra_cross * ra_cross
+                        + mb.inv_inertia * rb_cross * rb_cross;
+                    if k > 0.0 { 1.0 / k } else { 0.0 }
+                };
+                let relative = relative_velocity(&bodies[a], &bodies[b], r_a, r_b);
+                let approach = relative.dot(normal);
+                let bias = if approach < -options.restitution_threshold {
+                    -options.restitution * approach
+                } else {
+                    0.0
+                };
+                let key = (manifold.a, manifold.b, point.id);
+                let (normal_impulse, tangent_impulse) = if options.warm_start {
+                    self.previous.get(&key).copied().unwrap_or((0.0, 0.0))
+                } else {
+                    (0.0, 0.0)
+                };
+                if normal_impulse != 0.0 || tangent_impulse != 0.0 {
+                    report.warm_started += 1;
+                }
+                constraint.points[slot] = Some(PointConstraint {
+                    r_a,
+                    r_b,
+                    normal_mass: effective(normal),
+                    tangent_mass: effective(tangent),
+                    bias,
+                    normal_impulse,
+                    tangent_impulse,
+                    key,
+                });
+                report.points += 1;
+            }
+            if let [Some(p1), Some(p2)] = &constraint.points {
+                constraint.block = block_mass(&ma, &mb, p1, p2, normal);
+            }
+            self.constraints.push(constraint);
+        }
+
+        // Warm start: apply last frame's impulses first.
+        for constraint in &self.constraints {
+            let tangent = Vec2::new(-constraint.normal.y, constraint.normal.x);
+            for point in constraint.points.iter().flatten() {
+                let impulse =
+                    point.normal_impulse * constraint.normal + point.tangent_impulse * tangent;
+                apply_impulse(
+                    bodies,
+                    &mass,
+                    constraint.a,
+                    constraint.b,
+                    point.r_a,
+                    point.r_b,
+                    impulse,
+                );
+            }
+        }
+
+        for _ in 0..options.iterations {
+            for constraint in &mut self.constraints {
+                let (a, b) = (constraint.a, constraint.b);
+                let normal = constraint.normal;
+                let tangent = Vec2::new(-normal.y, normal.x);
+                // Friction first: the normal impulse, solved last, matters most.
+                for point in constraint.points.iter_mut().flatten() {
+                    let relative = relative_velocity(&bodies[a], &bodies[b], point.r_a, point.r_b);
+                    let lambda = -point.tangent_mass * relative.dot(tangent);
+                    let limit = options.friction * point.normal_impulse;
+                    let total = (point.tangent_impulse + lambda).clamp(-limit, limit);
+                    let lambda = total - point.tangent_impulse;
+                    point.tangent_impulse = total;
+                    apply_impulse(bodies, &mass, a, b, point.r_a, point.r_b, lambda * tangent);
+                }
+                if let Some(block) = constraint.block {
+                    solve_block(bodies, &mass, constraint, &block);
+                    continue;
+                }
+                for point in constraint.points.iter_mut().flatten() {
+                    let relative = relative_velocity(&bodies[a], &bodies[b], point.r_a, point.r_b);
+                    let lambda = -point.normal_mass * (relative.dot(normal) - point.bias);
+                    let total = (point.normal_impulse + lambda).max(0.0);
+                    let lambda = total - point.normal_impulse;
+                    point.normal_impulse = total;
+                    apply_impulse(bodies, &mass, a, b, point.r_a, point.r_b, lambda * normal);
+                }
+            }
+        }
+
+        self.previous.clear();
+        for constraint in &self.constraints {
+            for point in constraint.points.iter().flatten() {
+                self.previous
+                    .insert(point.key, (point.normal_impulse, point.tangent_impulse));
+            }
+        }
+        report
+    }
+}
+
+/// Velocity of B's contact point relative to A's.
+fn relative_velocity(a: &Body, b: &Body, r_a: Vec2, r_b: Vec2) -> Vec2 {
+    let point_velocity =
+        |body: &Body, r: Vec2| body.velocity + body.angular_velocity * Vec2::new(-r.y, r.x);
+    point_velocity(b, r_b) - point_velocity(a, r_a)
+}
+
+fn apply_impulse(
+    bodies: &mut [Body],
+    mass: &[MassState],
+    a: usize,
+    b: usize,
+    r_a: Vec2,
+    r_b: Vec2,
+    impulse: Vec2,
+) {
+    let (ma, mb) = (mass[a], mass[b]);
+    bodies[a].velocity -= ma.inv_mass * impulse;
+    bodies[a].angular_velocity -= ma.inv_inertia * cross(r_a, impulse);
+    bodies[b].velocity += mb.inv_mass * impulse;
+    bodies[b].angular_velocity += mb.inv_inertia * cross(r_b, impulse);
+}
