@@ -132,7 +132,7 @@ fn make_axis(owner_b: bool, feature: u32) -> u32 {
 // for each edge i of poly1:
 //     n, v   = normal and vertex of edge i, moved into poly2's frame by xf
 //     offset = dot(n, v)
-//     s      = min over vertices w of poly2 of dot(n, w) - offset
+//     s      = min over vertices w of poly2 of (n.x w.x - offset) + n.y w.y
 //     if s > best.value + tolerance: best = (s, i)      # the tie rule
 //     if s >= limit: return (s, i)                      # separated: stop
 // return best
@@ -150,9 +150,12 @@ fn find_max_separation(
         let vertex = transform_point(xf, edge.xy);
         let offset = dot2(normal, vertex);
         var separation = HIGHEST;
+        // dot(normal, other) - offset, with the loop-invariant offset taken
+        // off the first product: the order lavapipe's compiler chooses
+        // (measured), written out so that the CPU twin can match it bit for bit.
         for (var j = 0u; j < poly2.count; j++) {
             let other = edges[poly2.first + j].xy;
-            separation = min(separation, dot2(normal, other) - offset);
+            separation = min(separation, (normal.x * other.x - offset) + normal.y * other.y);
         }
         if separation > best.value + tolerance {
             best = Separation(separation, i);
@@ -206,7 +209,8 @@ fn collide_polygon_circle(
     for (var i = 0u; i < count; i++) {
         let edge = edges[poly.first + i];
         let offset = dot2(edge.zw, edge.xy);
-        let separation = dot2(edge.zw, centre) - offset;
+        // dot(normal, centre) - offset, in lavapipe's order (as above).
+        let separation = (edge.z * centre.x - offset) + edge.w * centre.y;
         if separation > best.value + tolerance {
             best = Separation(separation, i);
         }

@@ -81,6 +81,9 @@ pub enum Error {
     },
     #[error("{0}")]
     Gpu(String),
+    /// A picture or animation that could not be made.
+    #[error("{0}")]
+    Render(String),
     /// No adapter could be found (or none matching the requested one).
     #[error("{0}")]
     NoAdapter(String),

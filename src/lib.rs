@@ -47,6 +47,7 @@
 mod backend;
 mod body;
 mod broadphase;
+mod check;
 mod error;
 pub mod generate;
 pub mod gpu;
@@ -54,10 +55,12 @@ pub mod hull;
 mod manifold;
 mod math;
 mod narrowphase;
+mod render;
 mod resolve;
 pub mod sat;
 mod scene;
 mod shape;
+mod world;
 
 pub use backend::{BackendKind, Narrowphase};
 pub use body::Body;
@@ -65,6 +68,7 @@ pub use broadphase::{
     Aabb, PairFilter, body_aabb, body_aabbs, brute_force_pairs, find_pairs, sweep_and_prune,
     uniform_grid,
 };
+pub use check::{Agreement, DEPTH_TOLERANCE, TOUCH_TOLERANCE, compare_hits};
 pub use error::{BodyError, Error, PairError, Result, ShapeError};
 pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds, manifolds_parallel};
 pub use math::{
@@ -74,12 +78,14 @@ pub use math::{
 pub use narrowphase::{
     Axis, Batch, Hit, Owner, Pair, SatHit, collide_cpu, collide_cpu_parallel, validate_pairs,
 };
+pub use render::{GifRecorder, RenderOptions, encode_png, render, scene_bounds};
 pub use resolve::{
-    Candidates, ContactSolver, NarrowphaseFn, SeparationOptions, SeparationReport, SolveReport,
-    SolverOptions, separate_positions,
+    Candidates, ContactSolver, NarrowphaseFn, Overlap, SeparationOptions, SeparationReport,
+    SolveReport, SolverOptions, relax_positions, separate_positions,
 };
 pub use scene::{
     AxisOut, BodyDesc, CollideOutput, ContactOut, HitOut, PairDesc, Scene, SceneFile, ShapeDesc,
     to_json_pretty, write_atomically,
 };
 pub use shape::{Circle, EdgeRecord, MAX_POLYGON_VERTICES, Polygon, Shape, ShapeRecord, ShapeSet};
+pub use world::{FrameStats, RunStats, StageTimes, World, WorldOptions};

@@ -5,13 +5,16 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use gpusat::generate::SceneSpec;
+use glam::Vec2;
+use gpusat::generate::DemoScene;
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuOptions, list_adapters};
 use gpusat::{
-    BackendKind, Batch, Candidates, CollideOutput, ContactOut, ContactSolver, Error, Hit, HitOut,
-    Narrowphase, Pair, PairFilter, Scene, SeparationOptions, SolverOptions, find_pairs,
-    manifolds_parallel, separate_positions, to_json_pretty, write_atomically,
+    BackendKind, Candidates, CollideOutput, ContactOut, ContactSolver, Error, GifRecorder, Hit,
+    HitOut, Narrowphase, Pair, PairFilter, RenderOptions, Scene, SeparationOptions, SolverOptions,
+    World, WorldOptions, encode_png, find_pairs, manifolds_parallel, render, separate_positions,
+    to_json_pretty, write_atomically,
 };
+use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Parser)]
 #[command(
@@ -71,20 +74,46 @@ enum Command {
         #[arg(long, default_value_t = 0.6)]
         friction: f32,
     },
-    /// Run the built-in random scene and print what the narrowphase found.
+    /// The main job: particles poured into a container, simulated frame by
+    /// frame (broadphase, narrowphase, contacts, impulses), with a summary.
     Demo {
-        /// Bodies in the scene.
-        #[arg(long, default_value_t = 4000)]
+        /// Particles (polygons of 3 to 8 vertices, and circles).
+        #[arg(long, default_value_t = 3000)]
         bodies: usize,
-        /// Candidate pairs to test.
-        #[arg(long, default_value_t = 200_000)]
-        pairs: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[arg(long, default_value_t = 300)]
+        frames: u64,
         #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
         backend: BackendArg,
         #[arg(long, default_value = "auto")]
         adapter: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Run the CPU reference beside the narrowphase on every frame and
+        /// report any disagreement (which makes the exit status non-zero).
+        #[arg(long)]
+        check: bool,
+        /// Write a picture of the last frame.
+        #[arg(long)]
+        png: Option<PathBuf>,
+        /// Write an animation of the run.
+        #[arg(long)]
+        gif: Option<PathBuf>,
+        /// Picture size, WIDTHxHEIGHT.
+        #[arg(long, default_value = "800x600", value_parser = parse_size)]
+        size: (u32, u32),
+        /// Time step in seconds.
+        #[arg(long, default_value_t = 1.0 / 60.0)]
+        dt: f32,
+    },
+    /// Draw a scene file: bodies, contacts, and the overlapping pairs with
+    /// their minimum translation vectors.
+    Render {
+        scene: PathBuf,
+        #[arg(long, short)]
+        output: PathBuf,
+        /// Picture size, WIDTHxHEIGHT.
+        #[arg(long, default_value = "800x600", value_parser = parse_size)]
+        size: (u32, u32),
     },
     /// List the GPU adapters and say which one `auto` picks.
     Info,
@@ -248,7 +277,7 @@ fn resolve(
             friction: args.friction,
             ..SolverOptions::default()
         };
-        ContactSolver::new().solve(&scene.shapes, &mut scene.bodies, &manifolds, &options);
+        ContactSolver::new().solve(&scene.shapes, &mut scene.bodies, &manifolds, &options, None);
     }
 
     let options = SeparationOptions {
@@ -302,40 +331,214 @@ fn resolve(
     Ok(())
 }
 
-fn demo(
-    bodies: usize,
-    pairs: usize,
-    seed: u64,
-    backend: BackendArg,
-    adapter: &str,
-) -> Result<(), Error> {
-    let spec = SceneSpec {
-        bodies,
-        pairs,
-        half_extent: (bodies as f32).sqrt() * 0.9,
-        ..SceneSpec::mixed(seed, pairs)
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (width, height) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (1..=16384).contains(v))
+            .ok_or_else(|| format!("{v:?} is not a size from 1 to 16384"))
     };
-    let scene = spec.generate();
-    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0)?;
-    let mut narrowphase = narrowphase(backend, adapter)?;
-    let start = Instant::now();
-    let sat_hits = narrowphase.collide(&batch)?;
-    let elapsed = start.elapsed();
-    let hits: Vec<Hit> = batch.hits(&sat_hits);
-    let deepest = hits.iter().map(|h| h.depth).fold(0.0f32, f32::max);
-    println!(
-        "gpusat demo: {} shapes, {} bodies, {} candidate pairs (seed {seed})",
-        scene.shapes.len(),
-        scene.bodies.len(),
-        scene.pairs.len()
+    Ok((parse(width)?, parse(height)?))
+}
+
+struct DemoArgs {
+    bodies: usize,
+    frames: u64,
+    seed: u64,
+    check: bool,
+    png: Option<PathBuf>,
+    gif: Option<PathBuf>,
+    size: (u32, u32),
+    dt: f32,
+}
+
+fn ms(duration: std::time::Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
+}
+
+fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Error> {
+    if !(args.dt.is_finite() && args.dt > 0.0) {
+        return Err(Error::Input {
+            file: "options".to_string(),
+            message: format!("--dt {} is not a positive number", args.dt),
+        });
+    }
+    let scene = DemoScene::new(args.bodies, args.seed)?;
+    let view = (
+        Vec2::new(scene.inner_left - 1.5, scene.floor - 1.5),
+        Vec2::new(scene.inner_right + 1.5, scene.top + 0.5),
     );
+    let narrowphase = narrowphase(backend, adapter)?;
+    let backend_name = narrowphase.name();
+    let adapter_name = narrowphase.adapter().map(|a| a.to_string());
+    let walls = scene.walls;
+    let mut world = World::new(
+        scene.shapes,
+        scene.bodies,
+        narrowphase,
+        WorldOptions::default(),
+    )?;
+    world.set_check(args.check);
+
+    let mut gif = match &args.gif {
+        Some(_) => {
+            let width = args.size.0.min(480);
+            let height = (args.size.1 as u64 * width as u64 / args.size.0 as u64).max(1) as u32;
+            Some(GifRecorder::new(
+                width,
+                height,
+                (args.dt * 1000.0 * gif_stride(args.frames) as f32) as u32,
+            )?)
+        }
+        None => None,
+    };
+
+    let progress = ProgressBar::new(args.frames);
+    progress.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} frames {msg} [{elapsed}<{eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let initial_energy = world.kinetic_energy();
+    let mut peak_energy = initial_energy;
+    let start = Instant::now();
+    for frame in 0..args.frames {
+        let stats = world.step(args.dt)?;
+        let (pairs, hits) = (stats.pairs, stats.hits);
+        peak_energy = peak_energy.max(world.kinetic_energy());
+        if let Some(gif) = gif.as_mut()
+            && (frame % gif_stride(args.frames) == 0 || frame + 1 == args.frames)
+        {
+            let options = RenderOptions {
+                width: gif.width(),
+                height: gif.height(),
+                view: Some(view),
+                contacts: false,
+                highlight_depth: None,
+            };
+            gif.push(&render(world.shapes(), world.bodies(), &[], &[], &options)?)?;
+        }
+        progress.set_message(format!("{pairs} pairs, {hits} hits"));
+        progress.inc(1);
+    }
+    let elapsed = start.elapsed();
+    progress.finish_and_clear();
+
+    let totals = world.run_stats().clone();
+    let frames = totals.frames.max(1) as f64;
     println!(
-        "backend {}: {} overlapping pairs in {:.2} ms ({:.1} Mpairs/s), deepest {:.4}",
-        narrowphase.name(),
-        hits.len(),
-        elapsed.as_secs_f64() * 1e3,
-        scene.pairs.len() as f64 / elapsed.as_secs_f64() / 1e6,
-        deepest
+        "gpusat demo: {} particles and {walls} static walls, {} frames of {:.4} s (seed {})",
+        args.bodies, totals.frames, args.dt, args.seed
+    );
+    match &adapter_name {
+        Some(adapter) => println!("backend: {backend_name} on {adapter}"),
+        None => println!("backend: {backend_name}"),
+    }
+    println!(
+        "speed: {:.1} frames/s ({:.2} ms per frame, {:.2} s in all)",
+        frames / elapsed.as_secs_f64(),
+        ms(elapsed) / frames,
+        elapsed.as_secs_f64()
+    );
+    let stages: Vec<String> = totals
+        .times
+        .stages()
+        .iter()
+        .map(|(name, time)| format!("{name} {:.3}", ms(*time) / frames))
+        .collect();
+    println!("per frame (ms): {}", stages.join(", "));
+    println!(
+        "pairs tested per frame: {:.0} (max {}); reported per frame: {:.0} (max {})",
+        totals.pairs as f64 / frames,
+        totals.max_pairs,
+        totals.hits as f64 / frames,
+        totals.max_hits
+    );
+    let final_energy = world.kinetic_energy();
+    println!(
+        "kinetic energy: {initial_energy:.1} at the start, {peak_energy:.1} at the peak, {final_energy:.3} at the end; \
+         deepest contact {:.4}",
+        world.frame_stats().max_depth
+    );
+
+    let mut agrees = true;
+    if let Some(check) = world.check() {
+        println!(
+            "check against the CPU reference: {} pairs, {} reported; {} identical, {} near-ties, {} near-touching, \
+             largest depth difference {:.1e} of size; {} disagreements",
+            check.pairs,
+            check.reference_hits,
+            check.identical,
+            check.near_ties,
+            check.near_touching,
+            check.max_depth_error,
+            check.disagreements.len()
+        );
+        for line in check.disagreements.iter().take(10) {
+            println!("  disagreement: {line}");
+        }
+        agrees = check.agrees();
+    }
+
+    if let Some(path) = &args.png {
+        // The pile: from the floor to the highest particle, wall to wall.
+        let top = world.bodies()[walls..]
+            .iter()
+            .map(|b| gpusat::body_aabb(world.shapes(), b, 0.0).max.y)
+            .fold(view.0.y + 1.0, f32::max);
+        let options = RenderOptions {
+            width: args.size.0,
+            height: args.size.1,
+            view: Some((view.0, Vec2::new(view.1.x, top + 0.5))),
+            contacts: true,
+            highlight_depth: Some(10.0 * world.options().slop),
+        };
+        let picture = render(
+            world.shapes(),
+            world.bodies(),
+            world.hits(),
+            world.manifolds(),
+            &options,
+        )?;
+        write_atomically(path, &encode_png(&picture)?)?;
+        println!("picture of the last frame: {}", path.display());
+    }
+    if let (Some(path), Some(gif)) = (&args.gif, gif) {
+        let frames = gif.len();
+        write_atomically(path, &gif.encode()?)?;
+        println!("animation ({frames} frames): {}", path.display());
+    }
+    Ok(agrees)
+}
+
+/// Every how many frames the GIF takes one, for at most about 100.
+fn gif_stride(frames: u64) -> u64 {
+    frames.div_ceil(100).max(1)
+}
+
+fn render_scene(scene_path: &Path, output: &Path, size: (u32, u32)) -> Result<(), Error> {
+    let scene = Scene::load(scene_path)?;
+    let pairs = candidate_pairs(&scene, PairFilter::default());
+    let batch = scene.batch_with(&pairs)?;
+    let hits = batch.hits(&gpusat::collide_cpu_parallel(&batch));
+    let manifolds = manifolds_parallel(&batch, &hits);
+    let options = RenderOptions {
+        width: size.0,
+        height: size.1,
+        view: None,
+        contacts: true,
+        highlight_depth: Some(0.0),
+    };
+    let picture = render(&scene.shapes, &scene.bodies, &hits, &manifolds, &options)?;
+    write_atomically(output, &encode_png(&picture)?)?;
+    let overlapping = hits.iter().filter(|h| h.depth > 0.0).count();
+    eprintln!(
+        "gpusat: {} bodies, {overlapping} overlapping pairs highlighted: {}",
+        scene.bodies.len(),
+        output.display()
     );
     Ok(())
 }
@@ -383,11 +586,40 @@ fn main() -> ExitCode {
         } => collide(scene, *backend, adapter, output.as_deref()),
         Command::Demo {
             bodies,
-            pairs,
-            seed,
+            frames,
             backend,
             adapter,
-        } => demo(*bodies, *pairs, *seed, *backend, adapter),
+            seed,
+            check,
+            png,
+            gif,
+            size,
+            dt,
+        } => {
+            let args = DemoArgs {
+                bodies: *bodies,
+                frames: *frames,
+                seed: *seed,
+                check: *check,
+                png: png.clone(),
+                gif: gif.clone(),
+                size: *size,
+                dt: *dt,
+            };
+            match demo(&args, *backend, adapter) {
+                Ok(true) => Ok(()),
+                Ok(false) => {
+                    eprintln!("gpusat: error: the narrowphase disagreed with the CPU reference");
+                    return ExitCode::FAILURE;
+                }
+                Err(err) => Err(err),
+            }
+        }
+        Command::Render {
+            scene,
+            output,
+            size,
+        } => render_scene(scene, output, *size),
         Command::Info => info(),
         Command::Resolve {
             scene,

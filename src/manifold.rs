@@ -311,6 +311,11 @@ fn closest_points_of_segments(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2) -> (Vec2, 
 }
 
 /// A polygon (the reference, which owns the axis) against a circle.
+///
+/// The depth is recomputed from the feature with the reference SAT's own
+/// operations, so a manifold depends on the backend's choice of feature only,
+/// never on the bits of its depth: two backends that agree on features give
+/// identical manifolds, and simulations driven by them identical trajectories.
 fn polygon_circle_point(
     shapes: &ShapeSet,
     poly_xf: Transform,
@@ -323,26 +328,32 @@ fn polygon_circle_point(
     let count = poly_record.count;
     let centre = inv_mul_transforms(poly_xf, circle_xf).p;
     let feature = hit.axis.feature;
+    let radius = circle_record.radius;
     // The axis in the polygon's frame, from the polygon towards the circle.
     let outward = match hit.axis.owner {
         Owner::A => crate::math::inv_rotate(poly_xf.q, hit.normal),
         Owner::B => crate::math::inv_rotate(poly_xf.q, -hit.normal),
     };
-    let polygon_surface = if feature >= count {
-        edge(edges, feature - count).vertex
+    let (polygon_surface, distance) = if feature >= count {
+        let vertex = edge(edges, feature - count).vertex;
+        let offset = centre - vertex;
+        (vertex, (offset.x * offset.x + offset.y * offset.y).sqrt())
     } else {
         let e = edge(edges, feature);
-        centre - outward.dot(centre - e.vertex) * outward
+        let offset = e.normal.x * e.vertex.x + e.normal.y * e.vertex.y;
+        let separation = (e.normal.x * centre.x - offset) + e.normal.y * centre.y;
+        (centre - separation * outward, separation)
     };
-    let circle_surface = centre - circle_record.radius * outward;
+    let circle_surface = centre - radius * outward;
     ContactPoint {
         point: transform_point(poly_xf, 0.5 * (polygon_surface + circle_surface)),
-        depth: hit.depth,
+        depth: -(distance - radius),
         id: contact_id(hit.axis.owner, feature, 0),
     }
 }
 
-/// Two circles: midway between the surfaces along the normal.
+/// Two circles: midway between the surfaces along the normal; the depth
+/// recomputed as the reference SAT computes it.
 fn circle_point(
     xf_a: Transform,
     xf_b: Transform,
@@ -352,9 +363,11 @@ fn circle_point(
 ) -> ContactPoint {
     let surface_a = xf_a.p + record_a.radius * hit.normal;
     let surface_b = xf_b.p - record_b.radius * hit.normal;
+    let centre = inv_mul_transforms(xf_a, xf_b).p;
+    let distance = (centre.x * centre.x + centre.y * centre.y).sqrt();
     ContactPoint {
         point: 0.5 * (surface_a + surface_b),
-        depth: hit.depth,
+        depth: -(distance - (record_a.radius + record_b.radius)),
         id: contact_id(Owner::A, 0, 0),
     }
 }

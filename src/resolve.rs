@@ -153,23 +153,65 @@ pub fn separate_positions(
         }
         report.rounds += 1;
 
+        let overlaps: Vec<Overlap> = movable
+            .iter()
+            .map(|hit| Overlap {
+                a: hit.a,
+                b: hit.b,
+                normal: hit.normal,
+                depth: hit.depth,
+            })
+            .collect();
         offsets.iter_mut().for_each(|o| *o = Vec2::ZERO);
-        for _ in 0..options.passes {
-            for hit in &movable {
-                let (a, b) = (hit.a as usize, hit.b as usize);
-                let (w_a, w_b) = (bodies[a].inv_mass, bodies[b].inv_mass);
-                // The depth as the corrections so far left it, along this normal.
-                let depth = hit.depth - hit.normal.dot(offsets[b] - offsets[a]);
-                if depth <= target {
-                    continue;
-                }
-                let push = options.fraction * (depth - target) / (w_a + w_b);
-                offsets[a] -= w_a * push * hit.normal;
-                offsets[b] += w_b * push * hit.normal;
-            }
-        }
+        relax_positions(
+            bodies,
+            &overlaps,
+            &mut offsets,
+            target,
+            options.fraction,
+            options.passes,
+        );
         for (body, offset) in bodies.iter_mut().zip(&offsets) {
             body.position += *offset;
+        }
+    }
+}
+
+/// One overlap to correct: bodies, normal from A to B, depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Overlap {
+    pub a: u32,
+    pub b: u32,
+    pub normal: Vec2,
+    pub depth: f32,
+}
+
+/// Gauss–Seidel passes of positional correction: for each overlap in turn,
+/// its depth as the corrections so far left it (updated along its normal) is
+/// brought `fraction` of the way down to `target`, the push split by inverse
+/// mass. Accumulates into `offsets` (one per body); moves nothing itself.
+pub fn relax_positions(
+    bodies: &[Body],
+    overlaps: &[Overlap],
+    offsets: &mut [Vec2],
+    target: f32,
+    fraction: f32,
+    passes: usize,
+) {
+    for _ in 0..passes {
+        for overlap in overlaps {
+            let (a, b) = (overlap.a as usize, overlap.b as usize);
+            let (w_a, w_b) = (bodies[a].inv_mass, bodies[b].inv_mass);
+            if w_a + w_b == 0.0 {
+                continue;
+            }
+            let depth = overlap.depth - overlap.normal.dot(offsets[b] - offsets[a]);
+            if depth <= target {
+                continue;
+            }
+            let push = fraction * (depth - target) / (w_a + w_b);
+            offsets[a] -= w_a * push * overlap.normal;
+            offsets[b] += w_b * push * overlap.normal;
         }
     }
 }
@@ -202,7 +244,17 @@ fn mass_state(shapes: &ShapeSet, body: &Body) -> MassState {
 /// How the velocity solver works.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolverOptions {
+    /// Iterations with the position bias (Baumgarte), before positions move.
     pub iterations: usize,
+    /// Iterations without it, after positions move (see [`ContactSolver::relax`]).
+    pub relax_iterations: usize,
+    /// Fraction of a point's depth beyond `slop` turned into separating
+    /// velocity per step (0 turns the bias off).
+    pub baumgarte: f32,
+    /// Overlap the bias leaves alone.
+    pub slop: f32,
+    /// Most separating speed the bias may ask for.
+    pub max_bias_velocity: f32,
     /// 0: contacts stop the approach; 1: perfectly elastic.
     pub restitution: f32,
     /// Approach speeds below this bounce with no restitution (resting contacts).
@@ -216,7 +268,11 @@ pub struct SolverOptions {
 impl Default for SolverOptions {
     fn default() -> SolverOptions {
         SolverOptions {
-            iterations: 10,
+            iterations: 16,
+            relax_iterations: 4,
+            baumgarte: 0.1,
+            slop: 0.005,
+            max_bias_velocity: 2.0,
             restitution: 0.0,
             restitution_threshold: 0.5,
             friction: 0.6,
@@ -231,7 +287,11 @@ struct PointConstraint {
     r_b: Vec2,
     normal_mass: f32,
     tangent_mass: f32,
+    /// Target normal velocity always in force: restitution, or the
+    /// speculative allowance to close a gap within the step.
     bias: f32,
+    /// Extra separating velocity while the position bias is on.
+    position_bias: f32,
     normal_impulse: f32,
     tangent_impulse: f32,
     key: (u32, u32, u32),
@@ -292,6 +352,7 @@ fn solve_block(
     mass: &[MassState],
     constraint: &mut ContactConstraint,
     block: &BlockMass,
+    use_bias: bool,
 ) {
     let (a, b, normal) = (constraint.a, constraint.b, constraint.normal);
     let [Some(p1), Some(p2)] = &mut constraint.points else {
@@ -302,9 +363,10 @@ fn solve_block(
     let vn2 = relative_velocity(&bodies[a], &bodies[b], p2.r_a, p2.r_b).dot(normal);
     let k = block.k;
     // b' = vn - bias - K * old
+    let target = |p: &PointConstraint| p.bias + if use_bias { p.position_bias } else { 0.0 };
     let rhs = Vec2::new(
-        vn1 - p1.bias - (k[0][0] * old.x + k[0][1] * old.y),
-        vn2 - p2.bias - (k[1][0] * old.x + k[1][1] * old.y),
+        vn1 - target(p1) - (k[0][0] * old.x + k[0][1] * old.y),
+        vn2 - target(p2) - (k[1][0] * old.x + k[1][1] * old.y),
     );
     let both = -Vec2::new(
         block.inverse[0][0] * rhs.x + block.inverse[0][1] * rhs.y,
@@ -345,6 +407,7 @@ fn solve_block(
 pub struct ContactSolver {
     previous: HashMap<(u32, u32, u32), (f32, f32)>,
     constraints: Vec<ContactConstraint>,
+    mass: Vec<MassState>,
 }
 
 /// What one [`ContactSolver::solve`] did.
@@ -365,17 +428,41 @@ impl ContactSolver {
         self.previous.clear();
     }
 
-    /// Applies contact impulses to the bodies' velocities.
+    /// Applies contact impulses to the bodies' velocities: [`begin`](Self::begin),
+    /// the iterations without a position bias, [`finish`](Self::finish).
+    ///
+    /// With a time step `dt`, a point that is still apart (negative depth, a
+    /// speculative contact through the margin) lets the bodies approach by
+    /// at most its gap within the step; without one, such points are skipped.
     pub fn solve(
         &mut self,
         shapes: &ShapeSet,
         bodies: &mut [Body],
         manifolds: &[Manifold],
         options: &SolverOptions,
+        dt: Option<f32>,
+    ) -> SolveReport {
+        let report = self.begin(shapes, bodies, manifolds, options, dt);
+        self.iterate(bodies, options.iterations, false, options);
+        self.finish();
+        report
+    }
+
+    /// Builds the constraints of a step and applies the warm-start impulses.
+    pub fn begin(
+        &mut self,
+        shapes: &ShapeSet,
+        bodies: &mut [Body],
+        manifolds: &[Manifold],
+        options: &SolverOptions,
+        dt: Option<f32>,
     ) -> SolveReport {
         let mut report = SolveReport::default();
         self.constraints.clear();
-        let mass: Vec<MassState> = bodies.iter().map(|body| mass_state(shapes, body)).collect();
+        self.mass.clear();
+        self.mass
+            .extend(bodies.iter().map(|body| mass_state(shapes, body)));
+        let mass = &self.mass;
         for manifold in manifolds {
             let (a, b) = (manifold.a as usize, manifold.b as usize);
             let (ma, mb) = (mass[a], mass[b]);
@@ -391,7 +478,12 @@ impl ContactSolver {
                 points: [None, None],
                 block: None,
             };
-            for (slot, point) in manifold.points().iter().enumerate() {
+            let mut slot = 0;
+            for point in manifold.points() {
+                let speculative = point.depth < 0.0;
+                if speculative && dt.is_none() {
+                    continue;
+                }
                 let r_a = point.point - ma.centre;
                 let r_b = point.point - mb.centre;
                 let effective = |direction: Vec2| {
@@ -405,10 +497,20 @@ impl ContactSolver {
                 };
                 let relative = relative_velocity(&bodies[a], &bodies[b], r_a, r_b);
                 let approach = relative.dot(normal);
-                let bias = if approach < -options.restitution_threshold {
-                    -options.restitution * approach
-                } else {
-                    0.0
+                let bias = match dt {
+                    // May close the gap, no more, within the step.
+                    Some(dt) if speculative && dt > 0.0 => point.depth / dt,
+                    _ if approach < -options.restitution_threshold => {
+                        -options.restitution * approach
+                    }
+                    _ => 0.0,
+                };
+                let position_bias = match dt {
+                    Some(dt) if dt > 0.0 && point.depth > options.slop => {
+                        (options.baumgarte * (point.depth - options.slop) / dt)
+                            .min(options.max_bias_velocity)
+                    }
+                    _ => 0.0,
                 };
                 let key = (manifold.a, manifold.b, point.id);
                 let (normal_impulse, tangent_impulse) = if options.warm_start {
@@ -419,17 +521,22 @@ impl ContactSolver {
                 if normal_impulse != 0.0 || tangent_impulse != 0.0 {
                     report.warm_started += 1;
                 }
-                constraint.points[slot] = Some(PointConstraint {
+                constraint.points[slot.min(1)] = Some(PointConstraint {
                     r_a,
                     r_b,
                     normal_mass: effective(normal),
                     tangent_mass: effective(tangent),
                     bias,
+                    position_bias,
                     normal_impulse,
                     tangent_impulse,
                     key,
                 });
                 report.points += 1;
+                slot += 1;
+            }
+            if slot == 0 {
+                continue;
             }
             if let [Some(p1), Some(p2)] = &constraint.points {
                 constraint.block = block_mass(&ma, &mb, p1, p2, normal);
@@ -455,7 +562,30 @@ impl ContactSolver {
             }
         }
 
-        for _ in 0..options.iterations {
+        report
+    }
+
+    /// Iterations with the position bias: velocities that also push
+    /// overlapping bodies apart. Integrate positions after this.
+    pub fn solve_biased(&mut self, bodies: &mut [Body], options: &SolverOptions) {
+        self.iterate(bodies, options.iterations, true, options);
+    }
+
+    /// Iterations without the position bias, after positions moved: the
+    /// separating velocity the bias added is taken out again, so it moved
+    /// the bodies apart without launching them (Box2D v3's relax step).
+    pub fn relax(&mut self, bodies: &mut [Body], options: &SolverOptions) {
+        self.iterate(bodies, options.relax_iterations, false, options);
+    }
+
+    fn iterate(
+        &mut self,
+        bodies: &mut [Body],
+        iterations: usize,
+        use_bias: bool,
+        options: &SolverOptions,
+    ) {
+        for _ in 0..iterations {
             for constraint in &mut self.constraints {
                 let (a, b) = (constraint.a, constraint.b);
                 let normal = constraint.normal;
@@ -468,23 +598,43 @@ impl ContactSolver {
                     let total = (point.tangent_impulse + lambda).clamp(-limit, limit);
                     let lambda = total - point.tangent_impulse;
                     point.tangent_impulse = total;
-                    apply_impulse(bodies, &mass, a, b, point.r_a, point.r_b, lambda * tangent);
+                    apply_impulse(
+                        bodies,
+                        &self.mass,
+                        a,
+                        b,
+                        point.r_a,
+                        point.r_b,
+                        lambda * tangent,
+                    );
                 }
                 if let Some(block) = constraint.block {
-                    solve_block(bodies, &mass, constraint, &block);
+                    solve_block(bodies, &self.mass, constraint, &block, use_bias);
                     continue;
                 }
                 for point in constraint.points.iter_mut().flatten() {
                     let relative = relative_velocity(&bodies[a], &bodies[b], point.r_a, point.r_b);
-                    let lambda = -point.normal_mass * (relative.dot(normal) - point.bias);
+                    let target = point.bias + if use_bias { point.position_bias } else { 0.0 };
+                    let lambda = -point.normal_mass * (relative.dot(normal) - target);
                     let total = (point.normal_impulse + lambda).max(0.0);
                     let lambda = total - point.normal_impulse;
                     point.normal_impulse = total;
-                    apply_impulse(bodies, &mass, a, b, point.r_a, point.r_b, lambda * normal);
+                    apply_impulse(
+                        bodies,
+                        &self.mass,
+                        a,
+                        b,
+                        point.r_a,
+                        point.r_b,
+                        lambda * normal,
+                    );
                 }
             }
         }
+    }
 
+    /// Remembers every point's impulses for the next step's warm start.
+    pub fn finish(&mut self) {
         self.previous.clear();
         for constraint in &self.constraints {
             for point in constraint.points.iter().flatten() {
@@ -492,7 +642,6 @@ impl ContactSolver {
                     .insert(point.key, (point.normal_impulse, point.tangent_impulse));
             }
         }
-        report
     }
 }
 

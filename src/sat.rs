@@ -116,7 +116,7 @@ fn length(v: Vec2) -> f32 {
 /// for each edge i of poly1:
 ///     n, v   = normal and vertex of edge i, moved into poly2's frame by xf
 ///     offset = dot(n, v)
-///     s      = min over vertices w of poly2 of dot(n, w) - offset
+///     s      = min over vertices w of poly2 of (n.x w.x - offset) + n.y w.y
 ///     if s > best.value + tolerance: best = (s, i)      # the tie rule
 ///     if s >= limit: return (s, i)                      # separated: stop
 /// return best
@@ -141,8 +141,12 @@ pub fn find_max_separation(
         let vertex = transform_point(xf, edge.vertex);
         let offset = dot(normal, vertex);
         let mut separation = f32::MAX;
+        // dot(normal, other) - offset, in the order lavapipe evaluates the
+        // WGSL twin (it takes the loop-invariant offset off the first
+        // product; measured), so that both give the same bits.
         for other in poly2 {
-            separation = separation.min(dot(normal, other.vertex) - offset);
+            separation =
+                separation.min((normal.x * other.vertex.x - offset) + normal.y * other.vertex.y);
         }
         if separation > best.value + tolerance {
             best = Separation {
@@ -219,7 +223,8 @@ pub fn collide_polygon_circle(
     };
     for (i, edge) in poly.iter().enumerate() {
         let offset = dot(edge.normal, edge.vertex);
-        let separation = dot(edge.normal, centre) - offset;
+        // dot(normal, centre) - offset, in lavapipe's order (as above).
+        let separation = (edge.normal.x * centre.x - offset) + edge.normal.y * centre.y;
         if separation > best.value + tolerance {
             best = Separation {
                 value: separation,

@@ -29,7 +29,7 @@ fn head_on(restitution: f32) -> [Body; 2] {
         friction: 0.0,
         ..SolverOptions::default()
     };
-    ContactSolver::new().solve(&shapes, &mut bodies, &manifolds, &options);
+    ContactSolver::new().solve(&shapes, &mut bodies, &manifolds, &options, None);
     bodies
 }
 
@@ -98,7 +98,7 @@ fn linear_momentum_is_conserved_without_static_bodies() {
         friction: 0.5,
         ..SolverOptions::default()
     };
-    ContactSolver::new().solve(&scene.shapes, &mut bodies, &manifolds, &options);
+    ContactSolver::new().solve(&scene.shapes, &mut bodies, &manifolds, &options, None);
     let after = momentum(&bodies);
     assert!(
         (after - before).length() < 1e-3 * before.length().max(1.0),
@@ -131,7 +131,13 @@ fn static_bodies_keep_zero_velocity_and_stop_the_approach() {
     ];
     bodies[1].velocity = Vec2::new(0.0, -2.0);
     let manifolds = contacts(&shapes, &bodies, &[Pair::new(0, 1)]);
-    ContactSolver::new().solve(&shapes, &mut bodies, &manifolds, &SolverOptions::default());
+    ContactSolver::new().solve(
+        &shapes,
+        &mut bodies,
+        &manifolds,
+        &SolverOptions::default(),
+        None,
+    );
     assert_eq!(bodies[0].velocity, Vec2::ZERO);
     assert_eq!(bodies[0].angular_velocity, 0.0);
     assert!(
@@ -170,7 +176,7 @@ fn friction_is_clamped_by_coulomb() {
             restitution: 0.0,
             ..SolverOptions::default()
         };
-        ContactSolver::new().solve(&shapes, &mut bodies, &manifolds, &options);
+        ContactSolver::new().solve(&shapes, &mut bodies, &manifolds, &options, None);
         let normal_change = bodies[1].velocity.y - (-1.0);
         let tangent_change = sliding - bodies[1].velocity.x;
         assert!(normal_change > 0.99, "{normal_change}");
@@ -210,11 +216,11 @@ fn warm_starting_reuses_impulses_of_matching_points() {
     bodies[1].velocity = Vec2::new(0.0, -0.1);
     let manifolds = contacts(&shapes, &bodies, &[Pair::new(0, 1)]);
     assert_eq!(manifolds[0].points().len(), 2);
-    let first = solver.solve(&shapes, &mut bodies, &manifolds, &options);
+    let first = solver.solve(&shapes, &mut bodies, &manifolds, &options, None);
     assert_eq!((first.points, first.warm_started), (2, 0));
     // Gravity again, the same contact: both points start from last impulses.
     bodies[1].velocity = Vec2::new(0.0, -0.1);
-    let second = solver.solve(&shapes, &mut bodies, &manifolds, &options);
+    let second = solver.solve(&shapes, &mut bodies, &manifolds, &options, None);
     assert_eq!((second.points, second.warm_started), (2, 2));
     assert!(bodies[1].velocity.y.abs() < 1e-4, "{}", bodies[1].velocity);
 }

@@ -1,0 +1,115 @@
+//! Checking one backend's results against another's, pair by pair.
+//!
+//! Two correct backends may differ only where floating-point rounding can
+//! tip a decision, and then only within tolerances:
+//!
+//! * a pair may be reported by one backend only if its depth is within
+//!   `TOUCH_TOLERANCE × size` of the reporting threshold (`-margin`);
+//! * the axes may differ only at a near-tie, where both depths agree within
+//!   `DEPTH_TOLERANCE × size`;
+//! * depths must always agree within `DEPTH_TOLERANCE × size`.
+//!
+//! `size` is the larger of the two shapes' sizes. Anything else is a
+//! disagreement.
+
+use crate::narrowphase::{Batch, SatHit};
+
+/// Depth agreement, relative to the pair's size.
+pub const DEPTH_TOLERANCE: f32 = 1e-5;
+/// How close to the reporting threshold a pair reported by one side only must be.
+pub const TOUCH_TOLERANCE: f32 = 1e-5;
+
+/// The outcome of comparing two backends on one batch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Agreement {
+    pub pairs: usize,
+    pub reference_hits: usize,
+    pub candidate_hits: usize,
+    /// Same axis and the same depth bits.
+    pub identical: usize,
+    /// Different axes at a near-tie.
+    pub near_ties: usize,
+    /// Reported by one side only, within tolerance of touching.
+    pub near_touching: usize,
+    /// The largest depth difference, relative to size.
+    pub max_depth_error: f32,
+    /// Everything outside the tolerances, described.
+    pub disagreements: Vec<String>,
+}
+
+impl Agreement {
+    pub fn agrees(&self) -> bool {
+        self.disagreements.is_empty()
+    }
+
+    /// Adds another batch's counts to these.
+    pub fn absorb(&mut self, other: Agreement) {
+        self.pairs += other.pairs;
+        self.reference_hits += other.reference_hits;
+        self.candidate_hits += other.candidate_hits;
+        self.identical += other.identical;
+        self.near_ties += other.near_ties;
+        self.near_touching += other.near_touching;
+        self.max_depth_error = self.max_depth_error.max(other.max_depth_error);
+        self.disagreements.extend(other.disagreements);
+    }
+}
+
+fn pair_size(batch: &Batch, pair: u32) -> f32 {
+    let pair = batch.pairs()[pair as usize];
+    let records = batch.shapes().records();
+    let size = |body: u32| records[batch.bodies()[body as usize].shape as usize].size;
+    size(pair.a).max(size(pair.b))
+}
+
+/// Compares `candidate` with `reference` (both in pair order).
+pub fn compare_hits(batch: &Batch, reference: &[SatHit], candidate: &[SatHit]) -> Agreement {
+    let mut agreement = Agreement {
+        pairs: batch.pairs().len(),
+        reference_hits: reference.len(),
+        candidate_hits: candidate.len(),
+        ..Agreement::default()
+    };
+    let margin = batch.margin();
+    let (mut i, mut j) = (0, 0);
+    while i < reference.len() || j < candidate.len() {
+        let next_reference = reference.get(i).map_or(u32::MAX, |h| h.pair);
+        let next_candidate = candidate.get(j).map_or(u32::MAX, |h| h.pair);
+        if next_reference != next_candidate {
+            let (only, side) = if next_reference < next_candidate {
+                i += 1;
+                (reference[i - 1], "the reference")
+            } else {
+                j += 1;
+                (candidate[j - 1], "the candidate")
+            };
+            let size = pair_size(batch, only.pair);
+            if (only.depth + margin).abs() <= TOUCH_TOLERANCE * size {
+                agreement.near_touching += 1;
+            } else {
+                agreement.disagreements.push(format!(
+                    "pair {} reported by {side} only, depth {}",
+                    only.pair, only.depth
+                ));
+            }
+            continue;
+        }
+        let (r, c) = (reference[i], candidate[j]);
+        i += 1;
+        j += 1;
+        let size = pair_size(batch, r.pair);
+        let error = (r.depth - c.depth).abs();
+        agreement.max_depth_error = agreement.max_depth_error.max(error / size);
+        if error > DEPTH_TOLERANCE * size {
+            agreement.disagreements.push(format!(
+                "pair {}: depth {} ({:?}) against {} ({:?})",
+                r.pair, r.depth, r.axis, c.depth, c.axis
+            ));
+        } else if r.axis != c.axis {
+            agreement.near_ties += 1;
+        } else if r.depth.to_bits() == c.depth.to_bits() {
+            agreement.identical += 1;
+        }
+    }
+    agreement
+}

@@ -1,0 +1,393 @@
+//! The frame pipeline: a [`World`] of bodies stepped through time.
+//!
+//! One [`World::step`]:
+//!
+//! ```text
+//! integrate velocities (gravity)
+//! broadphase: candidate pairs from boxes grown by the speculative margin
+//! narrowphase on the chosen backend (CPU, CPU parallel, GPU), margin included
+//! contact manifolds (clipping), from the backend's features only
+//! impulse solve, warm started from last frame's matching contact ids,
+//!     with a position bias (Baumgarte) that pushes overlaps apart
+//! integrate positions (about each body's centre of mass)
+//! relax: the same impulses without the bias, so the push does not linger
+//!     in the velocities
+//! positional correction of what overlap remains beyond the slop
+//! ```
+//!
+//! The time of every stage is measured each frame ([`FrameStats`]); the GPU
+//! backend reuses its buffers from frame to frame. With
+//! [`World::set_check`], every frame's narrowphase is also run on the CPU
+//! reference and compared.
+
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+
+use crate::backend::Narrowphase;
+use crate::body::Body;
+use crate::broadphase::{PairFilter, find_pairs};
+use crate::check::{Agreement, compare_hits};
+use crate::error::Error;
+use crate::manifold::{Manifold, manifolds_parallel};
+use crate::math::{Rot, rotate};
+use crate::narrowphase::{Batch, Hit, Pair, collide_cpu_parallel};
+use crate::resolve::{ContactSolver, Overlap, SolverOptions, relax_positions};
+use crate::shape::ShapeSet;
+
+/// How a world behaves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldOptions {
+    pub gravity: Vec2,
+    /// Speculative margin: pairs this far apart already get contacts.
+    pub margin: f32,
+    pub solver: SolverOptions,
+    /// Overlap the positional correction leaves alone.
+    pub slop: f32,
+    /// Fraction of the overlap beyond the slop corrected per frame.
+    pub correction: f32,
+    /// Gauss–Seidel passes of the positional correction.
+    pub correction_passes: usize,
+    /// No body moves farther than this in one step.
+    pub max_translation: f32,
+}
+
+impl Default for WorldOptions {
+    fn default() -> WorldOptions {
+        WorldOptions {
+            gravity: Vec2::new(0.0, -10.0),
+            margin: 0.02,
+            solver: SolverOptions::default(),
+            slop: 0.005,
+            correction: 0.2,
+            correction_passes: 4,
+            max_translation: 4.0,
+        }
+    }
+}
+
+/// Time spent in each stage of one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StageTimes {
+    pub integrate: Duration,
+    pub broadphase: Duration,
+    /// GPU only: packing and queueing uploads.
+    pub upload: Duration,
+    /// The narrowphase computation: the GPU kernel (timestamps, or the wait
+    /// when the adapter has none) or the CPU's SAT.
+    pub kernel: Duration,
+    /// GPU only: reading back and ordering the results.
+    pub readback: Duration,
+    pub manifolds: Duration,
+    pub solve: Duration,
+    pub correct: Duration,
+    pub total: Duration,
+}
+
+impl StageTimes {
+    /// Stage names and times, in pipeline order.
+    pub fn stages(&self) -> [(&'static str, Duration); 8] {
+        [
+            ("integrate", self.integrate),
+            ("broadphase", self.broadphase),
+            ("upload", self.upload),
+            ("kernel", self.kernel),
+            ("readback", self.readback),
+            ("manifolds", self.manifolds),
+            ("solve", self.solve),
+            ("correct", self.correct),
+        ]
+    }
+
+    fn add(&mut self, other: &StageTimes) {
+        self.integrate += other.integrate;
+        self.broadphase += other.broadphase;
+        self.upload += other.upload;
+        self.kernel += other.kernel;
+        self.readback += other.readback;
+        self.manifolds += other.manifolds;
+        self.solve += other.solve;
+        self.correct += other.correct;
+        self.total += other.total;
+    }
+}
+
+/// What one frame did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    pub frame: u64,
+    /// Candidate pairs tested by the narrowphase.
+    pub pairs: usize,
+    /// Pairs reported (overlapping, or within the margin).
+    pub hits: usize,
+    pub contact_points: usize,
+    /// Deepest contact point after the step's correction was planned.
+    pub max_depth: f32,
+    pub times: StageTimes,
+}
+
+/// Totals over all frames so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunStats {
+    pub frames: u64,
+    pub pairs: u64,
+    pub hits: u64,
+    pub max_pairs: usize,
+    pub max_hits: usize,
+    pub times: StageTimes,
+}
+
+/// Bodies, their shapes, and everything that steps them.
+pub struct World {
+    shapes: ShapeSet,
+    bodies: Vec<Body>,
+    narrowphase: Narrowphase,
+    solver: ContactSolver,
+    options: WorldOptions,
+    pairs: Vec<Pair>,
+    hits: Vec<Hit>,
+    manifolds: Vec<Manifold>,
+    frame: FrameStats,
+    totals: RunStats,
+    check: Option<Agreement>,
+}
+
+impl World {
+    /// A world of validated bodies over `shapes`.
+    pub fn new(
+        shapes: ShapeSet,
+        bodies: Vec<Body>,
+        narrowphase: Narrowphase,
+        options: WorldOptions,
+    ) -> Result<World, Error> {
+        Batch::new(&shapes, &bodies, &[], options.margin)?;
+        Ok(World {
+            shapes,
+            bodies,
+            narrowphase,
+            solver: ContactSolver::new(),
+            options,
+            pairs: Vec::new(),
+            hits: Vec::new(),
+            manifolds: Vec::new(),
+            frame: FrameStats::default(),
+            totals: RunStats::default(),
+            check: None,
+        })
+    }
+
+    pub fn shapes(&self) -> &ShapeSet {
+        &self.shapes
+    }
+
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    pub fn options(&self) -> &WorldOptions {
+        &self.options
+    }
+
+    pub fn narrowphase(&self) -> &Narrowphase {
+        &self.narrowphase
+    }
+
+    /// The last frame's reported pairs and their manifolds.
+    pub fn hits(&self) -> &[Hit] {
+        &self.hits
+    }
+
+    pub fn manifolds(&self) -> &[Manifold] {
+        &self.manifolds
+    }
+
+    /// The last frame's statistics.
+    pub fn frame_stats(&self) -> &FrameStats {
+        &self.frame
+    }
+
+    /// Totals over every frame so far.
+    pub fn run_stats(&self) -> &RunStats {
+        &self.totals
+    }
+
+    /// Runs the CPU reference beside the narrowphase every frame and keeps
+    /// the comparison ([`World::check`]).
+    pub fn set_check(&mut self, on: bool) {
+        self.check = on.then(Agreement::default);
+    }
+
+    /// The accumulated comparison with the CPU reference, when checking.
+    pub fn check(&self) -> Option<&Agreement> {
+        self.check.as_ref()
+    }
+
+    /// Kinetic energy of the dynamic bodies (linear and rotational).
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies
+            .iter()
+            .filter(|b| !b.is_static())
+            .map(|b| {
+                let mass = 1.0 / b.inv_mass as f64;
+                let inertia = self
+                    .shapes
+                    .get(b.shape)
+                    .map_or(0.0, |s| s.unit_inertia() as f64)
+                    * mass;
+                0.5 * mass * b.velocity.length_squared() as f64
+                    + 0.5 * inertia * (b.angular_velocity as f64).powi(2)
+            })
+            .sum()
+    }
+
+    /// Advances the world by `dt` seconds.
+    pub fn step(&mut self, dt: f32) -> Result<&FrameStats, Error> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Error::Input {
+                file: "step".to_string(),
+                message: format!("time step {dt} is not a positive number"),
+            });
+        }
+        let start = Instant::now();
+        let mut times = StageTimes::default();
+        let options = self.options;
+
+        let stage = Instant::now();
+        for body in self.bodies.iter_mut().filter(|b| !b.is_static()) {
+            body.velocity += options.gravity * dt;
+        }
+        times.integrate += stage.elapsed();
+
+        let stage = Instant::now();
+        self.pairs = find_pairs(
+            &self.shapes,
+            &self.bodies,
+            options.margin,
+            PairFilter {
+                skip_static_pairs: true,
+            },
+        );
+        times.broadphase = stage.elapsed();
+
+        let stage = Instant::now();
+        let batch = Batch::new(&self.shapes, &self.bodies, &self.pairs, options.margin)?;
+        let sat_hits = self.narrowphase.collide(&batch)?;
+        let narrowphase_time = stage.elapsed();
+        match self.narrowphase.gpu_stats() {
+            Some(gpu) => {
+                times.upload = gpu.upload;
+                times.readback = gpu.readback;
+                times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
+            }
+            None => times.kernel = narrowphase_time,
+        }
+        if let Some(check) = self.check.as_mut() {
+            let reference = collide_cpu_parallel(&batch);
+            check.absorb(compare_hits(&batch, &reference, &sat_hits));
+        }
+        self.hits = batch.hits(&sat_hits);
+
+        let stage = Instant::now();
+        self.manifolds = manifolds_parallel(&batch, &self.hits);
+        times.manifolds = stage.elapsed();
+        drop(batch);
+
+        let stage = Instant::now();
+        let solver = SolverOptions {
+            slop: options.slop,
+            ..options.solver
+        };
+        let report = self.solver.begin(
+            &self.shapes,
+            &mut self.bodies,
+            &self.manifolds,
+            &solver,
+            Some(dt),
+        );
+        self.solver.solve_biased(&mut self.bodies, &solver);
+        times.solve = stage.elapsed();
+
+        let stage = Instant::now();
+        let mut moved: Vec<Vec2> = vec![Vec2::ZERO; self.bodies.len()];
+        for (body, displacement) in self.bodies.iter_mut().zip(moved.iter_mut()) {
+            if body.is_static() {
+                continue;
+            }
+            let step = body.velocity * dt;
+            let length = step.length();
+            if length > options.max_translation {
+                body.velocity *= options.max_translation / length;
+            }
+            let centroid = self
+                .shapes
+                .get(body.shape)
+                .map_or(Vec2::ZERO, |s| s.centroid());
+            let centre =
+                body.position + rotate(Rot::from_angle(body.angle), centroid) + body.velocity * dt;
+            let angle = wrap_angle(body.angle + body.angular_velocity * dt);
+            let position = centre - rotate(Rot::from_angle(angle), centroid);
+            *displacement = position - body.position;
+            body.position = position;
+            body.angle = angle;
+        }
+        times.integrate += stage.elapsed();
+
+        let stage = Instant::now();
+        self.solver.relax(&mut self.bodies, &solver);
+        self.solver.finish();
+        times.solve += stage.elapsed();
+
+        let stage = Instant::now();
+        // What overlap remains after the move, along each contact's normal.
+        let overlaps: Vec<Overlap> = self
+            .manifolds
+            .iter()
+            .map(|m| Overlap {
+                a: m.a,
+                b: m.b,
+                normal: m.normal,
+                depth: m.depth() - m.normal.dot(moved[m.b as usize] - moved[m.a as usize]),
+            })
+            .collect();
+        let mut offsets = vec![Vec2::ZERO; self.bodies.len()];
+        relax_positions(
+            &self.bodies,
+            &overlaps,
+            &mut offsets,
+            options.slop,
+            options.correction,
+            options.correction_passes,
+        );
+        for (body, offset) in self.bodies.iter_mut().zip(&offsets) {
+            body.position += *offset;
+        }
+        times.correct = stage.elapsed();
+        times.total = start.elapsed();
+
+        self.frame = FrameStats {
+            frame: self.frame.frame + 1,
+            pairs: self.pairs.len(),
+            hits: self.hits.len(),
+            contact_points: report.points,
+            max_depth: overlaps.iter().map(|o| o.depth).fold(0.0, f32::max),
+            times,
+        };
+        self.totals.frames += 1;
+        self.totals.pairs += self.pairs.len() as u64;
+        self.totals.hits += self.hits.len() as u64;
+        self.totals.max_pairs = self.totals.max_pairs.max(self.pairs.len());
+        self.totals.max_hits = self.totals.max_hits.max(self.hits.len());
+        self.totals.times.add(&times);
+        Ok(&self.frame)
+    }
+}
+
+/// The same angle in (-pi, pi].
+fn wrap_angle(angle: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if angle > PI || angle <= -PI {
+        angle - TAU * ((angle + PI) / TAU).floor()
+    } else {
+        angle
+    }
+}
