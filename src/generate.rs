@@ -206,6 +206,12 @@ pub struct GeneratedScene {
     pub pairs: Vec<Pair>,
 }
 
+/// `gpusat demo`'s particles, frames and time step.
+pub const DEMO_PARTICLES: usize = 3000;
+pub const DEMO_FRAMES: u64 = 300;
+pub const DEMO_DT: f32 = 1.0 / 60.0;
+pub const DEMO_SEED: u64 = 1;
+
 /// The demo: particles dropped into a container of static walls.
 #[derive(Clone, Debug)]
 pub struct DemoScene {

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use glam::Vec2;
-use gpusat::generate::DemoScene;
+use gpusat::generate::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuOptions, list_adapters};
 use gpusat::{
     BackendKind, Candidates, CollideOutput, ContactOut, ContactSolver, Error, GifRecorder, Hit,
@@ -78,15 +78,15 @@ enum Command {
     /// frame (broadphase, narrowphase, contacts, impulses), with a summary.
     Demo {
         /// Particles (polygons of 3 to 8 vertices, and circles).
-        #[arg(long, default_value_t = 3000)]
+        #[arg(long, default_value_t = DEMO_PARTICLES)]
         bodies: usize,
-        #[arg(long, default_value_t = 300)]
+        #[arg(long, default_value_t = DEMO_FRAMES)]
         frames: u64,
         #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
         backend: BackendArg,
         #[arg(long, default_value = "auto")]
         adapter: String,
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = DEMO_SEED)]
         seed: u64,
         /// Run the CPU reference beside the narrowphase on every frame and
         /// report any disagreement (which makes the exit status non-zero).
@@ -102,7 +102,7 @@ enum Command {
         #[arg(long, default_value = "800x600", value_parser = parse_size)]
         size: (u32, u32),
         /// Time step in seconds.
-        #[arg(long, default_value_t = 1.0 / 60.0)]
+        #[arg(long, default_value_t = DEMO_DT)]
         dt: f32,
     },
     /// Draw a scene file: bodies, contacts, and the overlapping pairs with

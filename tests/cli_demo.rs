@@ -1,0 +1,188 @@
+//! `gpusat demo` and `gpusat render` end to end: the summary, --check, the
+//! PNG and the GIF.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn gpusat(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpusat"))
+        .args(args)
+        .output()
+        .expect("gpusat runs")
+}
+
+/// Share of pixels unlike the top-left one (the background), and distinct colours.
+fn picture_stats(pixmap: &tiny_skia::Pixmap) -> (f64, usize) {
+    let pixels = pixmap.pixels();
+    let background = pixels[0];
+    let different = pixels.iter().filter(|p| **p != background).count();
+    let mut colours: Vec<u32> = pixels
+        .iter()
+        .map(|p| u32::from_be_bytes([p.red(), p.green(), p.blue(), p.alpha()]))
+        .collect();
+    colours.sort_unstable();
+    colours.dedup();
+    (different as f64 / pixels.len() as f64, colours.len())
+}
+
+#[test]
+fn check_on_the_gpu_over_the_whole_demo_finds_no_disagreement() {
+    if common::gpu_context().is_none() {
+        return;
+    }
+    let out = gpusat(&["demo", "--backend", "gpu", "--check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("backend: gpu on"), "{stdout}");
+    assert!(stdout.contains("; 0 disagreements"), "{stdout}");
+    eprintln!("{stdout}");
+}
+
+#[test]
+fn demo_prints_a_summary_and_writes_a_png_and_a_gif() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let png = dir.path().join("last.png");
+    let gif = dir.path().join("run.gif");
+    let out = gpusat(&[
+        "demo",
+        "--backend",
+        "cpu",
+        "--bodies",
+        "400",
+        "--frames",
+        "90",
+        "--seed",
+        "7",
+        "--png",
+        &png.display().to_string(),
+        "--gif",
+        &gif.display().to_string(),
+        "--size",
+        "640x360",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for words in [
+        "400 particles",
+        "90 frames",
+        "seed 7",
+        "backend: cpu",
+        "frames/s",
+        "per frame (ms): integrate",
+        "broadphase",
+        "kernel",
+        "solve",
+        "pairs tested per frame",
+        "reported per frame",
+        "kinetic energy",
+    ] {
+        assert!(stdout.contains(words), "{words:?} missing from:\n{stdout}");
+    }
+
+    let picture = tiny_skia::Pixmap::decode_png(&std::fs::read(&png).expect("PNG written"))
+        .expect("PNG decodes");
+    assert_eq!((picture.width(), picture.height()), (640, 360));
+    let (covered, colours) = picture_stats(&picture);
+    assert!(covered > 0.05, "the picture is nearly blank: {covered}");
+    assert!(colours > 50, "only {colours} colours");
+
+    let file = std::fs::File::open(&gif).expect("GIF written");
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(file).expect("GIF decodes");
+    assert_eq!((decoder.width(), decoder.height()), (480, 270));
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("GIF frame").is_some() {
+        frames += 1;
+    }
+    assert!(frames >= 45, "{frames} frames");
+}
+
+#[test]
+fn render_highlights_overlapping_pairs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene = dir.path().join("scene.json");
+    std::fs::write(
+        &scene,
+        r#"{"shapes": [{"polygon": [[-1,-1],[1,-1],[1,1],[-1,1]]}, {"circle": 0.6}],
+            "bodies": [{"shape": 0, "position": [0, 0]}, {"shape": 0, "position": [1.6, 0.4], "angle": 0.3},
+                       {"shape": 1, "position": [-1.2, 1.3]}, {"shape": 1, "position": [4, 0]}]}"#,
+    )
+    .expect("write");
+    let png = dir.path().join("scene.png");
+    let out = gpusat(&[
+        "render",
+        &scene.display().to_string(),
+        "-o",
+        &png.display().to_string(),
+        "--size",
+        "400x300",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2 overlapping pairs"));
+    let picture =
+        tiny_skia::Pixmap::decode_png(&std::fs::read(&png).expect("PNG")).expect("decodes");
+    assert_eq!((picture.width(), picture.height()), (400, 300));
+    let red = picture
+        .pixels()
+        .iter()
+        .filter(|p| p.red() > 200 && p.green() < 60 && p.blue() < 60)
+        .count();
+    assert!(
+        red > 50,
+        "overlaps are not highlighted in red ({red} red pixels)"
+    );
+
+    // Without overlaps, nothing is red.
+    std::fs::write(&scene, r#"{"shapes": [{"circle": 0.5}], "bodies": [{"shape": 0, "position": [0, 0]}, {"shape": 0, "position": [3, 0]}]}"#).expect("write");
+    let out = gpusat(&[
+        "render",
+        &scene.display().to_string(),
+        "-o",
+        &png.display().to_string(),
+    ]);
+    assert!(out.status.success());
+    let picture =
+        tiny_skia::Pixmap::decode_png(&std::fs::read(&png).expect("PNG")).expect("decodes");
+    let red = picture
+        .pixels()
+        .iter()
+        .filter(|p| p.red() > 200 && p.green() < 60 && p.blue() < 60)
+        .count();
+    assert_eq!(red, 0);
+}
+
+#[test]
+fn bad_demo_and_render_arguments_are_errors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let png = dir.path().join("x.png");
+    for args in [
+        vec!["demo", "--dt", "-1", "--frames", "1"],
+        vec!["demo", "--size", "0x10", "--frames", "1"],
+        vec!["demo", "--size", "wide", "--frames", "1"],
+        vec![
+            "render",
+            "/nonexistent.json",
+            "-o",
+            &png.display().to_string(),
+        ],
+    ] {
+        let out = gpusat(&args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
+    assert!(!png.exists());
+}
