@@ -14,11 +14,14 @@
 //!   boxes' overlap). `O(n + k)` for similar sizes; a few very large boxes
 //!   cover many cells.
 //!
-//! [`find_pairs`] uses sweep and prune: on the demo's scenes (particles of
-//! sizes varying threefold in a container whose walls are far larger boxes)
-//! it measured faster than the grid, and it has no cell size to tune (see
-//! `benches/broadphase.rs`). Both return the same pairs, in the same
-//! deterministic order: sorted by `(a, b)` with `a < b`.
+//! [`find_pairs`] uses sweep and prune. On the demo's scenes (3,000
+//! particles whose sizes vary threefold, in a container whose walls are far
+//! larger boxes) `benches/broadphase.rs` measured it faster than the grid:
+//! median 0.43 ms against 0.63 ms on the starting grid of particles, 0.97 ms
+//! against 1.46 ms on the settled pile (this 2-core machine). The walls cover
+//! many grid cells, and sorting 3,000 boxes is cheap; it also has no cell
+//! size to tune. Both return the same pairs, in the same deterministic order:
+//! sorted by `(a, b)` with `a < b`.
 
 use glam::Vec2;
 
