@@ -219,6 +219,20 @@ fn collide_polygon_circle(
         }
     }
 
+    return finish_polygon_circle(poly, centre, radius, owner_b, margin, best);
+}
+
+// The end of collide_polygon_circle, once the best face is known: the vertex
+// regions, then the reporting test.
+fn finish_polygon_circle(
+    poly: ShapeRecord,
+    centre: vec2<f32>,
+    radius: f32,
+    owner_b: bool,
+    margin: f32,
+    best: Separation,
+) -> PairResult {
+    let count = poly.count;
     var feature = best.edge;
     var distance = best.value;
     if best.value > 0.0 {

@@ -58,8 +58,10 @@ mod narrowphase;
 mod render;
 mod resolve;
 pub mod sat;
+pub mod sat_lanes;
 mod scene;
 mod shape;
+mod workload;
 mod world;
 
 pub use backend::{BackendKind, Narrowphase};
@@ -88,4 +90,5 @@ pub use scene::{
     to_json_pretty, write_atomically,
 };
 pub use shape::{Circle, EdgeRecord, MAX_POLYGON_VERTICES, Polygon, Shape, ShapeRecord, ShapeSet};
+pub use workload::{Density, Peer, ShapeKind, workload, workload_spec};
 pub use world::{FrameStats, RunStats, StageTimes, World, WorldOptions};

@@ -14,6 +14,7 @@ use crate::body::Body;
 use crate::error::{Error, PairError};
 use crate::math::Transform;
 use crate::sat;
+use crate::sat_lanes;
 use crate::shape::ShapeSet;
 
 /// A candidate pair of body indices. 8 bytes, uploaded to the GPU as is.
@@ -99,6 +100,8 @@ pub struct Batch<'a> {
     bodies: &'a [Body],
     pairs: &'a [Pair],
     transforms: Vec<Transform>,
+    /// Each body's shape, packed: the narrowphase reads little else of a body.
+    shape_of: Vec<u32>,
     margin: f32,
 }
 
@@ -123,6 +126,7 @@ impl<'a> Batch<'a> {
             bodies,
             pairs,
             transforms: bodies.iter().map(Body::transform).collect(),
+            shape_of: bodies.iter().map(|body| body.shape).collect(),
             margin,
         })
     }
@@ -144,29 +148,20 @@ impl<'a> Batch<'a> {
         &self.transforms
     }
 
+    /// Each body's shape index.
+    pub fn shape_of(&self) -> &[u32] {
+        &self.shape_of
+    }
+
     pub fn margin(&self) -> f32 {
         self.margin
     }
 
-    /// Runs the reference SAT on the pair at `index`.
-    #[inline(always)]
+    /// Runs the reference SAT on the pair at `index` (vectorised across
+    /// faces; bit for bit the scalar [`sat::collide_pair`]).
+    #[inline]
     pub fn test_pair(&self, index: usize) -> Option<SatHit> {
-        let pair = self.pairs[index];
-        let (a, b) = (pair.a as usize, pair.b as usize);
-        let records = self.shapes.records();
-        sat::collide_pair(
-            self.shapes,
-            self.transforms[a],
-            self.transforms[b],
-            &records[self.bodies[a].shape as usize],
-            &records[self.bodies[b].shape as usize],
-            self.margin,
-        )
-        .map(|result| SatHit {
-            pair: index as u32,
-            axis: result.axis,
-            depth: -result.separation,
-        })
+        sat_lanes::test_pair(self, index)
     }
 
     /// Completes a backend's result with the bodies and the world normal.
@@ -220,9 +215,9 @@ pub fn validate_pairs(pairs: &[Pair], bodies: usize) -> Result<(), Error> {
 
 /// The reference: every pair in order on one thread.
 pub fn collide_cpu(batch: &Batch) -> Vec<SatHit> {
-    (0..batch.pairs.len())
-        .filter_map(|index| batch.test_pair(index))
-        .collect()
+    let mut hits = Vec::new();
+    sat_lanes::collide_range(batch, 0..batch.pairs.len(), &mut hits);
+    hits
 }
 
 /// Pairs per rayon task: large enough to amortise scheduling, small enough
@@ -238,9 +233,9 @@ pub fn collide_cpu_parallel(batch: &Batch) -> Vec<SatHit> {
         .map(|chunk| {
             let start = chunk * PARALLEL_CHUNK;
             let end = (start + PARALLEL_CHUNK).min(count);
-            (start..end)
-                .filter_map(|index| batch.test_pair(index))
-                .collect()
+            let mut hits = Vec::new();
+            sat_lanes::collide_range(batch, start..end, &mut hits);
+            hits
         })
         .collect();
     chunks.concat()

@@ -215,7 +215,6 @@ pub fn collide_polygon_circle(
     tolerance: f32,
     margin: f32,
 ) -> Option<PairResult> {
-    let count = poly.len() as u32;
     let limit = margin + radius;
     let mut best = Separation {
         value: LOWEST,
@@ -236,6 +235,21 @@ pub fn collide_polygon_circle(
         }
     }
 
+    finish_polygon_circle(poly, centre, radius, owner, margin, best)
+}
+
+/// The end of [`collide_polygon_circle`], once the best face is known: the
+/// vertex regions, then the reporting test.
+#[inline(always)]
+pub fn finish_polygon_circle(
+    poly: &[EdgeRecord],
+    centre: Vec2,
+    radius: f32,
+    owner: Owner,
+    margin: f32,
+    best: Separation,
+) -> Option<PairResult> {
+    let count = poly.len() as u32;
     let mut feature = best.edge;
     let mut distance = best.value;
     if best.value > 0.0 {

@@ -1,0 +1,561 @@
+//! The CPU narrowphase, eight faces at a time.
+//!
+//! [`sat`](crate::sat) states the computation one face at a time (and is the
+//! WGSL kernel's twin). This module computes exactly the same values with
+//! vectors whose eight lanes are eight faces of one polygon: every lane does
+//! the scalar code's operations in the scalar code's order, with no fused
+//! multiply-adds, so each lane's result is the scalar result bit for bit
+//! (`tests/sat_lanes.rs` checks it on every pair kind, on both paths). The
+//! faces are stored as structure of arrays in the shape library
+//! ([`FaceLanes`]); the other polygon's vertices are broadcast one at a time.
+//! The tie rule and the early exit are then applied to each group of lanes
+//! with the outcome of the scalar loop's face-by-face scan (see
+//! `scan_group`), without its unpredictable branches.
+//!
+//! Two vector types implement the lanes: AVX registers on x86-64 CPUs that
+//! have AVX (detected at run time, once per batch), and two portable
+//! 4-lane vectors (`wide`, SSE on x86-64) everywhere else. With AVX a
+//! broadcast is one load and an 8-gon's faces are one register, which is
+//! where the speed comes from.
+
+use std::ops::Range;
+use std::ops::{Add, Mul, Sub};
+
+use glam::Vec2;
+use wide::f32x4;
+
+use crate::math::{Transform, inv_mul_transforms};
+use crate::narrowphase::{Axis, Batch, Owner, SatHit};
+use crate::sat::{PairResult, Separation, TIE_TOLERANCE, collide_circles, finish_polygon_circle};
+use crate::shape::{EdgeRecord, FACE_LANES, FaceLanes, ShapeRecord, ShapeSet};
+
+const LOWEST: f32 = -f32::MAX;
+
+/// What [`Lanes::scan`] finds in a group of lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct GroupScan {
+    /// The largest of the active lanes.
+    largest: f32,
+    /// The first active lane holding it.
+    lane: usize,
+    /// Active lanes at least `largest - 2 * tolerance` (1: no near-tie).
+    close: u32,
+}
+
+/// Eight `f32` lanes with IEEE single-precision arithmetic.
+trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+    fn splat(value: f32) -> Self;
+    fn load(values: &[f32; 8]) -> Self;
+    /// `self < other ? self : other`, lane by lane (no NaN occurs here).
+    fn min(self, other: Self) -> Self;
+    fn to_array(self) -> [f32; 8];
+
+    /// Looks at the first `active` lanes; the default is the plain loop.
+    #[inline(always)]
+    fn scan(self, active: usize, tolerance: f32) -> GroupScan {
+        let values = self.to_array();
+        let mut largest = LOWEST;
+        let mut lane_of_largest = 0usize;
+        for (lane, &value) in values.iter().enumerate().take(active) {
+            if value > largest {
+                largest = value;
+                lane_of_largest = lane;
+            }
+        }
+        let near = largest - 2.0 * tolerance;
+        GroupScan {
+            largest,
+            lane: lane_of_largest,
+            close: values
+                .iter()
+                .take(active)
+                .map(|&v| (v >= near) as u32)
+                .sum(),
+        }
+    }
+}
+
+/// Two SSE (or other 4-lane) vectors.
+#[derive(Clone, Copy)]
+struct Portable(f32x4, f32x4);
+
+impl Add for Portable {
+    type Output = Portable;
+    #[inline(always)]
+    fn add(self, other: Portable) -> Portable {
+        Portable(self.0 + other.0, self.1 + other.1)
+    }
+}
+
+impl Sub for Portable {
+    type Output = Portable;
+    #[inline(always)]
+    fn sub(self, other: Portable) -> Portable {
+        Portable(self.0 - other.0, self.1 - other.1)
+    }
+}
+
+impl Mul for Portable {
+    type Output = Portable;
+    #[inline(always)]
+    fn mul(self, other: Portable) -> Portable {
+        Portable(self.0 * other.0, self.1 * other.1)
+    }
+}
+
+impl Lanes for Portable {
+    #[inline(always)]
+    fn splat(value: f32) -> Portable {
+        Portable(f32x4::splat(value), f32x4::splat(value))
+    }
+
+    #[inline(always)]
+    fn load(values: &[f32; 8]) -> Portable {
+        Portable(
+            f32x4::from([values[0], values[1], values[2], values[3]]),
+            f32x4::from([values[4], values[5], values[6], values[7]]),
+        )
+    }
+
+    #[inline(always)]
+    fn min(self, other: Portable) -> Portable {
+        Portable(self.0.fast_min(other.0), self.1.fast_min(other.1))
+    }
+
+    #[inline(always)]
+    fn to_array(self) -> [f32; 8] {
+        let (low, high) = (self.0.to_array(), self.1.to_array());
+        [
+            low[0], low[1], low[2], low[3], high[0], high[1], high[2], high[3],
+        ]
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use std::arch::x86_64::*;
+    use std::ops::{Add, Mul, Sub};
+
+    /// An AVX register. Only ever created inside [`super::collide_range_avx`]
+    /// and [`super::collide_pair_avx`], which run only after AVX was detected:
+    /// that is what makes the `unsafe` blocks below sound.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx(__m256);
+
+    impl Add for Avx {
+        type Output = Avx;
+        #[inline(always)]
+        fn add(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_add_ps(self.0, other.0) })
+        }
+    }
+
+    impl Sub for Avx {
+        type Output = Avx;
+        #[inline(always)]
+        fn sub(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_sub_ps(self.0, other.0) })
+        }
+    }
+
+    impl Mul for Avx {
+        type Output = Avx;
+        #[inline(always)]
+        fn mul(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_mul_ps(self.0, other.0) })
+        }
+    }
+
+    impl super::Lanes for Avx {
+        #[inline(always)]
+        fn splat(value: f32) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_set1_ps(value) })
+        }
+
+        #[inline(always)]
+        fn load(values: &[f32; 8]) -> Avx {
+            // SAFETY: see the type's documentation; the read is of 8 floats.
+            Avx(unsafe { _mm256_loadu_ps(values.as_ptr()) })
+        }
+
+        #[inline(always)]
+        fn min(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_min_ps(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn to_array(self) -> [f32; 8] {
+            let mut values = [0.0f32; 8];
+            // SAFETY: see the type's documentation; the write is of 8 floats.
+            unsafe { _mm256_storeu_ps(values.as_mut_ptr(), self.0) };
+            values
+        }
+
+        /// The same as the loop, in registers: inactive lanes blended to
+        /// the lowest value, a horizontal max, then masks.
+        #[inline(always)]
+        fn scan(self, active: usize, tolerance: f32) -> super::GroupScan {
+            // SAFETY: see the type's documentation.
+            unsafe {
+                let index = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+                let live = _mm256_cmp_ps::<_CMP_LT_OQ>(index, _mm256_set1_ps(active as f32));
+                let values = _mm256_blendv_ps(_mm256_set1_ps(super::LOWEST), self.0, live);
+                let halves = _mm256_max_ps(values, _mm256_permute2f128_ps::<1>(values, values));
+                let pairs = _mm256_max_ps(halves, _mm256_permute_ps::<0b01_00_11_10>(halves));
+                let largest = _mm256_max_ps(pairs, _mm256_permute_ps::<0b10_11_00_01>(pairs));
+                let at_largest =
+                    _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(values, largest)) as u32;
+                let largest = _mm256_cvtss_f32(largest);
+                let near = _mm256_set1_ps(largest - 2.0 * tolerance);
+                let close = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(values, near)) as u32;
+                super::GroupScan {
+                    largest,
+                    lane: at_largest.trailing_zeros() as usize,
+                    close: close.count_ones(),
+                }
+            }
+        }
+    }
+}
+
+/// The tie rule and the early exit over one group of lanes, with the
+/// outcome of the scalar loop's face-by-face scan.
+///
+/// ```text
+/// m, k = the group's largest value and its first lane    (no branches)
+/// if m >= limit: exit (the pair is separated; which face does not matter)
+/// if no other lane is within 2 * tolerance of m:
+///     the face-by-face rule picks lane k if m > best + tolerance, else keeps best
+///     (every other lane is too far below m to be picked, or to stop k)
+/// else: a near-tie, scanned face by face exactly as the scalar loop does
+/// ```
+#[inline(always)]
+fn scan_group<V: Lanes>(
+    values: V,
+    active: usize,
+    first: u32,
+    best: &mut Separation,
+    tolerance: f32,
+    limit: f32,
+) -> Option<Separation> {
+    let scan = values.scan(active, tolerance);
+    if scan.largest >= limit {
+        return Some(Separation {
+            value: scan.largest,
+            edge: first + scan.lane as u32,
+        });
+    }
+    if scan.close == 1 {
+        if scan.largest > best.value + tolerance {
+            *best = Separation {
+                value: scan.largest,
+                edge: first + scan.lane as u32,
+            };
+        }
+    } else {
+        for (lane, &value) in values.to_array().iter().enumerate().take(active) {
+            if value > best.value + tolerance {
+                *best = Separation {
+                    value,
+                    edge: first + lane as u32,
+                };
+            }
+        }
+    }
+    None
+}
+
+/// [`sat::find_max_separation`](crate::sat::find_max_separation), eight
+/// faces of `poly1` at a time; `poly2`'s vertices are read from its own
+/// face groups.
+#[inline(always)]
+fn find_max_separation<V: Lanes>(
+    poly1: &[FaceLanes],
+    count1: u32,
+    poly2: &[FaceLanes],
+    count2: u32,
+    xf: Transform,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let (c, s) = (V::splat(xf.q.c), V::splat(xf.q.s));
+    let (px, py) = (V::splat(xf.p.x), V::splat(xf.p.y));
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    for (group, faces) in poly1.iter().enumerate() {
+        let (fnx, fny) = (V::load(&faces.nx), V::load(&faces.ny));
+        let (fvx, fvy) = (V::load(&faces.vx), V::load(&faces.vy));
+        // rotate(xf.q, normal) and transform_point(xf, vertex), per lane.
+        let nx = c * fnx - s * fny;
+        let ny = s * fnx + c * fny;
+        let vx = (c * fvx + px) - s * fvy;
+        let vy = (s * fvx + py) + c * fvy;
+        let offset = nx * vx + ny * vy;
+        // Two running minima, so that consecutive vertices do not wait on
+        // each other; min is exact, so the result is the same.
+        let (mut even, mut odd) = (V::splat(f32::MAX), V::splat(f32::MAX));
+        let mut remaining = count2 as usize;
+        for vertices in poly2 {
+            let here = remaining.min(FACE_LANES);
+            remaining -= here;
+            let mut j = 0;
+            while j + 1 < here {
+                let (w0x, w0y) = (V::splat(vertices.vx[j]), V::splat(vertices.vy[j]));
+                let (w1x, w1y) = (V::splat(vertices.vx[j + 1]), V::splat(vertices.vy[j + 1]));
+                even = even.min((nx * w0x - offset) + ny * w0y);
+                odd = odd.min((nx * w1x - offset) + ny * w1y);
+                j += 2;
+            }
+            if j < here {
+                let (wx, wy) = (V::splat(vertices.vx[j]), V::splat(vertices.vy[j]));
+                even = even.min((nx * wx - offset) + ny * wy);
+            }
+        }
+        let values = even.min(odd);
+        let first = (group * FACE_LANES) as u32;
+        let active = (count1 - first).min(FACE_LANES as u32) as usize;
+        if let Some(separated) = scan_group(values, active, first, &mut best, tolerance, limit) {
+            return separated;
+        }
+    }
+    best
+}
+
+/// [`sat::collide_polygon_circle`](crate::sat::collide_polygon_circle) with
+/// the face loop eight faces at a time.
+#[inline(always)]
+fn collide_polygon_circle<V: Lanes>(
+    lanes: &[FaceLanes],
+    poly: &[EdgeRecord],
+    centre: Vec2,
+    radius: f32,
+    owner: Owner,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let count = poly.len() as u32;
+    let limit = margin + radius;
+    let (cx, cy) = (V::splat(centre.x), V::splat(centre.y));
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    for (group, faces) in lanes.iter().enumerate() {
+        let (nx, ny) = (V::load(&faces.nx), V::load(&faces.ny));
+        // dot(normal, vertex), as the scalar twin computes it.
+        let offset = nx * V::load(&faces.vx) + ny * V::load(&faces.vy);
+        let values = (nx * cx - offset) + ny * cy;
+        let first = (group * FACE_LANES) as u32;
+        let active = (count - first).min(FACE_LANES as u32) as usize;
+        if scan_group(values, active, first, &mut best, tolerance, limit).is_some() {
+            return None;
+        }
+    }
+    finish_polygon_circle(poly, centre, radius, owner, margin, best)
+}
+
+/// [`sat::collide_pair`](crate::sat::collide_pair), vectorised.
+#[inline(always)]
+fn collide_pair_with<V: Lanes>(
+    shapes: &ShapeSet,
+    xf_a: Transform,
+    xf_b: Transform,
+    (index_a, shape_a): (u32, &ShapeRecord),
+    (index_b, shape_b): (u32, &ShapeRecord),
+    margin: f32,
+) -> Option<PairResult> {
+    let xf_ab = inv_mul_transforms(xf_a, xf_b);
+    let xf_ba = inv_mul_transforms(xf_b, xf_a);
+    let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
+    match (shape_a.count > 0, shape_b.count > 0) {
+        (true, true) => {
+            let lanes_a = shapes.lanes_of(index_a, shape_a);
+            let lanes_b = shapes.lanes_of(index_b, shape_b);
+            let separation_a = find_max_separation::<V>(
+                lanes_a,
+                shape_a.count,
+                lanes_b,
+                shape_b.count,
+                xf_ba,
+                tolerance,
+                margin,
+            );
+            if separation_a.value >= margin {
+                return None;
+            }
+            let separation_b = find_max_separation::<V>(
+                lanes_b,
+                shape_b.count,
+                lanes_a,
+                shape_a.count,
+                xf_ab,
+                tolerance,
+                margin,
+            );
+            if separation_b.value >= margin {
+                return None;
+            }
+            Some(if separation_b.value > separation_a.value + tolerance {
+                PairResult {
+                    axis: Axis::new(Owner::B, separation_b.edge),
+                    separation: separation_b.value,
+                }
+            } else {
+                PairResult {
+                    axis: Axis::new(Owner::A, separation_a.edge),
+                    separation: separation_a.value,
+                }
+            })
+        }
+        (true, false) => collide_polygon_circle::<V>(
+            shapes.lanes_of(index_a, shape_a),
+            shapes.edges_of(shape_a),
+            xf_ab.p,
+            shape_b.radius,
+            Owner::A,
+            tolerance,
+            margin,
+        ),
+        (false, true) => collide_polygon_circle::<V>(
+            shapes.lanes_of(index_b, shape_b),
+            shapes.edges_of(shape_b),
+            xf_ba.p,
+            shape_a.radius,
+            Owner::B,
+            tolerance,
+            margin,
+        ),
+        (false, false) => collide_circles(xf_ab.p, shape_a.radius, shape_b.radius, margin),
+    }
+}
+
+#[inline(always)]
+fn test_pair_with<V: Lanes>(batch: &Batch, index: usize) -> Option<SatHit> {
+    let pair = batch.pairs()[index];
+    let (a, b) = (pair.a as usize, pair.b as usize);
+    let shapes = batch.shapes();
+    let records = shapes.records();
+    let shape_of = batch.shape_of();
+    let transforms = batch.transforms();
+    let (shape_a, shape_b) = (shape_of[a], shape_of[b]);
+    collide_pair_with::<V>(
+        shapes,
+        transforms[a],
+        transforms[b],
+        (shape_a, &records[shape_a as usize]),
+        (shape_b, &records[shape_b as usize]),
+        batch.margin(),
+    )
+    .map(|result| SatHit {
+        pair: index as u32,
+        axis: result.axis,
+        depth: -result.separation,
+    })
+}
+
+/// How many pairs ahead the shapes and transforms are prefetched: pairs are
+/// random, so each one's data is usually out of the nearest caches.
+const PREFETCH_DISTANCE: usize = 4;
+
+#[inline(always)]
+fn prefetch(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
+}
+
+/// Asks for the data of pair `index` (the caller checks it exists).
+#[inline(always)]
+fn prefetch_pair(batch: &Batch, index: usize) {
+    let pair = batch.pairs()[index];
+    let shapes = batch.shapes();
+    for body in [pair.a as usize, pair.b as usize] {
+        prefetch(&batch.transforms()[body] as *const _ as *const u8);
+        let shape = batch.shape_of()[body];
+        prefetch(&shapes.records()[shape as usize] as *const _ as *const u8);
+        if let Some(lanes) = shapes.first_lanes(shape) {
+            // The first group: normals (first line), vertices (second line).
+            let address = lanes as *const FaceLanes as *const u8;
+            prefetch(address);
+            prefetch(address.wrapping_add(64));
+        }
+    }
+}
+
+#[inline(always)]
+fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
+    let end = range.end;
+    for index in range {
+        if index + PREFETCH_DISTANCE < end {
+            prefetch_pair(batch, index + PREFETCH_DISTANCE);
+        }
+        if let Some(hit) = test_pair_with::<V>(batch, index) {
+            out.push(hit);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn collide_range_avx(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
+    collide_range_with::<avx::Avx>(batch, range, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn collide_pair_avx(batch: &Batch, index: usize) -> Option<SatHit> {
+    test_pair_with::<avx::Avx>(batch, index)
+}
+
+/// Whether the AVX path runs (x86-64 with AVX, unless `GPUSAT_NO_AVX` is set).
+pub fn uses_avx() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static AVX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *AVX.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx")
+                && std::env::var_os("GPUSAT_NO_AVX").is_none()
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Tests pairs `range` of the batch, appending the reported ones in order.
+pub fn collide_range(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        unsafe { collide_range_avx(batch, range, out) };
+        return;
+    }
+    collide_range_with::<Portable>(batch, range, out)
+}
+
+/// The same on the portable path, whatever the CPU (for tests and benches).
+pub fn collide_range_portable(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
+    collide_range_with::<Portable>(batch, range, out)
+}
+
+/// Tests one pair of the batch.
+pub fn test_pair(batch: &Batch, index: usize) -> Option<SatHit> {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        return unsafe { collide_pair_avx(batch, index) };
+    }
+    test_pair_with::<Portable>(batch, index)
+}
