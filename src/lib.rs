@@ -78,7 +78,8 @@ pub use math::{
     transform_point,
 };
 pub use narrowphase::{
-    Axis, Batch, Hit, Owner, Pair, SatHit, collide_cpu, collide_cpu_parallel, validate_pairs,
+    Axis, Batch, Hit, Owner, Pair, SatHit, collide_cpu, collide_cpu_parallel, contacts_cpu,
+    contacts_cpu_parallel, validate_pairs,
 };
 pub use render::{GifRecorder, RenderOptions, encode_png, render, scene_bounds};
 pub use resolve::{

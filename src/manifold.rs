@@ -38,9 +38,9 @@
 
 use glam::Vec2;
 
-use crate::math::{Transform, inv_mul_transforms, rotate, transform_point};
+use crate::math::{Transform, inv_mul_transforms, inv_rotate, transform_point};
 use crate::narrowphase::{Batch, Hit, Owner};
-use crate::shape::{EdgeRecord, ShapeRecord, ShapeSet};
+use crate::shape::{FaceView, ShapeRecord};
 
 /// One contact point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -67,6 +67,17 @@ pub struct Manifold {
 }
 
 impl Manifold {
+    /// A manifold with no points yet.
+    pub fn new(pair: u32, a: u32, b: u32, normal: Vec2) -> Manifold {
+        Manifold {
+            pair,
+            a,
+            b,
+            normal,
+            ..Manifold::default()
+        }
+    }
+
     pub fn points(&self) -> &[ContactPoint] {
         &self.points[..self.count as usize]
     }
@@ -105,19 +116,17 @@ const DEGENERATE_SEGMENT: f32 = 1e-6;
 pub fn manifold(batch: &Batch, hit: &Hit) -> Manifold {
     let shapes = batch.shapes();
     let records = shapes.records();
-    let bodies = batch.bodies();
+    let shape_of = batch.shape_of();
     let transforms = batch.transforms();
     let (a, b) = (hit.a as usize, hit.b as usize);
-    let (record_a, record_b) = (
-        &records[bodies[a].shape as usize],
-        &records[bodies[b].shape as usize],
-    );
+    let (index_a, index_b) = (shape_of[a], shape_of[b]);
+    let (record_a, record_b) = (&records[index_a as usize], &records[index_b as usize]);
     let (xf_a, xf_b) = (transforms[a], transforms[b]);
 
     // The reference side owns the axis.
-    let (ref_xf, ref_record, inc_xf, inc_record) = match hit.axis.owner {
-        Owner::A => (xf_a, record_a, xf_b, record_b),
-        Owner::B => (xf_b, record_b, xf_a, record_a),
+    let (ref_xf, ref_index, ref_record, inc_xf, inc_index, inc_record) = match hit.axis.owner {
+        Owner::A => (xf_a, index_a, record_a, xf_b, index_b, record_b),
+        Owner::B => (xf_b, index_b, record_b, xf_a, index_a, record_a),
     };
     let mut manifold = Manifold {
         pair: hit.pair,
@@ -130,15 +139,18 @@ pub fn manifold(batch: &Batch, hit: &Hit) -> Manifold {
     match (ref_record.count > 0, inc_record.count > 0) {
         (true, true) => clip_polygons(
             &mut manifold,
-            shapes,
-            (ref_xf, ref_record),
-            (inc_xf, inc_record),
+            (ref_xf, shapes.faces(ref_index, ref_record)),
+            (inc_xf, shapes.faces(inc_index, inc_record)),
             hit,
             size,
             batch.margin(),
         ),
         (true, false) => manifold.push(polygon_circle_point(
-            shapes, ref_xf, ref_record, inc_xf, inc_record, hit,
+            ref_xf,
+            shapes.faces(ref_index, ref_record),
+            inc_xf,
+            inc_record,
+            hit,
         )),
         (false, _) => manifold.push(circle_point(xf_a, xf_b, record_a, record_b, hit)),
     }
@@ -156,45 +168,100 @@ pub fn manifolds_parallel(batch: &Batch, hits: &[Hit]) -> Vec<Manifold> {
     hits.par_iter().map(|hit| manifold(batch, hit)).collect()
 }
 
-fn edge(edges: &[EdgeRecord], index: u32) -> EdgeRecord {
-    edges[index as usize % edges.len()]
+fn next(i: u32, count: u32) -> u32 {
+    if i + 1 < count { i + 1 } else { 0 }
 }
 
 fn clip_polygons(
     manifold: &mut Manifold,
-    shapes: &ShapeSet,
-    (ref_xf, ref_record): (Transform, &ShapeRecord),
-    (inc_xf, inc_record): (Transform, &ShapeRecord),
+    (ref_xf, reference_faces): (Transform, FaceView),
+    (inc_xf, incident_faces): (Transform, FaceView),
     hit: &Hit,
     size: f32,
     margin: f32,
 ) {
-    let ref_edges = shapes.edges_of(ref_record);
-    let inc_edges = shapes.edges_of(inc_record);
-    let reference = hit.axis.feature % ref_record.count;
-    let ref_edge = edge(ref_edges, reference);
-    let v1 = ref_edge.vertex;
-    let v2 = edge(ref_edges, reference + 1).vertex;
-    let normal = ref_edge.normal;
+    // A backend reports an edge below the count; clamp rather than divide.
+    let reference = hit.axis.feature.min(reference_faces.count() - 1);
+    // The incident polygon, seen from the reference frame.
+    let xf = inv_mul_transforms(ref_xf, inc_xf);
+    let normal = reference_faces.normal(reference);
+    let incident = incident_edge(inv_rotate(xf.q, normal), incident_faces);
+    clip(
+        manifold,
+        &Clip {
+            ref_xf,
+            xf,
+            reference_faces,
+            incident_faces,
+            reference,
+            incident,
+            owner: hit.axis.owner,
+            overlapping: hit.depth > 0.0,
+            size,
+            margin,
+        },
+    );
+}
+
+/// The incident polygon's edge most anti-parallel to the reference normal,
+/// given that normal in the incident polygon's frame (one rotation, not m).
+pub(crate) fn incident_edge(normal_in_incident: Vec2, incident_faces: FaceView) -> u32 {
+    let mut incident = 0u32;
+    let mut most_opposed = f32::MAX;
+    for j in 0..incident_faces.count() {
+        let alignment = normal_in_incident.dot(incident_faces.normal(j));
+        // Selects, not branches: which edge wins is unpredictable.
+        let better = alignment < most_opposed;
+        incident = if better { j } else { incident };
+        most_opposed = if better { alignment } else { most_opposed };
+    }
+    incident
+}
+
+/// Everything clipping needs, found by the caller.
+pub(crate) struct Clip<'a> {
+    /// The reference polygon's world transform.
+    pub ref_xf: Transform,
+    /// Takes the incident polygon's points into the reference frame.
+    pub xf: Transform,
+    pub reference_faces: FaceView<'a>,
+    pub incident_faces: FaceView<'a>,
+    pub reference: u32,
+    pub incident: u32,
+    /// Who owns the reference face.
+    pub owner: Owner,
+    /// Whether the pair overlaps (else it came through the margin).
+    pub overlapping: bool,
+    pub size: f32,
+    pub margin: f32,
+}
+
+/// Clips the incident edge against the reference face's side planes and keeps
+/// the points at or below the face.
+#[inline]
+pub(crate) fn clip(manifold: &mut Manifold, input: &Clip) {
+    let Clip {
+        ref_xf,
+        xf,
+        reference_faces,
+        incident_faces,
+        reference,
+        incident,
+        owner,
+        overlapping,
+        size,
+        margin,
+    } = *input;
+    let v1 = reference_faces.vertex(reference);
+    let v2 = reference_faces.vertex(next(reference, reference_faces.count()));
+    let normal = reference_faces.normal(reference);
     // The reference polygon is CCW: its edges run along the left-hand
     // perpendicular of their outward normal.
     let tangent = Vec2::new(-normal.y, normal.x);
-
-    // The incident polygon, seen from the reference frame.
-    let xf = inv_mul_transforms(ref_xf, inc_xf);
-    let mut incident = 0u32;
-    let mut most_opposed = f32::MAX;
-    for (j, e) in inc_edges.iter().enumerate() {
-        let alignment = normal.dot(rotate(xf.q, e.normal));
-        if alignment < most_opposed {
-            most_opposed = alignment;
-            incident = j as u32;
-        }
-    }
     let i1 = incident;
-    let i2 = (incident + 1) % inc_record.count;
-    let w1 = transform_point(xf, edge(inc_edges, i1).vertex);
-    let w2 = transform_point(xf, edge(inc_edges, i2).vertex);
+    let i2 = next(incident, incident_faces.count());
+    let w1 = transform_point(xf, incident_faces.vertex(i1));
+    let w2 = transform_point(xf, incident_faces.vertex(i2));
 
     // Clip [w1, w2] to the slab between the side planes through v1 and v2.
     let lower = tangent.dot(v1);
@@ -228,13 +295,14 @@ fn clip_polygons(
                 manifold.push(ContactPoint {
                     point: to_world(p - 0.5 * separation * normal),
                     depth: -separation,
-                    id: contact_id(hit.axis.owner, reference, vertex),
+                    id: contact_id(owner, reference, vertex),
                 });
             }
         }
+        let shortest = DEGENERATE_SEGMENT * size;
         if manifold.count == 2
-            && (manifold.points[0].point - manifold.points[1].point).length()
-                <= DEGENERATE_SEGMENT * size
+            && (manifold.points[0].point - manifold.points[1].point).length_squared()
+                <= shortest * shortest
         {
             // A zero-length segment: one point, the deeper.
             if manifold.points[1].depth > manifold.points[0].depth {
@@ -244,20 +312,18 @@ fn clip_polygons(
         }
     }
     if manifold.count == 0 {
-        if hit.depth > 0.0 {
+        if overlapping {
             // Overlapping, yet nothing survived clipping (a near-tie or a
             // sliver): the incident polygon's deepest vertex.
-            let (vertex, deepest) = inc_edges
-                .iter()
-                .enumerate()
-                .map(|(j, e)| (j as u32, transform_point(xf, e.vertex)))
+            let (vertex, deepest) = (0..incident_faces.count())
+                .map(|j| (j, transform_point(xf, incident_faces.vertex(j))))
                 .min_by(|(_, p), (_, q)| normal.dot(*p).total_cmp(&normal.dot(*q)))
                 .unwrap_or((i1, w1));
             let separation = normal.dot(deepest - v1);
             manifold.push(ContactPoint {
                 point: to_world(deepest - 0.5 * separation * normal),
                 depth: -separation,
-                id: contact_id(hit.axis.owner, reference, vertex),
+                id: contact_id(owner, reference, vertex),
             });
         } else {
             // Separated, reported through the margin, but the incident edge
@@ -268,7 +334,7 @@ fn clip_polygons(
             manifold.push(ContactPoint {
                 point: to_world(0.5 * (on_reference + on_incident)),
                 depth: -(on_incident - on_reference).length(),
-                id: contact_id(hit.axis.owner, reference, vertex),
+                id: contact_id(owner, reference, vertex),
             });
         }
     }
@@ -317,15 +383,13 @@ fn closest_points_of_segments(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2) -> (Vec2, 
 /// never on the bits of its depth: two backends that agree on features give
 /// identical manifolds, and simulations driven by them identical trajectories.
 fn polygon_circle_point(
-    shapes: &ShapeSet,
     poly_xf: Transform,
-    poly_record: &ShapeRecord,
+    faces: FaceView,
     circle_xf: Transform,
     circle_record: &ShapeRecord,
     hit: &Hit,
 ) -> ContactPoint {
-    let edges = shapes.edges_of(poly_record);
-    let count = poly_record.count;
+    let count = faces.count();
     let centre = inv_mul_transforms(poly_xf, circle_xf).p;
     let feature = hit.axis.feature;
     let radius = circle_record.radius;
@@ -335,13 +399,13 @@ fn polygon_circle_point(
         Owner::B => crate::math::inv_rotate(poly_xf.q, -hit.normal),
     };
     let (polygon_surface, distance) = if feature >= count {
-        let vertex = edge(edges, feature - count).vertex;
+        let vertex = faces.vertex((feature - count).min(count - 1));
         let offset = centre - vertex;
         (vertex, (offset.x * offset.x + offset.y * offset.y).sqrt())
     } else {
-        let e = edge(edges, feature);
-        let offset = e.normal.x * e.vertex.x + e.normal.y * e.vertex.y;
-        let separation = (e.normal.x * centre.x - offset) + e.normal.y * centre.y;
+        let (vertex, normal) = (faces.vertex(feature), faces.normal(feature));
+        let offset = normal.x * vertex.x + normal.y * vertex.y;
+        let separation = (normal.x * centre.x - offset) + normal.y * centre.y;
         (centre - separation * outward, separation)
     };
     let circle_surface = centre - radius * outward;

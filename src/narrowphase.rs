@@ -169,12 +169,13 @@ impl<'a> Batch<'a> {
         let pair = self.pairs[sat_hit.pair as usize];
         let (a, b) = (pair.a as usize, pair.b as usize);
         let records = self.shapes.records();
+        let (shape_a, shape_b) = (self.shape_of[a], self.shape_of[b]);
         let normal = sat::axis_normal(
             self.shapes,
             self.transforms[a],
             self.transforms[b],
-            &records[self.bodies[a].shape as usize],
-            &records[self.bodies[b].shape as usize],
+            (shape_a, &records[shape_a as usize]),
+            (shape_b, &records[shape_b as usize]),
             sat_hit.axis,
         );
         Hit {
@@ -224,6 +225,35 @@ pub fn collide_cpu(batch: &Batch) -> Vec<SatHit> {
 /// to balance dense and sparse stretches of a batch.
 const PARALLEL_CHUNK: usize = 4096;
 
+/// Joins per-chunk results in order, copying them in parallel: a large output
+/// is fresh memory, and first touching it (page faults) is then shared by the
+/// cores instead of following the parallel work on one.
+fn concat_parallel<T: Copy + Send + Sync>(chunks: Vec<Vec<T>>) -> Vec<T> {
+    let total: usize = chunks.iter().map(Vec::len).sum();
+    let mut out: Vec<T> = Vec::with_capacity(total);
+    {
+        let mut rest = &mut out.spare_capacity_mut()[..total];
+        let mut places = Vec::with_capacity(chunks.len());
+        for chunk in &chunks {
+            let (place, tail) = rest.split_at_mut(chunk.len());
+            places.push(place);
+            rest = tail;
+        }
+        places
+            .into_par_iter()
+            .zip(chunks.par_iter())
+            .for_each(|(place, chunk)| {
+                for (slot, item) in place.iter_mut().zip(chunk) {
+                    slot.write(*item);
+                }
+            });
+    }
+    // SAFETY: the `total` slots were split into one place per chunk, each
+    // exactly as long as its chunk, and every place was written in full.
+    unsafe { out.set_len(total) };
+    out
+}
+
 /// The same computation as [`collide_cpu`] on all cores; the result is
 /// identical, bit for bit and in the same order.
 pub fn collide_cpu_parallel(batch: &Batch) -> Vec<SatHit> {
@@ -238,5 +268,31 @@ pub fn collide_cpu_parallel(batch: &Batch) -> Vec<SatHit> {
             hits
         })
         .collect();
-    chunks.concat()
+    concat_parallel(chunks)
+}
+
+/// Contact manifolds of every reported pair, in pair order, on one thread:
+/// SAT, normal and clipping done pair by pair (faster than
+/// [`collide_cpu`], [`Batch::hits`] and [`manifolds`](crate::manifolds) in
+/// turn, which read every shape twice).
+pub fn contacts_cpu(batch: &Batch) -> Vec<crate::manifold::Manifold> {
+    let mut contacts = Vec::new();
+    sat_lanes::contacts_range(batch, 0..batch.pairs.len(), &mut contacts);
+    contacts
+}
+
+/// [`contacts_cpu`] on all cores; the same result.
+pub fn contacts_cpu_parallel(batch: &Batch) -> Vec<crate::manifold::Manifold> {
+    let count = batch.pairs.len();
+    let chunks: Vec<Vec<crate::manifold::Manifold>> = (0..count.div_ceil(PARALLEL_CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let start = chunk * PARALLEL_CHUNK;
+            let end = (start + PARALLEL_CHUNK).min(count);
+            let mut contacts = Vec::new();
+            sat_lanes::contacts_range(batch, start..end, &mut contacts);
+            contacts
+        })
+        .collect();
+    concat_parallel(chunks)
 }

@@ -351,18 +351,18 @@ pub fn axis_normal(
     shapes: &ShapeSet,
     xf_a: Transform,
     xf_b: Transform,
-    shape_a: &ShapeRecord,
-    shape_b: &ShapeRecord,
+    (index_a, shape_a): (u32, &ShapeRecord),
+    (index_b, shape_b): (u32, &ShapeRecord),
     axis: Axis,
 ) -> Vec2 {
     // Everything is expressed in the owner's frame, then rotated out.
-    let (owner_xf, owner_shape, other_xf, other_shape, sign) = match axis.owner {
-        Owner::A => (xf_a, shape_a, xf_b, shape_b, 1.0),
-        Owner::B => (xf_b, shape_b, xf_a, shape_a, -1.0),
+    let (owner_xf, owner_index, owner_shape, other_xf, other_shape, sign) = match axis.owner {
+        Owner::A => (xf_a, index_a, shape_a, xf_b, shape_b, 1.0),
+        Owner::B => (xf_b, index_b, shape_b, xf_a, shape_a, -1.0),
     };
-    let other_centre = inv_mul_transforms(owner_xf, other_xf).p;
     let local = if owner_shape.count == 0 {
         // Centre line of two circles.
+        let other_centre = inv_mul_transforms(owner_xf, other_xf).p;
         let distance = length(other_centre);
         if distance > CONCENTRIC_TOLERANCE * (owner_shape.radius + other_shape.radius) {
             other_centre / distance
@@ -370,21 +370,23 @@ pub fn axis_normal(
             Vec2::X
         }
     } else {
-        let edges = shapes.edges_of(owner_shape);
+        let faces = shapes.faces(owner_index, owner_shape);
         let count = owner_shape.count;
         let feature = axis.feature.min(2 * count - 1);
         if feature < count {
-            edges[feature as usize].normal
+            faces.normal(feature)
         } else {
-            let vertex_index = (feature - count) as usize;
-            let offset = other_centre - edges[vertex_index].vertex;
+            // A vertex region: from the vertex to the circle's centre.
+            let vertex_index = feature - count;
+            let other_centre = inv_mul_transforms(owner_xf, other_xf).p;
+            let offset = other_centre - faces.vertex(vertex_index);
             let distance = length(offset);
             if distance > 0.0 {
                 offset / distance
             } else {
                 // Cannot be chosen (the SAT only picks a vertex at a positive
                 // distance); the adjacent edge's normal keeps this total.
-                edges[vertex_index].normal
+                faces.normal(vertex_index)
             }
         }
     };

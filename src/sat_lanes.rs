@@ -24,7 +24,8 @@ use std::ops::{Add, Mul, Sub};
 use glam::Vec2;
 use wide::f32x4;
 
-use crate::math::{Transform, inv_mul_transforms};
+use crate::manifold::{Clip, Manifold, clip, manifold};
+use crate::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
 use crate::narrowphase::{Axis, Batch, Owner, SatHit};
 use crate::sat::{PairResult, Separation, TIE_TOLERANCE, collide_circles, finish_polygon_circle};
 use crate::shape::{EdgeRecord, FACE_LANES, FaceLanes, ShapeRecord, ShapeSet};
@@ -365,14 +366,11 @@ fn collide_polygon_circle<V: Lanes>(
 #[inline(always)]
 fn collide_pair_with<V: Lanes>(
     shapes: &ShapeSet,
-    xf_a: Transform,
-    xf_b: Transform,
+    (xf_ab, xf_ba): (Transform, Transform),
     (index_a, shape_a): (u32, &ShapeRecord),
     (index_b, shape_b): (u32, &ShapeRecord),
     margin: f32,
 ) -> Option<PairResult> {
-    let xf_ab = inv_mul_transforms(xf_a, xf_b);
-    let xf_ba = inv_mul_transforms(xf_b, xf_a);
     let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
     match (shape_a.count > 0, shape_b.count > 0) {
         (true, true) => {
@@ -436,6 +434,118 @@ fn collide_pair_with<V: Lanes>(
     }
 }
 
+/// `(a^-1 b, b^-1 a)`: B's frame into A's, and A's into B's.
+#[inline(always)]
+fn relative_transforms(xf_a: Transform, xf_b: Transform) -> (Transform, Transform) {
+    (
+        inv_mul_transforms(xf_a, xf_b),
+        inv_mul_transforms(xf_b, xf_a),
+    )
+}
+
+/// [`incident_edge`](crate::manifold) over face groups: the edge whose normal
+/// is most anti-parallel to `normal_in_incident`, as the first largest of
+/// the negated alignments (negation is exact: the same edge, ties included).
+#[inline(always)]
+fn incident_edge_lanes<V: Lanes>(normal_in_incident: Vec2, lanes: &[FaceLanes], count: u32) -> u32 {
+    let opposite = -normal_in_incident;
+    let (ox, oy) = (V::splat(opposite.x), V::splat(opposite.y));
+    let mut best = (LOWEST, 0u32);
+    for (group, faces) in lanes.iter().enumerate() {
+        let first = (group * FACE_LANES) as u32;
+        let active = (count - first).min(FACE_LANES as u32) as usize;
+        let scan = (ox * V::load(&faces.nx) + oy * V::load(&faces.ny)).scan(active, 0.0);
+        if scan.largest > best.0 {
+            best = (scan.largest, first + scan.lane as u32);
+        }
+    }
+    best.1
+}
+
+/// SAT and, when reported, the contact manifold of pair `index`, appended
+/// to `out`; the polygon case reuses the SAT's relative transforms and face
+/// groups, and builds the manifold in place.
+#[inline(always)]
+fn contact_with<V: Lanes>(batch: &Batch, index: usize, out: &mut Vec<Manifold>) {
+    let pair = batch.pairs()[index];
+    let (a, b) = (pair.a as usize, pair.b as usize);
+    let shapes = batch.shapes();
+    let records = shapes.records();
+    let (index_a, index_b) = (batch.shape_of()[a], batch.shape_of()[b]);
+    let (record_a, record_b) = (&records[index_a as usize], &records[index_b as usize]);
+    let (xf_a, xf_b) = (batch.transforms()[a], batch.transforms()[b]);
+    let (xf_ab, xf_ba) = relative_transforms(xf_a, xf_b);
+    let Some(result) = collide_pair_with::<V>(
+        shapes,
+        (xf_ab, xf_ba),
+        (index_a, record_a),
+        (index_b, record_b),
+        batch.margin(),
+    ) else {
+        return;
+    };
+    if record_a.count == 0 || record_b.count == 0 {
+        let sat_hit = SatHit {
+            pair: index as u32,
+            axis: result.axis,
+            depth: -result.separation,
+        };
+        out.push(manifold(batch, &batch.hit(sat_hit)));
+        return;
+    }
+    // As `Batch::hit` and `manifold` compute them, from the same values.
+    let (ref_xf, reference_faces, incident_faces, incident_lanes, xf, sign) =
+        match result.axis.owner {
+            Owner::A => (
+                xf_a,
+                shapes.faces(index_a, record_a),
+                shapes.faces(index_b, record_b),
+                shapes.lanes_of(index_b, record_b),
+                xf_ab,
+                1.0,
+            ),
+            Owner::B => (
+                xf_b,
+                shapes.faces(index_b, record_b),
+                shapes.faces(index_a, record_a),
+                shapes.lanes_of(index_a, record_a),
+                xf_ba,
+                -1.0,
+            ),
+        };
+    let reference = result.axis.feature;
+    let normal_local = reference_faces.normal(reference);
+    let incident = incident_edge_lanes::<V>(
+        inv_rotate(xf.q, normal_local),
+        incident_lanes,
+        incident_faces.count(),
+    );
+    out.push(Manifold::new(
+        index as u32,
+        pair.a,
+        pair.b,
+        sign * rotate(ref_xf.q, normal_local),
+    ));
+    let Some(contact) = out.last_mut() else {
+        return;
+    };
+    clip(
+        contact,
+        &Clip {
+            ref_xf,
+            xf,
+            reference_faces,
+            incident_faces,
+            reference,
+            incident,
+            owner: result.axis.owner,
+            overlapping: result.separation < 0.0,
+            size: record_a.size + record_b.size,
+            margin: batch.margin(),
+        },
+    );
+}
+
 #[inline(always)]
 fn test_pair_with<V: Lanes>(batch: &Batch, index: usize) -> Option<SatHit> {
     let pair = batch.pairs()[index];
@@ -447,8 +557,7 @@ fn test_pair_with<V: Lanes>(batch: &Batch, index: usize) -> Option<SatHit> {
     let (shape_a, shape_b) = (shape_of[a], shape_of[b]);
     collide_pair_with::<V>(
         shapes,
-        transforms[a],
-        transforms[b],
+        relative_transforms(transforms[a], transforms[b]),
         (shape_a, &records[shape_a as usize]),
         (shape_b, &records[shape_b as usize]),
         batch.margin(),
@@ -504,6 +613,39 @@ fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Ve
             out.push(hit);
         }
     }
+}
+
+/// SAT, normal and contact manifold of each pair in turn, while the shapes
+/// are still in the nearest cache.
+#[inline(always)]
+fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
+    let end = range.end;
+    for index in range {
+        if index + PREFETCH_DISTANCE < end {
+            prefetch_pair(batch, index + PREFETCH_DISTANCE);
+        }
+        contact_with::<V>(batch, index, out);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn contacts_range_avx(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
+    contacts_range_with::<avx::Avx>(batch, range, out)
+}
+
+/// The contact manifolds of the reported pairs in `range`, appended in order:
+/// the same as running the SAT, [`Batch::hit`] and
+/// [`manifold`](crate::manifold()) one after the other, but pair by pair, so
+/// the shapes are read from memory once.
+pub fn contacts_range(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        unsafe { contacts_range_avx(batch, range, out) };
+        return;
+    }
+    contacts_range_with::<Portable>(batch, range, out)
 }
 
 #[cfg(target_arch = "x86_64")]

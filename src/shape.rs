@@ -204,6 +204,36 @@ pub struct FaceLanes {
 /// Faces per [`FaceLanes`] group.
 pub const FACE_LANES: usize = 8;
 
+/// A polygon's faces, read from its face groups (which the narrowphase has
+/// just brought into cache).
+#[derive(Clone, Copy, Debug)]
+pub struct FaceView<'a> {
+    lanes: &'a [FaceLanes],
+    count: u32,
+}
+
+impl FaceView<'_> {
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// Vertex `i` (the start of edge `i`).
+    #[inline(always)]
+    pub fn vertex(&self, i: u32) -> Vec2 {
+        let group = &self.lanes[i as usize / FACE_LANES];
+        let lane = i as usize % FACE_LANES;
+        Vec2::new(group.vx[lane], group.vy[lane])
+    }
+
+    /// The outward unit normal of edge `i`.
+    #[inline(always)]
+    pub fn normal(&self, i: u32) -> Vec2 {
+        let group = &self.lanes[i as usize / FACE_LANES];
+        let lane = i as usize % FACE_LANES;
+        Vec2::new(group.nx[lane], group.ny[lane])
+    }
+}
+
 /// The shape library: every shape once, plus its flat narrowphase records.
 #[derive(Debug)]
 pub struct ShapeSet {
@@ -358,6 +388,15 @@ impl ShapeSet {
     pub fn lanes_of(&self, index: u32, record: &ShapeRecord) -> &[FaceLanes] {
         let first = self.first_lane[index as usize] as usize;
         &self.lanes[first..first + (record.count as usize).div_ceil(FACE_LANES)]
+    }
+
+    /// The faces of polygon `index` (no faces for a circle).
+    #[inline(always)]
+    pub fn faces(&self, index: u32, record: &ShapeRecord) -> FaceView<'_> {
+        FaceView {
+            lanes: self.lanes_of(index, record),
+            count: record.count,
+        }
     }
 
     /// The first face group of shape `index`, if it has one (for prefetching).

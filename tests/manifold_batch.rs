@@ -92,3 +92,26 @@ fn every_hit_gets_one_or_two_points_on_both_shapes() {
         }
     }
 }
+
+#[test]
+fn fused_contacts_equal_sat_then_manifolds() {
+    for (seed, half_extent, margin) in [(54, 2.0, 0.0), (55, 4.0, 0.25), (56, 1.0, 0.0)] {
+        let scene = SceneSpec {
+            half_extent,
+            ..SceneSpec::mixed(seed, 50_000)
+        }
+        .generate();
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let separate = manifolds(&batch, &batch.hits(&collide_cpu(&batch)));
+        let fused = gpusat::contacts_cpu(&batch);
+        assert!(separate.len() > 1000);
+        assert!(
+            fused == separate,
+            "seed {seed}: fused contacts differ from SAT + manifolds"
+        );
+        assert!(
+            gpusat::contacts_cpu_parallel(&batch) == separate,
+            "seed {seed}: parallel fused contacts differ"
+        );
+    }
+}
