@@ -70,6 +70,8 @@
 //!
 //! `shaders/sat.wgsl` is this module's twin: the same functions, with the same
 //! names, in the same order, doing the same operations in the same order.
+//! Polygons of up to 8 vertices go through straight-line `*8` variants there
+//! (and here), which compute the same values as the looped functions.
 
 use glam::Vec2;
 
@@ -301,6 +303,172 @@ pub fn collide_circles(
     })
 }
 
+// ---- Polygons of up to 8 vertices: straight-line code ----------------------
+// The twins of the WGSL kernel's `*8` functions, which run there because
+// loops carrying state ran five times slower on lavapipe. Each polygon is
+// read once, padded to 8 by repeating its last vertex (harmless to a
+// minimum), every face separation computed without a loop, and faces past
+// the count left out of the scan. The values are those of the looped
+// functions, operation for operation, and the scan gives what their
+// face-by-face loop gives (`tests/sat_twins.rs`).
+
+/// A polygon of up to 8 vertices, padded by repeating its last vertex.
+pub type Faces8 = [EdgeRecord; 8];
+
+pub fn load_faces8(poly: &[EdgeRecord]) -> Faces8 {
+    let last = poly.len() - 1;
+    std::array::from_fn(|i| poly[i.min(last)])
+}
+
+/// One face of [`find_max_separation`]: min over the 8 vertices of `other`.
+#[inline(always)]
+pub fn face_separation8(face: &EdgeRecord, xf: Transform, other: &Faces8) -> f32 {
+    let normal = rotate(xf.q, face.normal);
+    let vertex = transform_point(xf, face.vertex);
+    let offset = dot(normal, vertex);
+    let mut separation = f32::MAX;
+    for w in other {
+        separation = separation.min((normal.x * w.vertex.x - offset) + normal.y * w.vertex.y);
+    }
+    separation
+}
+
+/// The tie rule and the limit test of one face; whether some face reached
+/// the limit is carried in bit 31 of `best.edge`.
+#[inline(always)]
+pub fn scan_face8(
+    best: Separation,
+    value: f32,
+    face: u32,
+    count: u32,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let live = face < count;
+    let take = live && value > best.value + tolerance;
+    let reached = if live && value >= limit {
+        REACHED_BIT
+    } else {
+        0
+    };
+    Separation {
+        value: if take { value } else { best.value },
+        edge: (if take { face } else { best.edge }) | reached,
+    }
+}
+
+const REACHED_BIT: u32 = 1 << 31;
+
+/// The reached-the-limit flag made into a separation at or past the limit.
+#[inline(always)]
+pub fn settle8(best: Separation) -> Separation {
+    let reached = best.edge & REACHED_BIT != 0;
+    Separation {
+        value: if reached { f32::MAX } else { best.value },
+        edge: best.edge & !REACHED_BIT,
+    }
+}
+
+pub fn find_max_separation8(
+    faces1: &Faces8,
+    count1: u32,
+    faces2: &Faces8,
+    xf: Transform,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    for (face, record) in faces1.iter().enumerate() {
+        let value = face_separation8(record, xf, faces2);
+        best = scan_face8(best, value, face as u32, count1, tolerance, limit);
+    }
+    settle8(best)
+}
+
+pub fn collide_polygons8(
+    poly_a: &[EdgeRecord],
+    poly_b: &[EdgeRecord],
+    xf_ab: Transform,
+    xf_ba: Transform,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let faces_a = load_faces8(poly_a);
+    let faces_b = load_faces8(poly_b);
+    let separation_a = find_max_separation8(
+        &faces_a,
+        poly_a.len() as u32,
+        &faces_b,
+        xf_ba,
+        tolerance,
+        margin,
+    );
+    let separation_b = find_max_separation8(
+        &faces_b,
+        poly_b.len() as u32,
+        &faces_a,
+        xf_ab,
+        tolerance,
+        margin,
+    );
+    if separation_a.value >= margin || separation_b.value >= margin {
+        return None;
+    }
+    Some(if separation_b.value > separation_a.value + tolerance {
+        PairResult {
+            axis: Axis::new(Owner::B, separation_b.edge),
+            separation: separation_b.value,
+        }
+    } else {
+        PairResult {
+            axis: Axis::new(Owner::A, separation_a.edge),
+            separation: separation_a.value,
+        }
+    })
+}
+
+/// One face of [`collide_polygon_circle`].
+#[inline(always)]
+pub fn circle_face_separation8(face: &EdgeRecord, centre: Vec2) -> f32 {
+    let offset = dot(face.normal, face.vertex);
+    (face.normal.x * centre.x - offset) + face.normal.y * centre.y
+}
+
+pub fn collide_polygon_circle8(
+    poly: &[EdgeRecord],
+    centre: Vec2,
+    radius: f32,
+    owner: Owner,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let faces = load_faces8(poly);
+    let count = poly.len() as u32;
+    let limit = margin + radius;
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    for (face, record) in faces.iter().enumerate() {
+        best = scan_face8(
+            best,
+            circle_face_separation8(record, centre),
+            face as u32,
+            count,
+            tolerance,
+            limit,
+        );
+    }
+    let settled = settle8(best);
+    if settled.value >= limit {
+        return None;
+    }
+    finish_polygon_circle(poly, centre, radius, owner, margin, settled)
+}
+
 /// One candidate pair, given the two bodies' transforms and shape records.
 #[inline(always)]
 pub fn collide_pair(
@@ -314,31 +482,25 @@ pub fn collide_pair(
     let xf_ab = inv_mul_transforms(xf_a, xf_b);
     let xf_ba = inv_mul_transforms(xf_b, xf_a);
     let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
+    let (small_a, small_b) = (shape_a.count <= 8, shape_b.count <= 8);
+    let (poly_a, poly_b) = (shapes.edges_of(shape_a), shapes.edges_of(shape_b));
     match (shape_a.count > 0, shape_b.count > 0) {
-        (true, true) => collide_polygons(
-            shapes.edges_of(shape_a),
-            shapes.edges_of(shape_b),
-            xf_ab,
-            xf_ba,
-            tolerance,
-            margin,
-        ),
-        (true, false) => collide_polygon_circle(
-            shapes.edges_of(shape_a),
-            xf_ab.p,
-            shape_b.radius,
-            Owner::A,
-            tolerance,
-            margin,
-        ),
-        (false, true) => collide_polygon_circle(
-            shapes.edges_of(shape_b),
-            xf_ba.p,
-            shape_a.radius,
-            Owner::B,
-            tolerance,
-            margin,
-        ),
+        (true, true) if small_a && small_b => {
+            collide_polygons8(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
+        }
+        (true, true) => collide_polygons(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin),
+        (true, false) if small_a => {
+            collide_polygon_circle8(poly_a, xf_ab.p, shape_b.radius, Owner::A, tolerance, margin)
+        }
+        (true, false) => {
+            collide_polygon_circle(poly_a, xf_ab.p, shape_b.radius, Owner::A, tolerance, margin)
+        }
+        (false, true) if small_b => {
+            collide_polygon_circle8(poly_b, xf_ba.p, shape_a.radius, Owner::B, tolerance, margin)
+        }
+        (false, true) => {
+            collide_polygon_circle(poly_b, xf_ba.p, shape_a.radius, Owner::B, tolerance, margin)
+        }
         (false, false) => collide_circles(xf_ab.p, shape_a.radius, shape_b.radius, margin),
     }
 }

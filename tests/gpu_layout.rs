@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use gpusat::gpu::layout::{BodyRecord, HitRecord, Params, SAT_WGSL};
+use gpusat::gpu::layout::{
+    HitRecord, Params, SAT_WGSL, ShapeTexel, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2, TransformTexel,
+};
 use gpusat::{EdgeRecord, Pair, ShapeRecord};
 use wgpu::naga;
 
@@ -114,13 +116,6 @@ fn rust_mirrors_match_the_wgsl_layout() {
     assert_mirror!(
         &module,
         &layouter,
-        "BodyRecord",
-        BodyRecord,
-        [position, rotation, shape, _pad0, _pad1, _pad2]
-    );
-    assert_mirror!(
-        &module,
-        &layouter,
         "HitRecord",
         HitRecord,
         [pair, axis, depth, _pad]
@@ -145,24 +140,52 @@ fn rust_mirrors_match_the_wgsl_layout() {
         ]
     );
 
-    // Edges are read as one vec4<f32>: vertex in .xy, normal in .zw.
-    let edges = module
-        .global_variables
-        .iter()
-        .find(|(_, var)| var.name.as_deref() == Some("edges"))
-        .map(|(_, var)| var.ty)
-        .expect("an `edges` binding");
-    let naga::TypeInner::Array { base, stride, .. } = module.types[edges].inner else {
-        panic!("edges is not an array");
+    // Textures of 16-byte texels: edges (vertex .xy, normal .zw) and body
+    // transforms as rgba32float, body shape records as rgba32uint.
+    let texture = |name: &str| {
+        let ty = module
+            .global_variables
+            .iter()
+            .find(|(_, var)| var.name.as_deref() == Some(name))
+            .map(|(_, var)| var.ty)
+            .unwrap_or_else(|| panic!("no `{name}` binding"));
+        module.types[ty].inner.clone()
     };
-    assert_eq!(
-        module.types[base].inner,
-        naga::TypeInner::Vector {
-            size: naga::VectorSize::Quad,
-            scalar: naga::Scalar::F32
-        }
-    );
-    assert_eq!(stride as usize, std::mem::size_of::<EdgeRecord>());
+    let sampled = |kind| naga::TypeInner::Image {
+        dim: naga::ImageDimension::D2,
+        arrayed: false,
+        class: naga::ImageClass::Sampled { kind, multi: false },
+    };
+    assert_eq!(texture("edges"), sampled(naga::ScalarKind::Float));
+    assert_eq!(texture("body_transforms"), sampled(naga::ScalarKind::Float));
+    assert_eq!(texture("body_shapes"), sampled(naga::ScalarKind::Uint));
+    assert_eq!(std::mem::size_of::<EdgeRecord>(), 16);
     assert_eq!(std::mem::offset_of!(EdgeRecord, vertex), 0);
     assert_eq!(std::mem::offset_of!(EdgeRecord, normal), 8);
+    assert_eq!(std::mem::size_of::<TransformTexel>(), 16);
+    assert_eq!(std::mem::size_of::<ShapeTexel>(), 16);
+    // The shape texel is a ShapeRecord's fields in order, as the kernel decodes it.
+    let record = ShapeRecord {
+        first: 7,
+        count: 5,
+        radius: 0.25,
+        size: 1.5,
+    };
+    assert_eq!(
+        gpusat::gpu::layout::shape_texel(&record),
+        [7, 5, 0.25f32.to_bits(), 1.5f32.to_bits()]
+    );
+
+    // The texture width is the kernel's.
+    let width_log2 = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some("TEXTURE_WIDTH_LOG2"))
+        .map(|(_, c)| c.init)
+        .expect("TEXTURE_WIDTH_LOG2 in the kernel");
+    assert_eq!(
+        module.global_expressions[width_log2],
+        naga::Expression::Literal(naga::Literal::U32(TEXTURE_WIDTH_LOG2))
+    );
+    assert_eq!(TEXTURE_WIDTH, 1 << TEXTURE_WIDTH_LOG2);
 }

@@ -337,23 +337,22 @@ fn ten_million_pairs_in_several_windows() {
 }
 
 #[test]
-fn more_bodies_than_one_binding_holds_is_an_error() {
+fn more_bodies_than_the_textures_hold_is_an_error() {
     let Some(context) = gpu_context() else { return };
-    let limit = context.limits().max_storage_buffer_binding_size;
-    if limit > 256 << 20 {
-        eprintln!("binding limit {limit} bytes: too large a batch to build here, skipped");
-        return;
-    }
-    let mut gpu = GpuNarrowphase::new(context, GpuOptions::default()).expect("GPU");
+    // Two texture rows of 2,048 texels: 4,096 bodies at most.
+    let options = GpuOptions {
+        texture_rows_limit: Some(2),
+        ..GpuOptions::default()
+    };
+    let mut gpu = GpuNarrowphase::new(context, options).expect("GPU");
     let scene = mixed(44, 1, 1.0).generate();
-    let count = (limit / 32) as usize + 1;
-    let bodies = vec![scene.bodies[0]; count];
-    let pairs = [gpusat::Pair::new(0, count as u32 - 1)];
+    let bodies = vec![scene.bodies[0]; 4097];
+    let pairs = [gpusat::Pair::new(0, 4096)];
     let batch = Batch::new(&scene.shapes, &bodies, &pairs, 0.0).expect("batch");
-    let err = gpu.collide(&batch).expect_err("over the binding limit");
+    let err = gpu.collide(&batch).expect_err("over the texture limit");
     let message = err.to_string();
     assert!(
-        message.contains("bodies") && message.contains("MiB"),
+        message.contains("4097 body transform texels") && message.contains("at most 4096"),
         "{message}"
     );
     // The narrowphase is still usable afterwards.

@@ -226,6 +226,7 @@ impl GpuContext {
         let offered = adapter.limits();
         let required_limits = wgpu::Limits {
             max_storage_buffer_binding_size: offered.max_storage_buffer_binding_size,
+            max_texture_dimension_2d: offered.max_texture_dimension_2d,
             max_buffer_size: offered.max_buffer_size,
             max_compute_workgroups_per_dimension: offered.max_compute_workgroups_per_dimension,
             max_compute_invocations_per_workgroup: offered
@@ -350,12 +351,14 @@ impl GpuContext {
 
     /// Waits for a submission, turning a failed wait into an error.
     pub(crate) fn wait(&self, submission: wgpu::SubmissionIndex) -> Result<(), Error> {
-        self.device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(submission),
-                timeout: None,
-            })
-            .map_err(|err| Error::Gpu(format!("waiting for the GPU failed: {err}")))?;
-        self.check()
+        let waited = self.device.poll(wgpu::PollType::Wait {
+            submission_index: Some(submission),
+            timeout: None,
+        });
+        // A rejected submission makes the wait fail too: report the cause.
+        self.check()?;
+        waited
+            .map(|_| ())
+            .map_err(|err| Error::Gpu(format!("waiting for the GPU failed: {err}")))
     }
 }

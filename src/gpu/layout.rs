@@ -1,29 +1,52 @@
-//! The GPU's data, byte for byte: `#[repr(C)]` + `Pod` mirrors of the WGSL
-//! structs, with explicit padding, `u32` for flags, 16-byte multiples.
+//! The GPU's data, byte for byte.
 //!
-//! `tests/gpu_layout.rs` compares every size and field offset here with
-//! naga's layout of `shaders/sat.wgsl`, without a GPU. The shape library's
-//! records ([`ShapeRecord`](crate::ShapeRecord),
-//! [`EdgeRecord`](crate::EdgeRecord)) and the 8-byte [`Pair`](crate::Pair)
-//! are uploaded as the CPU stores them.
+//! Storage-buffer records are `#[repr(C)]` + `Pod` mirrors of the WGSL
+//! structs, with explicit padding, `u32` for flags, 16-byte multiples;
+//! `tests/gpu_layout.rs` compares every size and field offset with naga's
+//! layout of `shaders/sat.wgsl`, without a GPU. The 8-byte
+//! [`Pair`](crate::Pair) is uploaded as the CPU stores it.
+//!
+//! Shapes and bodies, which invocations read at scattered places, are
+//! textures of 16-byte texels, [`TEXTURE_WIDTH`] texels to a row (texel `i`
+//! at `(i % TEXTURE_WIDTH, i / TEXTURE_WIDTH)`):
+//!
+//! | texture | format | texel |
+//! |---|---|---|
+//! | edges | rgba32float | an [`EdgeRecord`](crate::EdgeRecord): vertex.xy, normal.zw |
+//! | body transforms | rgba32float | [`TransformTexel`]: position.xy, cos, sin |
+//! | body shapes | rgba32uint | [`ShapeTexel`]: the body's [`ShapeRecord`] |
 
 use bytemuck::{Pod, Zeroable};
+
+use crate::math::Transform;
+use crate::shape::ShapeRecord;
 
 /// The SAT kernel's source.
 pub const SAT_WGSL: &str = include_str!("../../shaders/sat.wgsl");
 
-/// A body as the kernel reads it: where it is and how it is turned (cosine
-/// and sine, computed once on the CPU), and its shape.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct BodyRecord {
-    pub position: [f32; 2],
-    /// `(cos, sin)` of the angle.
-    pub rotation: [f32; 2],
-    pub shape: u32,
-    pub _pad0: u32,
-    pub _pad1: u32,
-    pub _pad2: u32,
+/// Texels per texture row, as a power of two (`TEXTURE_WIDTH_LOG2` in the kernel).
+pub const TEXTURE_WIDTH_LOG2: u32 = 11;
+pub const TEXTURE_WIDTH: u32 = 1 << TEXTURE_WIDTH_LOG2;
+
+/// A body's transform: position, then the cosine and sine of its angle
+/// (computed once on the CPU).
+pub type TransformTexel = [f32; 4];
+
+/// A body's shape record, as `u32` bits: first edge, vertex count (0 for a
+/// circle), radius bits, size bits.
+pub type ShapeTexel = [u32; 4];
+
+pub fn transform_texel(xf: &Transform) -> TransformTexel {
+    [xf.p.x, xf.p.y, xf.q.c, xf.q.s]
+}
+
+pub fn shape_texel(record: &ShapeRecord) -> ShapeTexel {
+    [
+        record.first,
+        record.count,
+        record.radius.to_bits(),
+        record.size.to_bits(),
+    ]
 }
 
 /// One reported pair, as the kernel writes it: 16 bytes. The normal is not

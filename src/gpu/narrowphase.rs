@@ -3,7 +3,8 @@
 //! One call goes like this:
 //!
 //! 1. Upload the shape library (only when it changed) and the bodies (their
-//!    transforms and shapes, 32 bytes each).
+//!    transforms and shape records, 32 bytes each) into textures (see
+//!    [`layout`](super::layout) for why textures).
 //! 2. Split the pairs into *windows* no larger than one storage binding and
 //!    one output binding allow (or [`GpuOptions::max_window_pairs`]). For each
 //!    window: upload its pairs (8 bytes each), clear the counter, dispatch one
@@ -15,9 +16,10 @@
 //! 4. Put the records in pair order (they come in blocks, one per workgroup,
 //!    each already in order) and return them as [`SatHit`]s.
 //!
-//! Buffers, the pipeline and the bind group persist across calls; buffers grow
-//! geometrically and the bind group is rebuilt only when one of them does, so
-//! a caller running frame after frame pays for neither.
+//! Buffers, textures, the pipeline and the bind group persist across calls;
+//! buffers and textures grow geometrically and the bind group is rebuilt only
+//! when one of them does, so a caller running frame after frame pays for
+//! neither.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,10 +27,13 @@ use std::time::{Duration, Instant};
 use bytemuck::Pod;
 
 use super::context::GpuContext;
-use super::layout::{BodyRecord, HitRecord, Params, SAT_WGSL};
+use super::layout::{
+    HitRecord, Params, SAT_WGSL, ShapeTexel, TEXTURE_WIDTH, TransformTexel, shape_texel,
+    transform_texel,
+};
 use crate::error::Error;
 use crate::narrowphase::{Axis, Batch, Pair, SatHit};
-use crate::shape::{EdgeRecord, ShapeRecord};
+use crate::shape::EdgeRecord;
 
 /// Tuning and test knobs of the GPU narrowphase.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +46,9 @@ pub struct GpuOptions {
     /// Output records to allocate at first; the output grows when a window
     /// reports more. Tests force overflows with a tiny value.
     pub initial_capacity: u32,
+    /// At most this many texture rows (of 2,048 texels), below what the
+    /// device allows. Tests force the limit errors with a small value.
+    pub texture_rows_limit: Option<u32>,
 }
 
 impl Default for GpuOptions {
@@ -49,6 +57,7 @@ impl Default for GpuOptions {
             workgroup_size: 64,
             max_window_pairs: None,
             initial_capacity: 1 << 16,
+            texture_rows_limit: None,
         }
     }
 }
@@ -128,6 +137,109 @@ impl GrowBuffer {
     }
 }
 
+/// A texture of 16-byte texels, `TEXTURE_WIDTH` to a row, that only ever
+/// grows (by rows, geometrically).
+struct GrowTexture {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    rows: u32,
+    format: wgpu::TextureFormat,
+    label: &'static str,
+}
+
+impl GrowTexture {
+    fn new(
+        context: &GpuContext,
+        label: &'static str,
+        format: wgpu::TextureFormat,
+        rows: u32,
+    ) -> Result<GrowTexture, Error> {
+        let rows = rows.max(1);
+        let texture = context.scoped(label, || {
+            context.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width: TEXTURE_WIDTH,
+                    height: rows,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            })
+        })?;
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        Ok(GrowTexture {
+            texture,
+            view,
+            rows,
+            format,
+            label,
+        })
+    }
+
+    /// Makes room for `texels` (at most `max_rows` rows); true if reallocated.
+    fn ensure(
+        &mut self,
+        context: &GpuContext,
+        texels: usize,
+        max_rows: u32,
+    ) -> Result<bool, Error> {
+        let needed = texels.div_ceil(TEXTURE_WIDTH as usize).max(1);
+        if needed <= self.rows as usize {
+            return Ok(false);
+        }
+        if needed > max_rows as usize {
+            return Err(Error::Gpu(format!(
+                "the batch needs {texels} {} texels; the device holds at most {} ({max_rows} rows of {TEXTURE_WIDTH})",
+                self.label,
+                max_rows as u64 * TEXTURE_WIDTH as u64,
+            )));
+        }
+        let rows = (needed as u32)
+            .max(self.rows.saturating_mul(2))
+            .min(max_rows);
+        *self = GrowTexture::new(context, self.label, self.format, rows)?;
+        Ok(true)
+    }
+
+    /// Writes whole rows from `texels`, which holds a multiple of a row.
+    fn write<T: Pod>(&self, context: &GpuContext, texels: &[T]) {
+        let rows = (texels.len() / TEXTURE_WIDTH as usize) as u32;
+        if rows == 0 {
+            return;
+        }
+        context.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &self.texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            as_bytes(texels),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(TEXTURE_WIDTH * size_of::<T>() as u32),
+                rows_per_image: Some(rows),
+            },
+            wgpu::Extent3d {
+                width: TEXTURE_WIDTH,
+                height: rows,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
+}
+
+/// Pads `texels` with copies of `filler` to a whole number of rows.
+fn pad_to_rows<T: Copy>(texels: &mut Vec<T>, filler: T) {
+    let padded = texels.len().div_ceil(TEXTURE_WIDTH as usize).max(1) * TEXTURE_WIDTH as usize;
+    texels.resize(padded, filler);
+}
+
 const COUNT_STAGING_SIZE: u64 = 32;
 /// Where the two timestamps sit in the count staging buffer.
 const TIMESTAMP_OFFSET: u64 = 8;
@@ -136,13 +248,14 @@ const TIMESTAMP_OFFSET: u64 = 8;
 pub struct GpuNarrowphase {
     context: Arc<GpuContext>,
     options: GpuOptions,
-    pipeline: wgpu::ComputePipeline,
+    /// One per kind of pair, in the order of `ENTRY_POINTS`.
+    pipelines: Vec<wgpu::ComputePipeline>,
     bind_group_layout: wgpu::BindGroupLayout,
     bind_group: Option<wgpu::BindGroup>,
     params: wgpu::Buffer,
-    shapes: GrowBuffer,
-    edges: GrowBuffer,
-    bodies: GrowBuffer,
+    edges: GrowTexture,
+    body_transforms: GrowTexture,
+    body_shapes: GrowTexture,
     pairs: GrowBuffer,
     hits: GrowBuffer,
     counter: wgpu::Buffer,
@@ -151,9 +264,23 @@ pub struct GpuNarrowphase {
     timestamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
     /// (library id, shape count) of the shapes on the device.
     uploaded_shapes: Option<(u64, usize)>,
-    body_records: Vec<BodyRecord>,
+    /// A window's pairs sorted by kind, where each came from, and its
+    /// results by slot: scratch reused from call to call.
+    kinds: Vec<u8>,
+    /// Each body's class, and the class of all of them if they share one.
+    body_classes: Vec<u8>,
+    single_class: Option<u8>,
+    staged_pairs: Vec<Pair>,
+    slot_order: Vec<u32>,
+    slot_hits: Vec<SatHit>,
+    /// Texel staging, reused from call to call.
+    edge_texels: Vec<EdgeRecord>,
+    transform_texels: Vec<TransformTexel>,
+    shape_texels: Vec<ShapeTexel>,
     /// Most bytes one binding (and one buffer) may have.
     binding_limit: u64,
+    /// Most rows a texture may have.
+    texture_rows: u32,
     max_window: usize,
     stats: GpuStats,
 }
@@ -166,6 +293,19 @@ fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
             ty: wgpu::BufferBindingType::Storage { read_only },
             has_dynamic_offset: false,
             min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+fn texture_entry(binding: u32, sample_type: wgpu::TextureSampleType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
         },
         count: None,
     }
@@ -200,7 +340,7 @@ impl GpuNarrowphase {
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
+                has_dynamic_offset: true,
                 min_binding_size: None,
             },
             count: None,
@@ -209,9 +349,9 @@ impl GpuNarrowphase {
             label: Some("sat bindings"),
             entries: &[
                 uniform,
-                storage_entry(1, true),
-                storage_entry(2, true),
-                storage_entry(3, true),
+                texture_entry(1, wgpu::TextureSampleType::Float { filterable: false }),
+                texture_entry(2, wgpu::TextureSampleType::Float { filterable: false }),
+                texture_entry(3, wgpu::TextureSampleType::Uint),
                 storage_entry(4, true),
                 storage_entry(5, false),
                 storage_entry(6, false),
@@ -223,20 +363,25 @@ impl GpuNarrowphase {
             immediate_size: 0,
         });
         let constants = [("WORKGROUP_SIZE", options.workgroup_size as f64)];
-        let pipeline = context.scoped("the SAT pipeline", || {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("sat"),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
-                    // Every slot is written before it is read.
-                    zero_initialize_workgroup_memory: false,
-                },
-                cache: None,
+        let pipelines = ENTRY_POINTS
+            .iter()
+            .map(|&entry_point| {
+                context.scoped("the SAT pipelines", || {
+                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some(entry_point),
+                        layout: Some(&pipeline_layout),
+                        module: &module,
+                        entry_point: Some(entry_point),
+                        compilation_options: wgpu::PipelineCompilationOptions {
+                            constants: &constants,
+                            // Every slot is written before it is read.
+                            zero_initialize_workgroup_memory: false,
+                        },
+                        cache: None,
+                    })
+                })
             })
-        })?;
+            .collect::<Result<Vec<_>, _>>()?;
 
         let binding_limit = limits
             .max_storage_buffer_binding_size
@@ -252,7 +397,7 @@ impl GpuNarrowphase {
         let params = context.scoped("the parameters buffer", || {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("params"),
-                size: size_of::<Params>() as u64,
+                size: (PARAMS_STRIDE * PAIR_KINDS) as u64,
                 usage: U::UNIFORM | U::COPY_DST,
                 mapped_at_creation: false,
             })
@@ -292,10 +437,20 @@ impl GpuNarrowphase {
             None
         };
         let capacity = options.initial_capacity.max(1) as u64 * size_of::<HitRecord>() as u64;
+        let mut texture_rows = limits.max_texture_dimension_2d;
+        if let Some(forced) = options.texture_rows_limit {
+            texture_rows = texture_rows.min(forced.max(1));
+        }
+        let float = wgpu::TextureFormat::Rgba32Float;
         let narrowphase = GpuNarrowphase {
-            shapes: GrowBuffer::new(&context, "shape records", storage_in, 1024)?,
-            edges: GrowBuffer::new(&context, "polygon edges", storage_in, 4096)?,
-            bodies: GrowBuffer::new(&context, "bodies", storage_in, 4096)?,
+            edges: GrowTexture::new(&context, "shape edge", float, 1)?,
+            body_transforms: GrowTexture::new(&context, "body transform", float, 1)?,
+            body_shapes: GrowTexture::new(
+                &context,
+                "body shape",
+                wgpu::TextureFormat::Rgba32Uint,
+                1,
+            )?,
             pairs: GrowBuffer::new(&context, "pairs", storage_in, 1 << 16)?,
             hits: GrowBuffer::new(&context, "hit records", U::STORAGE | U::COPY_SRC, capacity)?,
             hits_staging: GrowBuffer::new(
@@ -306,7 +461,7 @@ impl GpuNarrowphase {
             )?,
             context,
             options,
-            pipeline,
+            pipelines,
             bind_group_layout,
             bind_group: None,
             params,
@@ -314,8 +469,17 @@ impl GpuNarrowphase {
             count_staging,
             timestamps,
             uploaded_shapes: None,
-            body_records: Vec::new(),
+            kinds: Vec::new(),
+            body_classes: Vec::new(),
+            single_class: None,
+            staged_pairs: Vec::new(),
+            slot_order: Vec::new(),
+            slot_hits: Vec::new(),
+            edge_texels: Vec::new(),
+            transform_texels: Vec::new(),
+            shape_texels: Vec::new(),
             binding_limit,
+            texture_rows,
             max_window,
             stats: GpuStats::default(),
         };
@@ -356,24 +520,11 @@ impl GpuNarrowphase {
         }
         self.upload_scene(batch)?;
 
-        let mut records: Vec<HitRecord> = Vec::new();
+        let mut hits: Vec<SatHit> = Vec::new();
         for (window_index, window) in pairs.chunks(self.max_window).enumerate() {
             let base = window_index * self.max_window;
-            self.run_window(base as u32, window, batch.margin(), &mut records)?;
+            self.run_window(base as u32, window, batch.margin(), &mut hits)?;
         }
-
-        let order_start = Instant::now();
-        // Blocks of records, each in order: a run-adaptive stable sort.
-        records.sort_by_key(|record| record.pair);
-        let hits: Vec<SatHit> = records
-            .iter()
-            .map(|record| SatHit {
-                pair: record.pair,
-                axis: Axis::unpack(record.axis),
-                depth: record.depth,
-            })
-            .collect();
-        self.stats.readback += order_start.elapsed();
         self.stats.hits = hits.len() as u64;
         self.stats.total = start.elapsed();
         Ok(hits)
@@ -385,54 +536,59 @@ impl GpuNarrowphase {
         let shapes = batch.shapes();
         let key = (shapes.uid(), shapes.len());
         if self.uploaded_shapes != Some(key) {
-            let records: &[ShapeRecord] = shapes.records();
             let edges: &[EdgeRecord] = shapes.edges();
-            let mut grew =
-                self.shapes
-                    .ensure(&context, size_of_val(records) as u64, self.binding_limit)?;
-            grew |= self
+            if self
                 .edges
-                .ensure(&context, size_of_val(edges) as u64, self.binding_limit)?;
-            if grew {
+                .ensure(&context, edges.len(), self.texture_rows)?
+            {
                 self.bind_group = None;
             }
-            context
-                .queue
-                .write_buffer(&self.shapes.buffer, 0, as_bytes(records));
-            if !edges.is_empty() {
-                context
-                    .queue
-                    .write_buffer(&self.edges.buffer, 0, as_bytes(edges));
-            }
-            self.stats.bytes_uploaded += (size_of_val(records) + size_of_val(edges)) as u64;
+            self.edge_texels.clear();
+            self.edge_texels.extend_from_slice(edges);
+            pad_to_rows(&mut self.edge_texels, EdgeRecord::default());
+            self.edges.write(&context, &self.edge_texels);
+            self.stats.bytes_uploaded += size_of_val(edges) as u64;
             self.uploaded_shapes = Some(key);
         }
 
-        self.body_records.clear();
-        self.body_records
-            .extend(
-                batch
-                    .bodies()
-                    .iter()
-                    .zip(batch.transforms())
-                    .map(|(body, xf)| BodyRecord {
-                        position: xf.p.to_array(),
-                        rotation: [xf.q.c, xf.q.s],
-                        shape: body.shape,
-                        ..BodyRecord::default()
-                    }),
-            );
-        let bytes = as_bytes(&self.body_records);
-        if self
-            .bodies
-            .ensure(&context, bytes.len() as u64, self.binding_limit)?
-        {
+        let records = shapes.records();
+        self.transform_texels.clear();
+        self.transform_texels
+            .extend(batch.transforms().iter().map(transform_texel));
+        self.shape_texels.clear();
+        self.shape_texels.extend(
+            batch
+                .shape_of()
+                .iter()
+                .map(|&shape| shape_texel(&records[shape as usize])),
+        );
+        self.body_classes.clear();
+        self.body_classes.extend(
+            batch
+                .shape_of()
+                .iter()
+                .map(|&shape| body_class(&records[shape as usize])),
+        );
+        self.single_class = match self.body_classes.first() {
+            Some(&first) if self.body_classes.iter().all(|&class| class == first) => Some(first),
+            _ => None,
+        };
+        let bodies = batch.bodies().len();
+        let mut grew = self
+            .body_transforms
+            .ensure(&context, bodies, self.texture_rows)?;
+        grew |= self
+            .body_shapes
+            .ensure(&context, bodies, self.texture_rows)?;
+        if grew {
             self.bind_group = None;
         }
-        if !bytes.is_empty() {
-            context.queue.write_buffer(&self.bodies.buffer, 0, bytes);
-        }
-        self.stats.bytes_uploaded += bytes.len() as u64;
+        pad_to_rows(&mut self.transform_texels, [0.0; 4]);
+        pad_to_rows(&mut self.shape_texels, [0; 4]);
+        self.body_transforms.write(&context, &self.transform_texels);
+        self.body_shapes.write(&context, &self.shape_texels);
+        self.stats.bytes_uploaded +=
+            (bodies * (size_of::<TransformTexel>() + size_of::<ShapeTexel>())) as u64;
         self.stats.upload += start.elapsed();
         Ok(())
     }
@@ -450,19 +606,23 @@ impl GpuNarrowphase {
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,
-                        resource: self.params.as_entire_binding(),
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &self.params,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(size_of::<Params>() as u64),
+                        }),
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
-                        resource: self.shapes.buffer.as_entire_binding(),
+                        resource: wgpu::BindingResource::TextureView(&self.edges.view),
                     },
                     wgpu::BindGroupEntry {
                         binding: 2,
-                        resource: self.edges.buffer.as_entire_binding(),
+                        resource: wgpu::BindingResource::TextureView(&self.body_transforms.view),
                     },
                     wgpu::BindGroupEntry {
                         binding: 3,
-                        resource: self.bodies.buffer.as_entire_binding(),
+                        resource: wgpu::BindingResource::TextureView(&self.body_shapes.view),
                     },
                     wgpu::BindGroupEntry {
                         binding: 4,
@@ -492,43 +652,99 @@ impl GpuNarrowphase {
         base: u32,
         window: &[Pair],
         margin: f32,
-        out: &mut Vec<HitRecord>,
+        out: &mut Vec<SatHit>,
     ) -> Result<(), Error> {
         let context = self.context.clone();
         let upload_start = Instant::now();
-        if self
-            .pairs
-            .ensure(&context, size_of_val(window) as u64, self.binding_limit)?
-        {
+        let workgroup_size = self.options.workgroup_size as usize;
+
+        // Sort the window's pairs by kind, keeping their order within a kind,
+        // each kind starting at a workgroup boundary so that no workgroup
+        // mixes kinds and blocks of output stay one kind's. When every body
+        // is of one class (the common case), every pair is of one kind: the
+        // pairs go up as they are.
+        let mut counts = [0usize; PAIR_KINDS];
+        let mut starts = [0usize; PAIR_KINDS];
+        let single_kind = match self.single_class {
+            Some(class) => {
+                counts[KIND_OF_CLASSES[class as usize][class as usize] as usize] = window.len();
+                true
+            }
+            None => false,
+        };
+        let slots = if single_kind {
+            window.len()
+        } else {
+            let classes = &self.body_classes;
+            self.kinds.clear();
+            self.kinds.extend(window.iter().map(|pair| {
+                let kind = KIND_OF_CLASSES[classes[pair.a as usize] as usize]
+                    [classes[pair.b as usize] as usize];
+                counts[kind as usize] += 1;
+                kind
+            }));
+            let mut slots = 0;
+            for kind in 0..PAIR_KINDS {
+                starts[kind] = slots;
+                slots += counts[kind].div_ceil(workgroup_size) * workgroup_size;
+            }
+            self.staged_pairs.clear();
+            self.staged_pairs.resize(slots, Pair::default());
+            self.slot_order.clear();
+            self.slot_order.resize(slots, u32::MAX);
+            let mut next = starts;
+            for (offset, (pair, &kind)) in window.iter().zip(&self.kinds).enumerate() {
+                let slot = next[kind as usize];
+                self.staged_pairs[slot] = *pair;
+                self.slot_order[slot] = base + offset as u32;
+                next[kind as usize] += 1;
+            }
+            slots
+        };
+
+        if self.pairs.ensure(
+            &context,
+            (slots * size_of::<Pair>()) as u64,
+            self.binding_limit,
+        )? {
             self.bind_group = None;
         }
+        let staged: &[Pair] = if single_kind {
+            window
+        } else {
+            &self.staged_pairs
+        };
         context
             .queue
-            .write_buffer(&self.pairs.buffer, 0, as_bytes(window));
+            .write_buffer(&self.pairs.buffer, 0, as_bytes(staged));
         self.stats.bytes_uploaded += size_of_val(window) as u64;
         self.stats.windows += 1;
         self.stats.upload += upload_start.elapsed();
 
-        let workgroup_size = self.options.workgroup_size;
-        let groups = (window.len() as u32).div_ceil(workgroup_size);
         let max_groups = context.limits().max_compute_workgroups_per_dimension;
-        let groups_x = groups.min(max_groups);
-        let groups_y = groups.div_ceil(groups_x);
+        let grid = |count: usize| {
+            let groups = (count as u32).div_ceil(workgroup_size as u32);
+            let groups_x = groups.clamp(1, max_groups);
+            (groups_x, groups.div_ceil(groups_x))
+        };
 
         let gpu_start = Instant::now();
         let count = loop {
             let capacity = self.capacity();
-            let params = Params {
-                pair_base: base,
-                pair_count: window.len() as u32,
-                groups_x,
-                capacity,
-                margin,
-                ..Params::default()
-            };
-            context
-                .queue
-                .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+            let mut params = [0u8; PARAMS_STRIDE * PAIR_KINDS];
+            for kind in 0..PAIR_KINDS {
+                let kind_params = Params {
+                    pair_base: starts[kind] as u32,
+                    pair_count: counts[kind] as u32,
+                    groups_x: grid(counts[kind]).0,
+                    capacity,
+                    margin,
+                    ..Params::default()
+                };
+                params[kind * PARAMS_STRIDE..kind * PARAMS_STRIDE + size_of::<Params>()]
+                    .copy_from_slice(bytemuck::bytes_of(&kind_params));
+            }
+            context.queue.write_buffer(&self.params, 0, &params);
             let bind_group = self.bind_group();
 
             let mut encoder = context
@@ -547,9 +763,15 @@ impl GpuNarrowphase {
                     label: Some("sat"),
                     timestamp_writes,
                 });
-                pass.set_pipeline(&self.pipeline);
-                pass.set_bind_group(0, &bind_group, &[]);
-                pass.dispatch_workgroups(groups_x, groups_y, 1);
+                for kind in 0..PAIR_KINDS {
+                    if counts[kind] == 0 {
+                        continue;
+                    }
+                    let (groups_x, groups_y) = grid(counts[kind]);
+                    pass.set_pipeline(&self.pipelines[kind]);
+                    pass.set_bind_group(0, &bind_group, &[(kind * PARAMS_STRIDE) as u32]);
+                    pass.dispatch_workgroups(groups_x, groups_y, 1);
+                }
             }
             encoder.copy_buffer_to_buffer(&self.counter, 0, &self.count_staging, 0, 4);
             if let Some((query_set, resolve)) = &self.timestamps {
@@ -615,18 +837,129 @@ impl GpuNarrowphase {
             });
         encoder.copy_buffer_to_buffer(&self.hits.buffer, 0, &self.hits_staging.buffer, 0, bytes);
         let submission = context.queue.submit([encoder.finish()]);
+        let mut by_slot = std::mem::take(&mut self.slot_hits);
+        by_slot.clear();
         read_mapped(
             &context,
             &self.hits_staging.buffer,
             bytes,
             submission,
-            |mapped| {
-                out.extend_from_slice(&bytemuck::pod_collect_to_vec::<u8, HitRecord>(mapped));
+            |mapped| match bytemuck::try_cast_slice::<u8, HitRecord>(mapped) {
+                Ok(records) => {
+                    append_in_pair_order(records, 0, workgroup_size as u32, &mut by_slot)
+                }
+                Err(_) => {
+                    let records = bytemuck::pod_collect_to_vec::<u8, HitRecord>(mapped);
+                    append_in_pair_order(&records, 0, workgroup_size as u32, &mut by_slot)
+                }
             },
         )?;
+        if single_kind {
+            // Slots are the window's own order.
+            out.extend(by_slot.iter().map(|hit| SatHit {
+                pair: base + hit.pair,
+                ..*hit
+            }));
+            self.slot_hits = by_slot;
+            self.stats.bytes_read_back += bytes;
+            self.stats.readback += readback_start.elapsed();
+            return Ok(());
+        }
+        // Slots back to pair indices: one ascending run per kind, merged.
+        let mut runs: [&[SatHit]; PAIR_KINDS] = [&[]; PAIR_KINDS];
+        let mut rest = &by_slot[..];
+        for (kind, run) in runs.iter_mut().enumerate() {
+            let end = starts.get(kind + 1).copied().unwrap_or(usize::MAX);
+            let split = rest.partition_point(|hit| (hit.pair as usize) < end);
+            *run = &rest[..split];
+            rest = &rest[split..];
+        }
+        merge_runs(&runs, &self.slot_order, out);
+        self.slot_hits = by_slot;
         self.stats.bytes_read_back += bytes;
         self.stats.readback += readback_start.elapsed();
         Ok(())
+    }
+}
+
+/// Kinds of pair, each with its own kernel entry point (in this order).
+const ENTRY_POINTS: [&str; PAIR_KINDS] = ["polygons8", "polygon_circle8", "circles", "general"];
+const PAIR_KINDS: usize = 4;
+/// Each kind's parameters sit at a multiple of this (the uniform offset alignment).
+const PARAMS_STRIDE: usize = 256;
+
+/// A body's class: a polygon of up to 8 vertices, a circle, a larger polygon.
+fn body_class(record: &crate::shape::ShapeRecord) -> u8 {
+    match record.count {
+        0 => 1,
+        1..=8 => 0,
+        _ => 2,
+    }
+}
+
+/// The entry point (kind) for a pair of body classes.
+const KIND_OF_CLASSES: [[u8; 3]; 3] = [
+    // small polygon with: small polygon, circle, large polygon
+    [0, 1, 3],
+    // circle with: small polygon, circle, large polygon
+    [1, 2, 3],
+    // large polygon with anything
+    [3, 3, 3],
+];
+
+/// Merges runs of hits that are each ascending in pair index once their
+/// slots are mapped through `slot_order`, appending to `out`.
+fn merge_runs(runs: &[&[SatHit]; PAIR_KINDS], slot_order: &[u32], out: &mut Vec<SatHit>) {
+    let original = |hit: &SatHit| SatHit {
+        pair: slot_order[hit.pair as usize],
+        ..*hit
+    };
+    let mut heads = [0usize; PAIR_KINDS];
+    out.reserve(runs.iter().map(|run| run.len()).sum());
+    loop {
+        let mut next: Option<(usize, u32)> = None;
+        for (kind, run) in runs.iter().enumerate() {
+            if let Some(hit) = run.get(heads[kind]) {
+                let pair = slot_order[hit.pair as usize];
+                if next.is_none_or(|(_, best)| pair < best) {
+                    next = Some((kind, pair));
+                }
+            }
+        }
+        let Some((kind, _)) = next else { break };
+        out.push(original(&runs[kind][heads[kind]]));
+        heads[kind] += 1;
+    }
+}
+
+/// Appends a window's records in pair order. The kernel writes one block per
+/// workgroup, in pair order within the block, blocks in any order: find the
+/// blocks (a record's workgroup is its pair's offset in the window divided by
+/// the workgroup size), order them by workgroup, and copy them out in one
+/// pass. Linear in the records, plus a sort of one entry per block.
+fn append_in_pair_order(
+    records: &[HitRecord],
+    window_base: u32,
+    workgroup_size: u32,
+    out: &mut Vec<SatHit>,
+) {
+    let group = |record: &HitRecord| (record.pair - window_base) / workgroup_size;
+    let mut blocks: Vec<(u32, usize, usize)> = Vec::new();
+    let mut start = 0;
+    for index in 1..=records.len() {
+        if index == records.len() || group(&records[index]) != group(&records[start]) {
+            blocks.push((group(&records[start]), start, index));
+            start = index;
+        }
+    }
+    blocks.sort_unstable_by_key(|&(group, _, _)| group);
+    out.reserve(records.len());
+    for (_, start, end) in blocks {
+        out.extend(records[start..end].iter().map(|record| SatHit {
+            pair: record.pair,
+            axis: Axis::unpack(record.axis),
+            depth: record.depth,
+        }));
     }
 }
 
