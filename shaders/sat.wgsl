@@ -55,7 +55,9 @@ struct Params {
     groups_x: u32,   // workgroups along x in the 2D dispatch
     capacity: u32,   // records the output can hold
     margin: f32,
-    _pad0: u32,
+    // Polygons with more vertices than this on both sides merge (src/sat.rs:
+    // MERGE_THRESHOLD by default; FaceSearch).
+    merge_threshold: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -183,6 +185,83 @@ fn find_max_separation(
     return best;
 }
 
+// One face of poly1 moved into poly2's frame: normal, and dot(normal, vertex) in z.
+fn moved_face(face: vec4<f32>, xf: Transform) -> vec3<f32> {
+    let normal = rotate(xf.q, face.zw);
+    let vertex = transform_point(xf, face.xy);
+    return vec3<f32>(normal, dot2(normal, vertex));
+}
+
+// dot(normal, w) - offset for vertex j of poly, in the loop's order.
+fn vertex_separation(poly: ShapeRecord, face: vec3<f32>, j: u32) -> f32 {
+    let w = edge(poly.first + j).xy;
+    return (face.x * w.x - face.z) + face.y * w.y;
+}
+
+// From vertex `start`, walks forward while the next vertex lies no higher
+// along the face's normal: a lowest vertex.
+fn descend(poly: ShapeRecord, face: vec3<f32>, start: u32) -> u32 {
+    var j = start;
+    var height = vertex_separation(poly, face, j);
+    for (var step = 1u; step < poly.count; step++) {
+        let next = select(0u, j + 1u, j + 1u < poly.count);
+        let next_height = vertex_separation(poly, face, next);
+        if next_height > height {
+            break;
+        }
+        j = next;
+        height = next_height;
+    }
+    return j;
+}
+
+// find_max_separation in O(n + m) for large polygons (src/sat.rs explains):
+// the faces of poly1 in groups of 8, each against the window of poly2's
+// vertices from the previous group's last face's lowest vertex to this
+// group's last face's.
+fn find_max_separation_merged(
+    poly1: ShapeRecord,
+    poly2: ShapeRecord,
+    xf: Transform,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let count2 = poly2.count;
+    let first_face = moved_face(edge(poly1.first), xf);
+    var low = 0u;
+    var lowest = vertex_separation(poly2, first_face, 0u);
+    for (var j = 1u; j < count2; j++) {
+        let height = vertex_separation(poly2, first_face, j);
+        if height < lowest {
+            low = j;
+            lowest = height;
+        }
+    }
+    var best = Separation(LOWEST, 0u);
+    for (var group_start = 0u; group_start < poly1.count; group_start += 8u) {
+        let group_end = min(group_start + 8u, poly1.count);
+        let start = low;
+        let end = descend(poly2, moved_face(edge(poly1.first + group_end - 1u), xf), start);
+        let window = (end + count2 - start) % count2 + 1u;
+        for (var i = group_start; i < group_end; i++) {
+            let face = moved_face(edge(poly1.first + i), xf);
+            var separation = HIGHEST;
+            for (var k = 0u; k < window; k++) {
+                let j = select(start + k - count2, start + k, start + k < count2);
+                separation = min(separation, vertex_separation(poly2, face, j));
+            }
+            if separation > best.value + tolerance {
+                best = Separation(separation, i);
+            }
+            if separation >= limit {
+                return Separation(separation, i);
+            }
+        }
+        low = end;
+    }
+    return best;
+}
+
 fn collide_polygons(
     poly_a: ShapeRecord,
     poly_b: ShapeRecord,
@@ -191,11 +270,22 @@ fn collide_polygons(
     tolerance: f32,
     margin: f32,
 ) -> PairResult {
-    let separation_a = find_max_separation(poly_a, poly_b, xf_ba, tolerance, margin);
+    let merge = poly_a.count > params.merge_threshold && poly_b.count > params.merge_threshold;
+    var separation_a: Separation;
+    if merge {
+        separation_a = find_max_separation_merged(poly_a, poly_b, xf_ba, tolerance, margin);
+    } else {
+        separation_a = find_max_separation(poly_a, poly_b, xf_ba, tolerance, margin);
+    }
     if separation_a.value >= margin {
         return PairResult(false, 0u, 0.0);
     }
-    let separation_b = find_max_separation(poly_b, poly_a, xf_ab, tolerance, margin);
+    var separation_b: Separation;
+    if merge {
+        separation_b = find_max_separation_merged(poly_b, poly_a, xf_ab, tolerance, margin);
+    } else {
+        separation_b = find_max_separation(poly_b, poly_a, xf_ab, tolerance, margin);
+    }
     if separation_b.value >= margin {
         return PairResult(false, 0u, 0.0);
     }

@@ -103,6 +103,7 @@ pub struct Batch<'a> {
     /// Each body's shape, packed: the narrowphase reads little else of a body.
     shape_of: Vec<u32>,
     margin: f32,
+    face_search: sat::FaceSearch,
 }
 
 impl<'a> Batch<'a> {
@@ -128,6 +129,7 @@ impl<'a> Batch<'a> {
             transforms: bodies.iter().map(Body::transform).collect(),
             shape_of: bodies.iter().map(|body| body.shape).collect(),
             margin,
+            face_search: sat::FaceSearch::Auto,
         })
     }
 
@@ -155,6 +157,20 @@ impl<'a> Batch<'a> {
 
     pub fn margin(&self) -> f32 {
         self.margin
+    }
+
+    /// Chooses how large polygons search each other's vertices (for
+    /// benchmarks; the default picks by size, per backend). Every backend
+    /// follows it.
+    pub fn with_face_search(self, face_search: sat::FaceSearch) -> Batch<'a> {
+        Batch {
+            face_search,
+            ..self
+        }
+    }
+
+    pub fn face_search(&self) -> sat::FaceSearch {
+        self.face_search
     }
 
     /// Runs the reference SAT on the pair at `index` (vectorised across

@@ -27,7 +27,10 @@ use wide::f32x4;
 use crate::manifold::{Clip, Manifold, clip, manifold};
 use crate::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
 use crate::narrowphase::{Axis, Batch, Owner, SatHit};
-use crate::sat::{PairResult, Separation, TIE_TOLERANCE, collide_circles, finish_polygon_circle};
+use crate::sat::{
+    CPU_MERGE_THRESHOLD, PairResult, Separation, TIE_TOLERANCE, collide_circles,
+    finish_polygon_circle, uses_merge_above,
+};
 use crate::shape::{EdgeRecord, FACE_LANES, FaceLanes, ShapeRecord, ShapeSet};
 
 const LOWEST: f32 = -f32::MAX;
@@ -47,6 +50,17 @@ struct GroupScan {
 trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
     fn splat(value: f32) -> Self;
     fn load(values: &[f32; 8]) -> Self;
+    /// The first 8 values of a slice of at least 8.
+    #[inline(always)]
+    fn load_slice(values: &[f32]) -> Self {
+        Self::load(&std::array::from_fn(|i| values[i]))
+    }
+    /// The first of the first `active` lanes where `self > other`, if any.
+    #[inline(always)]
+    fn first_greater(self, other: Self, active: usize) -> Option<usize> {
+        let (mine, theirs) = (self.to_array(), other.to_array());
+        (0..active).find(|&lane| mine[lane] > theirs[lane])
+    }
     /// `self < other ? self : other`, lane by lane (no NaN occurs here).
     fn min(self, other: Self) -> Self;
     fn to_array(self) -> [f32; 8];
@@ -181,6 +195,22 @@ mod avx {
         fn load(values: &[f32; 8]) -> Avx {
             // SAFETY: see the type's documentation; the read is of 8 floats.
             Avx(unsafe { _mm256_loadu_ps(values.as_ptr()) })
+        }
+
+        #[inline(always)]
+        fn load_slice(values: &[f32]) -> Avx {
+            let values = &values[..8];
+            // SAFETY: see the type's documentation; the slice holds 8 floats.
+            Avx(unsafe { _mm256_loadu_ps(values.as_ptr()) })
+        }
+
+        #[inline(always)]
+        fn first_greater(self, other: Avx, active: usize) -> Option<usize> {
+            // SAFETY: see the type's documentation.
+            let mask =
+                unsafe { _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, other.0)) } as u32;
+            let mask = mask & ((1u32 << active.min(8)) - 1);
+            (mask != 0).then(|| mask.trailing_zeros() as usize)
         }
 
         #[inline(always)]
@@ -329,6 +359,125 @@ fn find_max_separation<V: Lanes>(
     best
 }
 
+/// Heights `dot(normal, w) - offset` of ring vertices `j..j + 8`, in the
+/// scalar twin's order. A function, not a closure: it must inline into the
+/// AVX caller.
+#[inline(always)]
+fn ring_heights<V: Lanes>(xs: &[f32], ys: &[f32], (nx, ny, offset): (V, V, V), j: usize) -> V {
+    (nx * V::load_slice(&xs[j..]) - offset) + ny * V::load_slice(&ys[j..])
+}
+
+/// [`sat::descend`](crate::sat::descend) eight steps at a time, on the
+/// polygon's ring (see [`ShapeSet::ring_of`]): the walk stops at the first
+/// vertex whose successor lies higher, and each lane compares one vertex
+/// with its successor.
+#[inline(always)]
+fn descend_ring<V: Lanes>(
+    xs: &[f32],
+    ys: &[f32],
+    count: usize,
+    (nx, ny, offset): (f32, f32, f32),
+    start: usize,
+) -> usize {
+    let face = (V::splat(nx), V::splat(ny), V::splat(offset));
+    let mut j = start;
+    let mut walked = 0;
+    // The scalar walk takes at most count - 1 steps.
+    while walked + 1 < count {
+        let active = (count - 1 - walked).min(FACE_LANES);
+        let next = ring_heights(xs, ys, face, j + 1);
+        if let Some(lane) = next.first_greater(ring_heights(xs, ys, face, j), active) {
+            let stop = j + lane;
+            return if stop < count { stop } else { stop - count };
+        }
+        j += FACE_LANES;
+        if j >= count {
+            j -= count;
+        }
+        walked += FACE_LANES;
+    }
+    let last = start + count - 1;
+    if last < count { last } else { last - count }
+}
+
+/// [`sat::find_max_separation_merged`](crate::sat::find_max_separation_merged):
+/// a group's 8 faces at once over its window of `poly2`'s vertices.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn find_max_separation_merged<V: Lanes>(
+    poly1: &[FaceLanes],
+    count1: u32,
+    poly2: &[FaceLanes],
+    (ring_x, ring_y): (&[f32], &[f32]),
+    count2: u32,
+    xf: Transform,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let count2 = count2 as usize;
+    let (c, s) = (V::splat(xf.q.c), V::splat(xf.q.s));
+    let (px, py) = (V::splat(xf.p.x), V::splat(xf.p.y));
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    let mut low = usize::MAX;
+    for (group, faces) in poly1.iter().enumerate() {
+        let (fnx, fny) = (V::load(&faces.nx), V::load(&faces.ny));
+        let (fvx, fvy) = (V::load(&faces.vx), V::load(&faces.vy));
+        let nx = c * fnx - s * fny;
+        let ny = s * fnx + c * fny;
+        let vx = (c * fvx + px) - s * fvy;
+        let vy = (s * fvx + py) + c * fvy;
+        let offset = nx * vx + ny * vy;
+        let first = (group * FACE_LANES) as u32;
+        let active = (count1 - first).min(FACE_LANES as u32) as usize;
+        // The walks use the lanes' own values: the same bits as the scalar twin.
+        let (nxs, nys, offsets) = (nx.to_array(), ny.to_array(), offset.to_array());
+        let face = |lane: usize| (nxs[lane], nys[lane], offsets[lane]);
+        if low == usize::MAX {
+            // The first lowest vertex along face 0, once: eight vertices at
+            // a time, as the first largest of the negated heights (negation
+            // is exact, so ties go to the first as in the scalar loop).
+            let (nx0, ny0, offset0) = face(0);
+            let (minus_nx, minus_ny, minus_offset) =
+                (V::splat(-nx0), V::splat(-ny0), V::splat(-offset0));
+            let mut best_height = LOWEST;
+            low = 0;
+            for (group2, vertices) in poly2.iter().enumerate() {
+                let first2 = group2 * FACE_LANES;
+                let active2 = (count2 - first2).min(FACE_LANES);
+                let negated = (minus_nx * V::load(&vertices.vx) - minus_offset)
+                    + minus_ny * V::load(&vertices.vy);
+                let scan = negated.scan(active2, 0.0);
+                if scan.largest > best_height {
+                    best_height = scan.largest;
+                    low = first2 + scan.lane;
+                }
+            }
+        }
+        let start = low;
+        let end = descend_ring::<V>(ring_x, ring_y, count2, face(active - 1), start);
+        let window = (end + count2 - start) % count2 + 1;
+        let mut separation = V::splat(f32::MAX);
+        for k in 0..window {
+            let j = if start + k < count2 {
+                start + k
+            } else {
+                start + k - count2
+            };
+            separation =
+                separation.min((nx * V::splat(ring_x[j]) - offset) + ny * V::splat(ring_y[j]));
+        }
+        if let Some(separated) = scan_group(separation, active, first, &mut best, tolerance, limit)
+        {
+            return separated;
+        }
+        low = end;
+    }
+    best
+}
+
 /// [`sat::collide_polygon_circle`](crate::sat::collide_polygon_circle) with
 /// the face loop eight faces at a time.
 #[inline(always)]
@@ -365,6 +514,7 @@ fn collide_polygon_circle<V: Lanes>(
 /// [`sat::collide_pair`](crate::sat::collide_pair), vectorised.
 #[inline(always)]
 fn collide_pair_with<V: Lanes>(
+    merge_threshold: u32,
     shapes: &ShapeSet,
     (xf_ab, xf_ba): (Transform, Transform),
     (index_a, shape_a): (u32, &ShapeRecord),
@@ -376,27 +526,36 @@ fn collide_pair_with<V: Lanes>(
         (true, true) => {
             let lanes_a = shapes.lanes_of(index_a, shape_a);
             let lanes_b = shapes.lanes_of(index_b, shape_b);
-            let separation_a = find_max_separation::<V>(
-                lanes_a,
-                shape_a.count,
-                lanes_b,
-                shape_b.count,
-                xf_ba,
-                tolerance,
-                margin,
+            // Direct calls in each branch, not a function pointer or a
+            // closure: they must inline into the caller, whose target
+            // features (AVX) they need.
+            let merge = uses_merge_above(shape_a.count, shape_b.count, merge_threshold);
+            let (count_a, count_b) = (shape_a.count, shape_b.count);
+            let (ring_a, ring_b) = (
+                shapes.ring_of(index_a, shape_a),
+                shapes.ring_of(index_b, shape_b),
             );
+            let separation_a = if merge {
+                find_max_separation_merged::<V>(
+                    lanes_a, count_a, lanes_b, ring_b, count_b, xf_ba, tolerance, margin,
+                )
+            } else {
+                find_max_separation::<V>(
+                    lanes_a, count_a, lanes_b, count_b, xf_ba, tolerance, margin,
+                )
+            };
             if separation_a.value >= margin {
                 return None;
             }
-            let separation_b = find_max_separation::<V>(
-                lanes_b,
-                shape_b.count,
-                lanes_a,
-                shape_a.count,
-                xf_ab,
-                tolerance,
-                margin,
-            );
+            let separation_b = if merge {
+                find_max_separation_merged::<V>(
+                    lanes_b, count_b, lanes_a, ring_a, count_a, xf_ab, tolerance, margin,
+                )
+            } else {
+                find_max_separation::<V>(
+                    lanes_b, count_b, lanes_a, count_a, xf_ab, tolerance, margin,
+                )
+            };
             if separation_b.value >= margin {
                 return None;
             }
@@ -476,6 +635,7 @@ fn contact_with<V: Lanes>(batch: &Batch, index: usize, out: &mut Vec<Manifold>) 
     let (xf_a, xf_b) = (batch.transforms()[a], batch.transforms()[b]);
     let (xf_ab, xf_ba) = relative_transforms(xf_a, xf_b);
     let Some(result) = collide_pair_with::<V>(
+        batch.face_search().threshold(CPU_MERGE_THRESHOLD),
         shapes,
         (xf_ab, xf_ba),
         (index_a, record_a),
@@ -556,6 +716,7 @@ fn test_pair_with<V: Lanes>(batch: &Batch, index: usize) -> Option<SatHit> {
     let transforms = batch.transforms();
     let (shape_a, shape_b) = (shape_of[a], shape_of[b]);
     collide_pair_with::<V>(
+        batch.face_search().threshold(CPU_MERGE_THRESHOLD),
         shapes,
         relative_transforms(transforms[a], transforms[b]),
         (shape_a, &records[shape_a as usize]),

@@ -204,6 +204,9 @@ pub struct FaceLanes {
 /// Faces per [`FaceLanes`] group.
 pub const FACE_LANES: usize = 8;
 
+/// Vertices repeated after a polygon's last in its ring (see [`ShapeSet::ring_of`]).
+pub const RING_PADDING: usize = 2 * FACE_LANES;
+
 /// A polygon's faces, read from its face groups (which the narrowphase has
 /// just brought into cache).
 #[derive(Clone, Copy, Debug)]
@@ -243,6 +246,11 @@ pub struct ShapeSet {
     /// Each polygon's faces in groups of eight; `first_lane[shape]` is its first group.
     lanes: Vec<FaceLanes>,
     first_lane: Vec<u32>,
+    /// Each polygon's vertex x's then y's, each followed by its first
+    /// `RING_PADDING` again, so that any `RING_PADDING` consecutive vertices
+    /// (going round) are one slice; `first_ring[shape]` is where they start.
+    ring: Vec<f32>,
+    first_ring: Vec<u32>,
     /// Unique per library; with the length (the library only grows) it tells
     /// a GPU backend whether its copy is current.
     uid: u64,
@@ -261,6 +269,8 @@ impl Default for ShapeSet {
             edges: Vec::new(),
             lanes: Vec::new(),
             first_lane: Vec::new(),
+            ring: Vec::new(),
+            first_ring: Vec::new(),
             uid: next_uid(),
         }
     }
@@ -275,6 +285,8 @@ impl Clone for ShapeSet {
             edges: self.edges.clone(),
             lanes: self.lanes.clone(),
             first_lane: self.first_lane.clone(),
+            ring: self.ring.clone(),
+            first_ring: self.first_ring.clone(),
             uid: next_uid(),
         }
     }
@@ -294,8 +306,14 @@ impl ShapeSet {
     pub fn push(&mut self, shape: Shape) -> u32 {
         let index = self.shapes.len() as u32;
         self.first_lane.push(self.lanes.len() as u32);
+        self.first_ring.push(self.ring.len() as u32);
         if let Shape::Polygon(polygon) = &shape {
             let count = polygon.vertices.len();
+            for coordinate in [|v: &Vec2| v.x, |v: &Vec2| v.y] {
+                self.ring.extend(
+                    (0..count + RING_PADDING).map(|i| coordinate(&polygon.vertices[i % count])),
+                );
+            }
             let (v, n) = (&polygon.vertices, &polygon.normals);
             for group in 0..count.div_ceil(FACE_LANES) {
                 let mut lanes = FaceLanes::default();
@@ -397,6 +415,19 @@ impl ShapeSet {
             lanes: self.lanes_of(index, record),
             count: record.count,
         }
+    }
+
+    /// Polygon `index`'s vertex x's and y's, each `count + RING_PADDING`
+    /// long: vertex `i` and the `RING_PADDING - 1` after it (going round)
+    /// are `xs[i..]`, for any `i < count`.
+    #[inline(always)]
+    pub fn ring_of(&self, index: u32, record: &ShapeRecord) -> (&[f32], &[f32]) {
+        let first = self.first_ring[index as usize] as usize;
+        let length = record.count as usize + RING_PADDING;
+        (
+            &self.ring[first..first + length],
+            &self.ring[first + length..first + 2 * length],
+        )
     }
 
     /// The first face group of shape `index`, if it has one (for prefetching).

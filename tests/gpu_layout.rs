@@ -126,7 +126,14 @@ fn rust_mirrors_match_the_wgsl_layout() {
         "Params",
         Params,
         [
-            pair_base, pair_count, groups_x, capacity, margin, _pad0, _pad1, _pad2
+            pair_base,
+            pair_count,
+            groups_x,
+            capacity,
+            margin,
+            merge_threshold,
+            _pad1,
+            _pad2
         ]
     );
     // The 8-byte pair record (inputs stay within 16 bytes per pair).

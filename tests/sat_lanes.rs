@@ -45,6 +45,7 @@ fn eight_faces_at_a_time_equals_one_at_a_time_bit_for_bit() {
                     &records[scene.bodies[a].shape as usize],
                     &records[scene.bodies[b].shape as usize],
                     margin,
+                    sat::CPU_MERGE_THRESHOLD,
                 );
                 let lanes = batch.test_pair(pair_index);
                 match (scalar, lanes) {

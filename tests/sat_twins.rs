@@ -68,3 +68,50 @@ fn straight_line_equals_looped_bit_for_bit() {
         );
     }
 }
+
+#[test]
+fn merged_search_finds_what_brute_force_finds() {
+    use gpusat::sat::{find_max_separation, find_max_separation_merged};
+    let mut identical = 0;
+    let mut compared = 0;
+    for (seed, vertices) in [(121, (17, 64)), (122, (40, 64)), (123, (17, 24))] {
+        let spec = SceneSpec {
+            vertices,
+            circle_fraction: 0.0,
+            sliver_fraction: 0.0,
+            half_extent: 1.5,
+            ..SceneSpec::mixed(seed, 20_000)
+        };
+        let scene = spec.generate();
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+        let records = scene.shapes.records();
+        for pair in &scene.pairs {
+            let (a, b) = (pair.a as usize, pair.b as usize);
+            let (ra, rb) = (
+                &records[scene.bodies[a].shape as usize],
+                &records[scene.bodies[b].shape as usize],
+            );
+            let xf_ba = inv_mul_transforms(batch.transforms()[b], batch.transforms()[a]);
+            let tolerance = TIE_TOLERANCE * (ra.size + rb.size);
+            let (ea, eb) = (scene.shapes.edges_of(ra), scene.shapes.edges_of(rb));
+            // No early exit: every face's value is compared.
+            let brute = find_max_separation(ea, eb, xf_ba, tolerance, f32::MAX);
+            let merged = find_max_separation_merged(ea, eb, xf_ba, tolerance, f32::MAX);
+            compared += 1;
+            if brute == merged {
+                identical += 1;
+            } else {
+                let size = ra.size.max(rb.size);
+                assert!(
+                    (brute.value - merged.value).abs() <= 1e-5 * size,
+                    "{pair:?}: brute {brute:?}, merged {merged:?}"
+                );
+            }
+        }
+    }
+    eprintln!("merged search: {identical} of {compared} identical to brute force");
+    assert!(
+        identical * 1000 >= compared * 999,
+        "{identical} of {compared}"
+    );
+}

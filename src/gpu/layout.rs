@@ -75,7 +75,8 @@ pub struct Params {
     /// Records the output buffer holds.
     pub capacity: u32,
     pub margin: f32,
-    pub _pad0: u32,
+    /// Polygons with more vertices than this on both sides merge.
+    pub merge_threshold: u32,
     pub _pad1: u32,
     pub _pad2: u32,
 }

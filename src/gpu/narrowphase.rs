@@ -33,6 +33,7 @@ use super::layout::{
 };
 use crate::error::Error;
 use crate::narrowphase::{Axis, Batch, Pair, SatHit};
+use crate::sat::GPU_MERGE_THRESHOLD;
 use crate::shape::EdgeRecord;
 
 /// Tuning and test knobs of the GPU narrowphase.
@@ -523,7 +524,15 @@ impl GpuNarrowphase {
         let mut hits: Vec<SatHit> = Vec::new();
         for (window_index, window) in pairs.chunks(self.max_window).enumerate() {
             let base = window_index * self.max_window;
-            self.run_window(base as u32, window, batch.margin(), &mut hits)?;
+            self.run_window(
+                base as u32,
+                window,
+                (
+                    batch.margin(),
+                    batch.face_search().threshold(GPU_MERGE_THRESHOLD),
+                ),
+                &mut hits,
+            )?;
         }
         self.stats.hits = hits.len() as u64;
         self.stats.total = start.elapsed();
@@ -651,7 +660,7 @@ impl GpuNarrowphase {
         &mut self,
         base: u32,
         window: &[Pair],
-        margin: f32,
+        (margin, merge_threshold): (f32, u32),
         out: &mut Vec<SatHit>,
     ) -> Result<(), Error> {
         let context = self.context.clone();
@@ -739,6 +748,7 @@ impl GpuNarrowphase {
                     groups_x: grid(counts[kind]).0,
                     capacity,
                     margin,
+                    merge_threshold,
                     ..Params::default()
                 };
                 params[kind * PARAMS_STRIDE..kind * PARAMS_STRIDE + size_of::<Params>()]
