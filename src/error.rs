@@ -84,6 +84,10 @@ pub enum Error {
     /// A picture or animation that could not be made.
     #[error("{0}")]
     Render(String),
+    /// A benchmark that could not be run honestly (a backend disagreeing
+    /// with the CPU reference).
+    #[error("bench: {0}")]
+    Bench(String),
     /// No adapter could be found (or none matching the requested one).
     #[error("{0}")]
     NoAdapter(String),

@@ -45,6 +45,7 @@
 //! shape validation in [`hull`].
 
 mod backend;
+mod bench;
 mod body;
 mod broadphase;
 mod check;
@@ -55,6 +56,7 @@ pub mod hull;
 mod manifold;
 mod math;
 mod narrowphase;
+mod plot;
 mod render;
 mod resolve;
 pub mod sat;
@@ -65,6 +67,7 @@ mod workload;
 mod world;
 
 pub use backend::{BackendKind, Narrowphase};
+pub use bench::{BenchBackend, BenchOptions, BenchReport, BenchRow, parallel_ceiling, run_bench};
 pub use body::Body;
 pub use broadphase::{
     Aabb, PairFilter, body_aabb, body_aabbs, brute_force_pairs, find_pairs, sweep_and_prune,
@@ -78,8 +81,8 @@ pub use math::{
     transform_point,
 };
 pub use narrowphase::{
-    Axis, Batch, Hit, Owner, Pair, SatHit, collide_cpu, collide_cpu_parallel, contacts_cpu,
-    contacts_cpu_parallel, validate_pairs,
+    Axis, Batch, Hit, Owner, PARALLEL_MIN_PAIRS, Pair, SatHit, collide_cpu, collide_cpu_parallel,
+    contacts_cpu, contacts_cpu_parallel, validate_pairs,
 };
 pub use render::{GifRecorder, RenderOptions, encode_png, render, scene_bounds};
 pub use resolve::{

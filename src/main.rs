@@ -2,16 +2,18 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use glam::Vec2;
 use gpusat::generate::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
-use gpusat::gpu::{AdapterChoice, GpuContext, GpuOptions, list_adapters};
+use gpusat::gpu::{AdapterChoice, GpuContext, GpuNarrowphase, GpuOptions, list_adapters};
 use gpusat::{
-    BackendKind, Candidates, CollideOutput, ContactOut, ContactSolver, Error, GifRecorder, Hit,
-    HitOut, Narrowphase, Pair, PairFilter, RenderOptions, Scene, SeparationOptions, SolverOptions,
-    World, WorldOptions, encode_png, find_pairs, manifolds_parallel, render, separate_positions,
+    BackendKind, BenchBackend, BenchOptions, Candidates, CollideOutput, ContactOut, ContactSolver,
+    Density, Error, GifRecorder, Hit, HitOut, MAX_POLYGON_VERTICES, Narrowphase, Pair, PairFilter,
+    RenderOptions, Scene, SeparationOptions, ShapeKind, SolverOptions, World, WorldOptions,
+    encode_png, find_pairs, manifolds_parallel, render, run_bench, separate_positions,
     to_json_pretty, write_atomically,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -117,6 +119,99 @@ enum Command {
     },
     /// List the GPU adapters and say which one `auto` picks.
     Info,
+    /// Measure narrowphase throughput over batch sizes and backends on a
+    /// seeded workload: a table, and optionally CSV, JSON lines and a plot.
+    ///
+    /// Every backend's hits are checked against the CPU reference before it
+    /// is timed; each figure is the median of several samples.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Batch sizes in pairs, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [1_000usize, 10_000, 100_000, 1_000_000])]
+    sizes: Vec<usize>,
+    /// Backends to run, comma-separated.
+    #[arg(long, value_delimiter = ',', value_enum, default_values_t = [
+        BenchBackendArg::Cpu, BenchBackendArg::CpuParallel, BenchBackendArg::CpuContacts,
+        BenchBackendArg::Gpu, BenchBackendArg::GpuKernel, BenchBackendArg::Parry2d])]
+    backends: Vec<BenchBackendArg>,
+    /// What the shapes are.
+    #[arg(long, value_enum, default_value_t = KindArg::Polygons)]
+    kind: KindArg,
+    /// Vertices of every polygon, with `--kind polygons`.
+    #[arg(long, default_value_t = 8)]
+    vertices: usize,
+    /// How crowded the bodies are: the reference distribution (bodies in
+    /// [-1, 1]², nearly all pairs overlap), sparse (~10%) or dense (~80%).
+    #[arg(long, value_enum, default_value_t = DensityArg::Reference)]
+    density: DensityArg,
+    /// Seconds of measuring per batch size and backend.
+    #[arg(long, default_value_t = 0.5)]
+    time: f64,
+    /// Samples per batch size and backend; the median is reported.
+    #[arg(long, default_value_t = 7)]
+    samples: usize,
+    /// Seed of the scene generator (default: the reference seed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the table as CSV.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Write the table as JSON lines, one object per row.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write a PNG plot of throughput against batch size (log-log).
+    #[arg(long)]
+    plot: Option<PathBuf>,
+    /// Plot size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "900x600", value_parser = parse_size)]
+    plot_size: (u32, u32),
+    /// GPU adapter (see `collide`); with `auto`, no adapter skips the GPU rows.
+    #[arg(long, default_value = "auto")]
+    adapter: String,
+    /// Invocations per GPU workgroup.
+    #[arg(long, default_value_t = GpuOptions::default().workgroup_size)]
+    workgroup_size: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BenchBackendArg {
+    Cpu,
+    CpuParallel,
+    CpuContacts,
+    Gpu,
+    GpuKernel,
+    Parry2d,
+}
+
+impl BenchBackendArg {
+    fn backend(self) -> BenchBackend {
+        match self {
+            BenchBackendArg::Cpu => BenchBackend::Cpu,
+            BenchBackendArg::CpuParallel => BenchBackend::CpuParallel,
+            BenchBackendArg::CpuContacts => BenchBackend::CpuContacts,
+            BenchBackendArg::Gpu => BenchBackend::Gpu,
+            BenchBackendArg::GpuKernel => BenchBackend::GpuKernel,
+            BenchBackendArg::Parry2d => BenchBackend::Parry2d,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum KindArg {
+    Polygons,
+    Circles,
+    /// Polygons of 3 to 16 vertices, circles and slivers.
+    Mixed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum DensityArg {
+    Reference,
+    Sparse,
+    Dense,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -575,6 +670,118 @@ fn info() -> Result<(), Error> {
     }
 }
 
+/// Pairs one `gpusat bench` batch may hold: the scene behind it takes about
+/// 8 bytes per pair, the outputs up to 16 more per backend.
+const MAX_BENCH_PAIRS: usize = 50_000_000;
+
+fn bench_options(args: &BenchArgs) -> Result<BenchOptions, Error> {
+    let invalid = |message: String| Error::Input {
+        file: "gpusat bench".to_string(),
+        message,
+    };
+    if args.sizes.is_empty() {
+        return Err(invalid("--sizes is empty".to_string()));
+    }
+    if let Some(size) = args
+        .sizes
+        .iter()
+        .find(|&&size| size == 0 || size > MAX_BENCH_PAIRS)
+    {
+        return Err(invalid(format!(
+            "batch size {size} is not between 1 and {MAX_BENCH_PAIRS}"
+        )));
+    }
+    if args.kind == KindArg::Polygons && !(3..=MAX_POLYGON_VERTICES).contains(&args.vertices) {
+        return Err(invalid(format!(
+            "--vertices {} is not between 3 and {MAX_POLYGON_VERTICES}",
+            args.vertices
+        )));
+    }
+    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 600.0) {
+        return Err(invalid(format!(
+            "--time {} is not a number of seconds between 0 and 600",
+            args.time
+        )));
+    }
+    if args.samples == 0 || args.samples > 1000 {
+        return Err(invalid(format!(
+            "--samples {} is not between 1 and 1000",
+            args.samples
+        )));
+    }
+    let mut backends: Vec<BenchBackend> = Vec::new();
+    for backend in args.backends.iter().map(|arg| arg.backend()) {
+        if !backends.contains(&backend) {
+            backends.push(backend);
+        }
+    }
+    Ok(BenchOptions {
+        kind: match args.kind {
+            KindArg::Polygons => ShapeKind::Polygons(args.vertices),
+            KindArg::Circles => ShapeKind::Circles,
+            KindArg::Mixed => ShapeKind::Mixed,
+        },
+        density: match args.density {
+            DensityArg::Reference => Density::Reference,
+            DensityArg::Sparse => Density::Sparse,
+            DensityArg::Dense => Density::Dense,
+        },
+        sizes: args.sizes.clone(),
+        backends,
+        min_time: std::time::Duration::from_secs_f64(args.time),
+        samples: args.samples,
+        seed: args.seed,
+    })
+}
+
+fn bench(args: &BenchArgs) -> Result<(), Error> {
+    let options = bench_options(args)?;
+    let mut gpu = None;
+    if options.backends.iter().any(|backend| backend.needs_gpu()) {
+        let gpu_options = GpuOptions {
+            workgroup_size: args.workgroup_size,
+            ..GpuOptions::default()
+        };
+        let built = GpuContext::new(&AdapterChoice::parse(&args.adapter))
+            .and_then(|context| GpuNarrowphase::new(Arc::new(context), gpu_options));
+        match built {
+            Ok(narrowphase) => gpu = Some(narrowphase),
+            // An adapter asked for by name must be there; `auto` may find none.
+            Err(err @ Error::NoAdapter(_)) if args.adapter == "auto" => {
+                eprintln!("gpusat: no GPU rows: {err}");
+            }
+            Err(err) => return Err(err),
+        }
+    }
+    let cells = options.sizes.len() * options.backends.len();
+    let bar = ProgressBar::new(cells as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = run_bench(&options, gpu.as_mut(), |cell| {
+        bar.inc(1);
+        bar.set_message(cell.to_string());
+    });
+    bar.finish_and_clear();
+    let report = report?;
+    print!("{}", report.table());
+    if let Some(path) = &args.csv {
+        write_atomically(path, report.csv().as_bytes())?;
+        eprintln!("gpusat: wrote {}", path.display());
+    }
+    if let Some(path) = &args.json {
+        write_atomically(path, report.json_lines()?.as_bytes())?;
+        eprintln!("gpusat: wrote {}", path.display());
+    }
+    if let Some(path) = &args.plot {
+        let (width, height) = args.plot_size;
+        write_atomically(path, &report.plot_png(width, height)?)?;
+        eprintln!("gpusat: wrote {}", path.display());
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -621,6 +828,7 @@ fn main() -> ExitCode {
             size,
         } => render_scene(scene, output, *size),
         Command::Info => info(),
+        Command::Bench(args) => bench(args),
         Command::Resolve {
             scene,
             output,

@@ -1,7 +1,10 @@
 //! The parallel CPU backend returns exactly what the scalar reference does.
 
 use gpusat::generate::SceneSpec;
-use gpusat::{Batch, SatHit, collide_cpu, collide_cpu_parallel};
+use gpusat::{
+    Batch, PARALLEL_MIN_PAIRS, SatHit, collide_cpu, collide_cpu_parallel, contacts_cpu,
+    contacts_cpu_parallel,
+};
 
 fn bits(hits: &[SatHit]) -> Vec<(u32, u32, u32)> {
     hits.iter()
@@ -45,5 +48,35 @@ fn empty_and_tiny_batches() {
             bits(&collide_cpu(&batch)),
             bits(&collide_cpu_parallel(&batch))
         );
+    }
+}
+
+/// Around the size where the parallel variants start splitting, and at
+/// sizes that leave a short last chunk, both variants match the scalar ones.
+#[test]
+fn batches_around_the_parallel_threshold() {
+    let largest = PARALLEL_MIN_PAIRS + 4095;
+    let scene = SceneSpec::mixed(24, largest).generate();
+    for count in [
+        PARALLEL_MIN_PAIRS - 1,
+        PARALLEL_MIN_PAIRS,
+        PARALLEL_MIN_PAIRS + 1,
+        largest,
+    ] {
+        let batch =
+            Batch::new(&scene.shapes, &scene.bodies, &scene.pairs[..count], 0.0).expect("valid");
+        let (scalar, parallel) = (collide_cpu(&batch), collide_cpu_parallel(&batch));
+        assert!(!scalar.is_empty(), "{count} pairs: no hits");
+        assert!(
+            bits(&scalar) == bits(&parallel),
+            "{count} pairs: hits differ"
+        );
+        let (scalar, parallel) = (contacts_cpu(&batch), contacts_cpu_parallel(&batch));
+        assert_eq!(
+            scalar.len(),
+            parallel.len(),
+            "{count} pairs: manifold counts differ"
+        );
+        assert!(scalar == parallel, "{count} pairs: manifolds differ");
     }
 }

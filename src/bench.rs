@@ -1,0 +1,487 @@
+//! `gpusat bench`: narrowphase throughput over a sweep of batch sizes and
+//! backends on one seeded workload, as a table, CSV, JSON lines and a
+//! log-log plot.
+//!
+//! The criterion benches (`benches/`) are the statistically careful
+//! figures; this sweep is the quick, self-contained one a user runs on their
+//! own machine. Both draw their pairs from [`crate::workload`].
+//!
+//! ## How a figure is measured
+//!
+//! Each (batch size, backend) cell is timed like criterion's flat sampling:
+//! one warm-up call estimates the cost of a call, then `samples` samples are
+//! taken, each of as many calls as fill `min_time / samples` (at least one),
+//! and the cell reports the **median** sample as nanoseconds per pair. A call
+//! slower than the sample budget still gets three samples. The GPU kernel
+//! row reports the timestamp-query time of the same kind of calls, so it
+//! leaves out upload, readback and the submission round trip.
+//!
+//! Every backend's hits are compared with the CPU reference's
+//! ([`crate::compare_hits`]) before anything is timed: a backend that
+//! disagrees fails the bench instead of producing a fast wrong number.
+//! parry2d is a peer with its own conventions, so only its hit count is
+//! shown.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::check::compare_hits;
+use crate::error::Error;
+use crate::gpu::GpuNarrowphase;
+use crate::narrowphase::{Batch, Pair, SatHit, collide_cpu, collide_cpu_parallel, contacts_cpu};
+use crate::workload::{Density, Peer, ShapeKind, workload_spec};
+
+/// One way of running the narrowphase, as a row of the bench.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BenchBackend {
+    /// The CPU reference on one thread (SAT only).
+    Cpu,
+    /// The CPU reference on all cores.
+    CpuParallel,
+    /// SAT and contact clipping on one thread: the figure to put beside
+    /// parry2d's `query::contact`, which also builds contacts.
+    CpuContacts,
+    /// The GPU end to end: upload, kernel, readback and ordering.
+    Gpu,
+    /// The GPU kernel alone, from timestamp queries.
+    GpuKernel,
+    /// parry2d's `query::contact` on the same pairs, one thread.
+    Parry2d,
+}
+
+impl BenchBackend {
+    pub const ALL: [BenchBackend; 6] = [
+        BenchBackend::Cpu,
+        BenchBackend::CpuParallel,
+        BenchBackend::CpuContacts,
+        BenchBackend::Gpu,
+        BenchBackend::GpuKernel,
+        BenchBackend::Parry2d,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchBackend::Cpu => "cpu",
+            BenchBackend::CpuParallel => "cpu-parallel",
+            BenchBackend::CpuContacts => "cpu-contacts",
+            BenchBackend::Gpu => "gpu",
+            BenchBackend::GpuKernel => "gpu-kernel",
+            BenchBackend::Parry2d => "parry2d",
+        }
+    }
+
+    pub fn needs_gpu(self) -> bool {
+        matches!(self, BenchBackend::Gpu | BenchBackend::GpuKernel)
+    }
+}
+
+/// What to sweep.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    pub kind: ShapeKind,
+    pub density: Density,
+    /// Batch sizes in pairs; every size is a prefix of one scene's pairs.
+    pub sizes: Vec<usize>,
+    pub backends: Vec<BenchBackend>,
+    /// Measuring time per cell, warm-up excluded.
+    pub min_time: Duration,
+    /// Samples per cell (the median is reported).
+    pub samples: usize,
+    pub seed: Option<u64>,
+}
+
+impl Default for BenchOptions {
+    fn default() -> BenchOptions {
+        BenchOptions {
+            kind: ShapeKind::Polygons(8),
+            density: Density::Reference,
+            sizes: vec![1_000, 10_000, 100_000, 1_000_000],
+            backends: BenchBackend::ALL.to_vec(),
+            min_time: Duration::from_millis(500),
+            samples: 7,
+            seed: None,
+        }
+    }
+}
+
+/// One cell of the sweep.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchRow {
+    pub workload: String,
+    pub backend: &'static str,
+    pub pairs: usize,
+    /// Pairs the backend reported (overlapping ones).
+    pub hits: usize,
+    pub samples: usize,
+    /// Median nanoseconds per pair.
+    pub ns_per_pair: f64,
+    pub pairs_per_second: f64,
+    /// Throughput over the single-thread CPU reference's at the same size.
+    pub vs_cpu: Option<f64>,
+    /// Throughput over parry2d's at the same size.
+    pub vs_parry2d: Option<f64>,
+    /// GPU rows: bytes uploaded per pair and read back per reported pair
+    /// (from the last call, shapes already resident).
+    pub upload_bytes_per_pair: Option<f64>,
+    pub readback_bytes_per_hit: Option<f64>,
+}
+
+/// The result of a sweep.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    pub workload: String,
+    /// What ran it: CPU threads, the GPU adapter.
+    pub machine: String,
+    pub rows: Vec<BenchRow>,
+    /// What all threads together get over one thread on a loop of pure
+    /// arithmetic (no memory traffic): the ceiling of `cpu-parallel`'s
+    /// ratio on this machine, which on a shared virtual machine can be well
+    /// under the thread count.
+    pub parallel_ceiling: f64,
+    /// Backends left out, and why.
+    pub skipped: Vec<String>,
+}
+
+/// Median nanoseconds per call of `call` (which returns the time to count:
+/// wall time, or the GPU's own).
+fn sample<F>(min_time: Duration, samples: usize, mut call: F) -> Result<(f64, usize), Error>
+where
+    F: FnMut() -> Result<Duration, Error>,
+{
+    let samples = samples.max(1);
+    let warm_up = call()?.max(Duration::from_nanos(1));
+    let budget = min_time / samples as u32;
+    let calls_per_sample = (budget.as_secs_f64() / warm_up.as_secs_f64())
+        .floor()
+        .clamp(1.0, 1e6) as u32;
+    // A call longer than a sample's budget: fewer samples, but never under three.
+    let count = if warm_up > budget {
+        ((min_time.as_secs_f64() / warm_up.as_secs_f64()).ceil() as usize)
+            .max(3)
+            .min(samples.max(3))
+    } else {
+        samples
+    };
+    let mut per_call = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut total = Duration::ZERO;
+        for _ in 0..calls_per_sample {
+            total += call()?;
+        }
+        per_call.push(total.as_secs_f64() * 1e9 / f64::from(calls_per_sample));
+    }
+    per_call.sort_by(f64::total_cmp);
+    Ok((per_call[per_call.len() / 2], count))
+}
+
+/// A chain of dependent multiply-adds: arithmetic only, nothing shared.
+fn spin(steps: u64) -> f64 {
+    let mut value = 1.0f64;
+    for step in 0..steps {
+        value = value * 1.000_000_1 + step as f64 * 1e-9;
+    }
+    std::hint::black_box(value)
+}
+
+/// All threads against one on [`spin`]: the median of seven rounds.
+pub fn parallel_ceiling() -> f64 {
+    use rayon::prelude::*;
+    const STEPS: u64 = 20_000_000;
+    let threads = rayon::current_num_threads().max(1);
+    let mut ratios: Vec<f64> = (0..7)
+        .map(|_| {
+            let (_, one) = timed(|| spin(STEPS));
+            let (_, all) = timed(|| {
+                (0..threads)
+                    .into_par_iter()
+                    .map(|_| spin(STEPS / threads as u64))
+                    .sum::<f64>()
+            });
+            one.as_secs_f64() / all.as_secs_f64().max(1e-9)
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
+}
+
+fn timed<T>(work: impl FnOnce() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    let value = work();
+    (std::hint::black_box(value), start.elapsed())
+}
+
+fn check_against_reference(
+    backend: BenchBackend,
+    batch: &Batch,
+    reference: &[SatHit],
+    candidate: &[SatHit],
+) -> Result<(), Error> {
+    let agreement = compare_hits(batch, reference, candidate);
+    if agreement.agrees() {
+        return Ok(());
+    }
+    let first = agreement.disagreements.first().cloned().unwrap_or_default();
+    Err(Error::Bench(format!(
+        "the {} backend disagrees with the CPU reference on {} of {} pairs ({} against {} hits); first: {first}",
+        backend.name(),
+        agreement.disagreements.len(),
+        batch.pairs().len(),
+        agreement.candidate_hits,
+        agreement.reference_hits,
+    )))
+}
+
+/// Runs the sweep. `gpu` is required for the GPU rows (they are skipped,
+/// with a reason, without it); `progress` is told each cell as it starts.
+pub fn run_bench(
+    options: &BenchOptions,
+    mut gpu: Option<&mut GpuNarrowphase>,
+    mut progress: impl FnMut(&str),
+) -> Result<BenchReport, Error> {
+    let largest = options.sizes.iter().copied().max().unwrap_or(0);
+    let mut spec = workload_spec(options.kind, options.density, largest);
+    if let Some(seed) = options.seed {
+        spec.seed = seed;
+    }
+    let scene = spec.generate();
+    let workload = format!(
+        "{}, {} distribution, {} shapes, {} bodies, seed {:#x}",
+        options.kind.name(),
+        options.density.name(),
+        scene.shapes.len(),
+        scene.bodies.len(),
+        spec.seed
+    );
+    let threads = rayon::current_num_threads();
+    let mut machine = format!("{threads} CPU threads");
+    let mut skipped = Vec::new();
+    let wants_kernel = options.backends.contains(&BenchBackend::GpuKernel);
+    match gpu.as_deref() {
+        Some(gpu) => {
+            let _ = write!(machine, "; GPU: {}", gpu.context().adapter());
+            if wants_kernel && !gpu.context().has_timestamps() {
+                skipped.push("gpu-kernel: the adapter has no timestamp queries".to_string());
+            }
+        }
+        None => {
+            if options.backends.iter().any(|backend| backend.needs_gpu()) {
+                skipped.push("gpu, gpu-kernel: no GPU adapter".to_string());
+            }
+        }
+    }
+    let peer = options
+        .backends
+        .contains(&BenchBackend::Parry2d)
+        .then(|| Peer::new(&scene.shapes, &scene.bodies));
+
+    let mut rows: Vec<BenchRow> = Vec::new();
+    for &size in &options.sizes {
+        let pairs: &[Pair] = &scene.pairs[..size.min(scene.pairs.len())];
+        let batch = Batch::new(&scene.shapes, &scene.bodies, pairs, 0.0)?;
+        let reference = collide_cpu(&batch);
+        let first_row = rows.len();
+        for &backend in &options.backends {
+            progress(&format!("{} pairs, {}", size, backend.name()));
+            let (median, samples, hits, transfer) = match backend {
+                BenchBackend::Cpu => {
+                    let (median, samples) = sample(options.min_time, options.samples, || {
+                        Ok(timed(|| collide_cpu(&batch)).1)
+                    })?;
+                    (median, samples, reference.len(), None)
+                }
+                BenchBackend::CpuParallel => {
+                    let hits = collide_cpu_parallel(&batch);
+                    check_against_reference(backend, &batch, &reference, &hits)?;
+                    let (median, samples) = sample(options.min_time, options.samples, || {
+                        Ok(timed(|| collide_cpu_parallel(&batch)).1)
+                    })?;
+                    (median, samples, hits.len(), None)
+                }
+                BenchBackend::CpuContacts => {
+                    let manifolds = contacts_cpu(&batch);
+                    let (median, samples) = sample(options.min_time, options.samples, || {
+                        Ok(timed(|| contacts_cpu(&batch)).1)
+                    })?;
+                    (median, samples, manifolds.len(), None)
+                }
+                BenchBackend::Gpu | BenchBackend::GpuKernel => {
+                    let Some(gpu) = gpu.as_deref_mut() else {
+                        continue;
+                    };
+                    if backend == BenchBackend::GpuKernel && !gpu.context().has_timestamps() {
+                        continue;
+                    }
+                    let hits = gpu.collide(&batch)?;
+                    check_against_reference(BenchBackend::Gpu, &batch, &reference, &hits)?;
+                    // The first call uploaded the shapes; later calls show
+                    // what a frame-after-frame caller moves.
+                    gpu.collide(&batch)?;
+                    let stats = gpu.stats();
+                    let transfer = (
+                        stats.bytes_uploaded as f64 / size.max(1) as f64,
+                        stats.bytes_read_back as f64 / stats.hits.max(1) as f64,
+                    );
+                    let kernel_only = backend == BenchBackend::GpuKernel;
+                    let (median, samples) = sample(options.min_time, options.samples, || {
+                        let (result, wall) = timed(|| gpu.collide(&batch));
+                        result?;
+                        Ok(if kernel_only {
+                            gpu.stats().kernel.unwrap_or_default()
+                        } else {
+                            wall
+                        })
+                    })?;
+                    (median, samples, hits.len(), Some(transfer))
+                }
+                BenchBackend::Parry2d => {
+                    let Some(peer) = peer.as_ref() else { continue };
+                    let hits = peer.collide(pairs);
+                    let (median, samples) = sample(options.min_time, options.samples, || {
+                        Ok(timed(|| peer.collide(pairs)).1)
+                    })?;
+                    (median, samples, hits, None)
+                }
+            };
+            let ns_per_pair = median / size.max(1) as f64;
+            rows.push(BenchRow {
+                workload: workload.clone(),
+                backend: backend.name(),
+                pairs: size,
+                hits,
+                samples,
+                ns_per_pair,
+                pairs_per_second: 1e9 / ns_per_pair,
+                vs_cpu: None,
+                vs_parry2d: None,
+                upload_bytes_per_pair: transfer.map(|(up, _)| up),
+                readback_bytes_per_hit: transfer.map(|(_, down)| down),
+            });
+        }
+        let size_rows = &mut rows[first_row..];
+        let find = |rows: &[BenchRow], name: &str| {
+            rows.iter()
+                .find(|row| row.backend == name)
+                .map(|row| row.ns_per_pair)
+        };
+        let cpu = find(size_rows, BenchBackend::Cpu.name());
+        let parry = find(size_rows, BenchBackend::Parry2d.name());
+        for row in size_rows.iter_mut() {
+            row.vs_cpu = cpu.map(|cpu| cpu / row.ns_per_pair);
+            row.vs_parry2d = parry.map(|parry| parry / row.ns_per_pair);
+        }
+    }
+    Ok(BenchReport {
+        workload,
+        machine,
+        rows,
+        parallel_ceiling: parallel_ceiling(),
+        skipped,
+    })
+}
+
+fn ratio(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".to_string(), |ratio| format!("{ratio:.2}x"))
+}
+
+impl BenchReport {
+    /// The table `gpusat bench` prints.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "workload: {}", self.workload);
+        let _ = writeln!(out, "machine:  {}", self.machine);
+        let _ = writeln!(
+            out,
+            "{:>9}  {:<13} {:>9} {:>10} {:>9} {:>8} {:>9}",
+            "pairs", "backend", "hits", "Mpairs/s", "ns/pair", "vs cpu", "vs parry"
+        );
+        for row in &self.rows {
+            let _ = writeln!(
+                out,
+                "{:>9}  {:<13} {:>9} {:>10.2} {:>9.1} {:>8} {:>9}",
+                row.pairs,
+                row.backend,
+                row.hits,
+                row.pairs_per_second / 1e6,
+                row.ns_per_pair,
+                ratio(row.vs_cpu),
+                ratio(row.vs_parry2d),
+            );
+        }
+        let largest_gpu = self
+            .rows
+            .iter()
+            .filter(|row| row.backend == BenchBackend::Gpu.name())
+            .max_by_key(|row| row.pairs);
+        if let Some(row) = largest_gpu
+            && let (Some(up), Some(down)) = (row.upload_bytes_per_pair, row.readback_bytes_per_hit)
+        {
+            let _ = writeln!(
+                out,
+                "GPU transfer at {} pairs: {up:.1} bytes uploaded per pair, {down:.1} bytes read back per reported pair",
+                row.pairs
+            );
+        }
+        let _ = writeln!(
+            out,
+            "memory: {} bytes per pair in (two body indices), {} bytes per reported pair out",
+            size_of::<Pair>(),
+            size_of::<SatHit>()
+        );
+        let _ = writeln!(
+            out,
+            "parallel ceiling: {:.2}x one thread with {} threads on pure arithmetic (what cpu-parallel can reach here)",
+            self.parallel_ceiling,
+            rayon::current_num_threads()
+        );
+        for reason in &self.skipped {
+            let _ = writeln!(out, "skipped {reason}");
+        }
+        out
+    }
+
+    /// The rows as CSV with a header line.
+    pub fn csv(&self) -> String {
+        let mut out = String::from(
+            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_parry2d,upload_bytes_per_pair,readback_bytes_per_hit\n",
+        );
+        let optional = |value: Option<f64>| value.map_or_else(String::new, |v| format!("{v:.4}"));
+        for row in &self.rows {
+            let _ = writeln!(
+                out,
+                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{}",
+                row.workload.replace('"', "\"\""),
+                row.backend,
+                row.pairs,
+                row.hits,
+                row.samples,
+                row.ns_per_pair,
+                row.pairs_per_second,
+                optional(row.vs_cpu),
+                optional(row.vs_parry2d),
+                optional(row.upload_bytes_per_pair),
+                optional(row.readback_bytes_per_hit),
+            );
+        }
+        out
+    }
+
+    /// The rows as JSON lines, one object per row.
+    pub fn json_lines(&self) -> Result<String, Error> {
+        let mut out = String::new();
+        for row in &self.rows {
+            let line = serde_json::to_string(row)
+                .map_err(|err| Error::Render(format!("cannot write the bench as JSON: {err}")))?;
+            out.push_str(&line);
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
+    /// A PNG of throughput against batch size, log-log, one line per
+    /// backend.
+    pub fn plot_png(&self, width: u32, height: u32) -> Result<Vec<u8>, Error> {
+        crate::plot::throughput_plot(self, width, height)
+    }
+}
