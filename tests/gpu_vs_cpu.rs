@@ -311,7 +311,13 @@ fn empty_single_and_hitless_batches() {
 #[test]
 fn ten_million_pairs_in_several_windows() {
     let Some(context) = gpu_context() else { return };
-    let mut gpu = GpuNarrowphase::new(context, GpuOptions::default()).expect("GPU");
+    // Workgroups of 64: a window then needs more than the 65,535
+    // workgroups one dispatch dimension allows, so the 2D grid is used too.
+    let options = GpuOptions {
+        workgroup_size: 64,
+        ..GpuOptions::default()
+    };
+    let mut gpu = GpuNarrowphase::new(context, options).expect("GPU");
     let scene = SceneSpec {
         shapes: 256,
         vertices: (3, 8),
@@ -329,9 +335,19 @@ fn ten_million_pairs_in_several_windows() {
         got.len(),
         elapsed.as_secs_f64()
     );
-    // Larger than one dispatch allows (65,535 workgroups of 64 = 4.2M).
-    assert!(10_000_000 > 65_535 * gpu.options().workgroup_size as usize);
-    assert!(stats.windows >= 1);
+    // Larger than one window (one 128 MiB binding of 16-byte records), and
+    // each window larger than one dispatch dimension (65,535 x 64 = 4.2M).
+    assert!(
+        stats.windows >= 2,
+        "{} windows of at most {}",
+        stats.windows,
+        gpu.max_window_pairs()
+    );
+    assert!(
+        gpu.max_window_pairs().min(10_000_000) > 65_535 * 64,
+        "{}",
+        gpu.max_window_pairs()
+    );
     assert!(expected.len() > 10_000, "{} hits", expected.len());
     compare("10M pairs", &batch, &expected, &got);
 }

@@ -12,4 +12,4 @@ pub use context::{
     AdapterChoice, AdapterSummary, GpuContext, NO_ADAPTER_HELP, backend_name, device_type_name,
     list_adapters,
 };
-pub use narrowphase::{GpuNarrowphase, GpuOptions, GpuStats};
+pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuNarrowphase, GpuOptions, GpuStats};
