@@ -70,7 +70,7 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> hits: array<HitRecord>;
 @group(0) @binding(6) var<storage, read_write> counter: atomic<u32>;
 
-override WORKGROUP_SIZE: u32 = 64u;
+override WORKGROUP_SIZE: u32 = 256u;  // the host sets it (GpuOptions::workgroup_size)
 // Workgroup arrays need a constant size: the largest WORKGROUP_SIZE allowed.
 const MAX_WORKGROUP_SIZE: u32 = 256u;
 // Texels per texture row (src/gpu/layout.rs: TEXTURE_WIDTH).
