@@ -19,7 +19,8 @@
 // straight-line path (`*8` functions): each polygon read once into values,
 // every face separation computed without a loop. Loops whose state is
 // carried from one iteration to the next, and reads inside them, ran five
-// times slower on lavapipe. Larger polygons take the looped path.
+// times slower on lavapipe. Polygons of 9 to 16 vertices take the same
+// path twice over (`*16`); larger ones loop, or merge above the threshold.
 //
 // Output is compacted on the GPU: each workgroup counts its reported pairs,
 // one invocation reserves room for all of them with a single atomicAdd on the
@@ -397,12 +398,20 @@ fn load_faces8(shape: ShapeRecord) -> Faces8 {
     );
 }
 
-// One face of find_max_separation: min over the 8 vertices of `other`.
-fn face_separation8(face: vec4<f32>, xf: Transform, other: Faces8) -> f32 {
+// One face of find_max_separation moved into the other polygon's frame:
+// its normal (xy) and dot(normal, vertex) (z).
+fn face_plane(face: vec4<f32>, xf: Transform) -> vec3<f32> {
     let normal = rotate(xf.q, face.zw);
     let vertex = transform_point(xf, face.xy);
-    let offset = dot2(normal, vertex);
-    var separation = HIGHEST;
+    return vec3<f32>(normal, dot2(normal, vertex));
+}
+
+// `start` lowered to the least separation of 8 vertices from a face plane,
+// in the vertices' order.
+fn vertex_min8(start: f32, plane: vec3<f32>, other: Faces8) -> f32 {
+    let normal = plane.xy;
+    let offset = plane.z;
+    var separation = start;
     separation = min(separation, (normal.x * other.f0.x - offset) + normal.y * other.f0.y);
     separation = min(separation, (normal.x * other.f1.x - offset) + normal.y * other.f1.y);
     separation = min(separation, (normal.x * other.f2.x - offset) + normal.y * other.f2.y);
@@ -412,6 +421,11 @@ fn face_separation8(face: vec4<f32>, xf: Transform, other: Faces8) -> f32 {
     separation = min(separation, (normal.x * other.f6.x - offset) + normal.y * other.f6.y);
     separation = min(separation, (normal.x * other.f7.x - offset) + normal.y * other.f7.y);
     return separation;
+}
+
+// One face of find_max_separation: min over the 8 vertices of `other`.
+fn face_separation8(face: vec4<f32>, xf: Transform, other: Faces8) -> f32 {
+    return vertex_min8(HIGHEST, face_plane(face, xf), other);
 }
 
 // The tie rule and the limit test of one face, without branches. Whether
@@ -454,6 +468,13 @@ fn collide_polygons8(
     let faces_b = load_faces8(poly_b);
     let separation_a = find_max_separation8(faces_a, poly_a.count, faces_b, xf_ba, tolerance, margin);
     let separation_b = find_max_separation8(faces_b, poly_b.count, faces_a, xf_ab, tolerance, margin);
+    return choose_polygon_axis(separation_a, separation_b, tolerance, margin);
+}
+
+// The end of the straight-line polygon tests: nothing when either side
+// separates by the margin, else B's axis only when it is better by more than
+// the tolerance (the tie rule).
+fn choose_polygon_axis(separation_a: Separation, separation_b: Separation, tolerance: f32, margin: f32) -> PairResult {
     if separation_a.value >= margin || separation_b.value >= margin {
         return PairResult(false, 0u, 0.0);
     }
@@ -497,6 +518,109 @@ fn collide_polygon_circle8(
     return finish_polygon_circle(poly, centre, radius, owner_b, margin, settled);
 }
 
+// ---- Polygons of 9 to 16 vertices: straight-line code, twice over ----------
+// The `*8` idea for the next size up: each polygon read as two groups of 8
+// (padded by repeating its last vertex), each face's minimum taken over the
+// first group, then the second (the looped functions' vertex order), and 16
+// faces scanned in order.
+
+struct Faces16 {
+    low: Faces8,
+    high: Faces8,
+}
+
+fn load_faces16(shape: ShapeRecord) -> Faces16 {
+    let first = shape.first;
+    let last = shape.count - 1u;
+    return Faces16(
+        Faces8(
+            edge(first), edge(first + min(1u, last)), edge(first + min(2u, last)), edge(first + min(3u, last)),
+            edge(first + min(4u, last)), edge(first + min(5u, last)), edge(first + min(6u, last)), edge(first + min(7u, last)),
+        ),
+        Faces8(
+            edge(first + min(8u, last)), edge(first + min(9u, last)), edge(first + min(10u, last)), edge(first + min(11u, last)),
+            edge(first + min(12u, last)), edge(first + min(13u, last)), edge(first + min(14u, last)), edge(first + min(15u, last)),
+        ),
+    );
+}
+
+// One face of find_max_separation: min over the 16 vertices of `other`.
+fn face_separation16(face: vec4<f32>, xf: Transform, other: Faces16) -> f32 {
+    let plane = face_plane(face, xf);
+    return vertex_min8(vertex_min8(HIGHEST, plane, other.low), plane, other.high);
+}
+
+fn find_max_separation16(faces1: Faces16, count1: u32, faces2: Faces16, xf: Transform, tolerance: f32, limit: f32) -> Separation {
+    var best = Separation(LOWEST, 0u);
+    best = scan_face8(best, face_separation16(faces1.low.f0, xf, faces2), 0u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.low.f1, xf, faces2), 1u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.low.f2, xf, faces2), 2u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.low.f3, xf, faces2), 3u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.low.f4, xf, faces2), 4u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.low.f5, xf, faces2), 5u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.low.f6, xf, faces2), 6u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.low.f7, xf, faces2), 7u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.high.f0, xf, faces2), 8u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.high.f1, xf, faces2), 9u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.high.f2, xf, faces2), 10u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.high.f3, xf, faces2), 11u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.high.f4, xf, faces2), 12u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.high.f5, xf, faces2), 13u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.high.f6, xf, faces2), 14u, count1, tolerance, limit);
+    best = scan_face8(best, face_separation16(faces1.high.f7, xf, faces2), 15u, count1, tolerance, limit);
+    return settle8(best);
+}
+
+fn collide_polygons16(
+    poly_a: ShapeRecord,
+    poly_b: ShapeRecord,
+    xf_ab: Transform,
+    xf_ba: Transform,
+    tolerance: f32,
+    margin: f32,
+) -> PairResult {
+    let faces_a = load_faces16(poly_a);
+    let faces_b = load_faces16(poly_b);
+    let separation_a = find_max_separation16(faces_a, poly_a.count, faces_b, xf_ba, tolerance, margin);
+    let separation_b = find_max_separation16(faces_b, poly_b.count, faces_a, xf_ab, tolerance, margin);
+    return choose_polygon_axis(separation_a, separation_b, tolerance, margin);
+}
+
+fn collide_polygon_circle16(
+    poly: ShapeRecord,
+    centre: vec2<f32>,
+    radius: f32,
+    owner_b: bool,
+    tolerance: f32,
+    margin: f32,
+) -> PairResult {
+    let faces = load_faces16(poly);
+    let count = poly.count;
+    let limit = margin + radius;
+    var best = Separation(LOWEST, 0u);
+    best = scan_face8(best, circle_face_separation8(faces.low.f0, centre), 0u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.low.f1, centre), 1u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.low.f2, centre), 2u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.low.f3, centre), 3u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.low.f4, centre), 4u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.low.f5, centre), 5u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.low.f6, centre), 6u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.low.f7, centre), 7u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.high.f0, centre), 8u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.high.f1, centre), 9u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.high.f2, centre), 10u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.high.f3, centre), 11u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.high.f4, centre), 12u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.high.f5, centre), 13u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.high.f6, centre), 14u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation8(faces.high.f7, centre), 15u, count, tolerance, limit);
+    let settled = settle8(best);
+    if settled.value >= limit {
+        return PairResult(false, 0u, 0.0);
+    }
+    return finish_polygon_circle(poly, centre, radius, owner_b, margin, settled);
+}
+
 fn collide_pair(
     xf_a: Transform,
     xf_b: Transform,
@@ -511,19 +635,31 @@ fn collide_pair(
     let polygon_b = shape_b.count > 0u;
     let small_a = shape_a.count <= 8u;
     let small_b = shape_b.count <= 8u;
+    let medium_a = shape_a.count <= 16u;
+    let medium_b = shape_b.count <= 16u;
+    let merge = shape_a.count > params.merge_threshold && shape_b.count > params.merge_threshold;
     if polygon_a && polygon_b {
         if small_a && small_b {
             return collide_polygons8(shape_a, shape_b, xf_ab, xf_ba, tolerance, margin);
+        }
+        if medium_a && medium_b && !merge {
+            return collide_polygons16(shape_a, shape_b, xf_ab, xf_ba, tolerance, margin);
         }
         return collide_polygons(shape_a, shape_b, xf_ab, xf_ba, tolerance, margin);
     } else if polygon_a {
         if small_a {
             return collide_polygon_circle8(shape_a, xf_ab.p, shape_b.radius, false, tolerance, margin);
         }
+        if medium_a {
+            return collide_polygon_circle16(shape_a, xf_ab.p, shape_b.radius, false, tolerance, margin);
+        }
         return collide_polygon_circle(shape_a, xf_ab.p, shape_b.radius, false, tolerance, margin);
     } else if polygon_b {
         if small_b {
             return collide_polygon_circle8(shape_b, xf_ba.p, shape_a.radius, true, tolerance, margin);
+        }
+        if medium_b {
+            return collide_polygon_circle16(shape_b, xf_ba.p, shape_a.radius, true, tolerance, margin);
         }
         return collide_polygon_circle(shape_b, xf_ba.p, shape_a.radius, true, tolerance, margin);
     }
@@ -588,6 +724,37 @@ fn relative(a: u32, b: u32) -> array<Transform, 2> {
     return array<Transform, 2>(inv_mul_transforms(xf_a, xf_b), inv_mul_transforms(xf_b, xf_a));
 }
 
+// A polygon–circle pair as the polygon, the circle's centre in the
+// polygon's frame, and who owns the polygon: one call for both orders, so
+// that no lane waits on the other branch.
+struct PolygonCircleArgs {
+    poly: ShapeRecord,
+    centre: vec2<f32>,
+    radius: f32,
+    owner_b: bool,
+    tolerance: f32,
+}
+
+fn polygon_circle_args(pair: Pair) -> PolygonCircleArgs {
+    let xfs = relative(pair.a, pair.b);
+    let shape_a = body_shape(pair.a);
+    let shape_b = body_shape(pair.b);
+    let owner_b = shape_a.count == 0u;
+    let poly = ShapeRecord(
+        select(shape_a.first, shape_b.first, owner_b),
+        select(shape_a.count, shape_b.count, owner_b),
+        0.0,
+        0.0,
+    );
+    return PolygonCircleArgs(
+        poly,
+        select(xfs[0].p, xfs[1].p, owner_b),
+        select(shape_b.radius, shape_a.radius, owner_b),
+        owner_b,
+        TIE_TOLERANCE * (shape_a.size + shape_b.size),
+    );
+}
+
 // Both bodies polygons of up to 8 vertices.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn polygons8(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
@@ -610,22 +777,37 @@ fn polygon_circle8(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invoc
     let index = pair_index(group, local);
     var result = PairResult(false, 0u, 0.0);
     if index < params.pair_count {
+        let args = polygon_circle_args(pairs[params.pair_base + index]);
+        result = collide_polygon_circle8(args.poly, args.centre, args.radius, args.owner_b, args.tolerance, params.margin);
+    }
+    store_compacted(local, index, result);
+}
+
+// Both bodies polygons of up to 16 vertices, one of more than 8 (only when
+// the merge threshold is 16 or more, so that no such pair would merge).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn polygons16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let index = pair_index(group, local);
+    var result = PairResult(false, 0u, 0.0);
+    if index < params.pair_count {
         let pair = pairs[params.pair_base + index];
         let xfs = relative(pair.a, pair.b);
         let shape_a = body_shape(pair.a);
         let shape_b = body_shape(pair.b);
         let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
-        // One call for both orders, so that no lane waits on the other branch.
-        let owner_b = shape_a.count == 0u;
-        let poly = ShapeRecord(
-            select(shape_a.first, shape_b.first, owner_b),
-            select(shape_a.count, shape_b.count, owner_b),
-            0.0,
-            0.0,
-        );
-        let centre = select(xfs[0].p, xfs[1].p, owner_b);
-        let radius = select(shape_b.radius, shape_a.radius, owner_b);
-        result = collide_polygon_circle8(poly, centre, radius, owner_b, tolerance, params.margin);
+        result = collide_polygons16(shape_a, shape_b, xfs[0], xfs[1], tolerance, params.margin);
+    }
+    store_compacted(local, index, result);
+}
+
+// A polygon of 9 to 16 vertices and a circle, either way round.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn polygon_circle16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let index = pair_index(group, local);
+    var result = PairResult(false, 0u, 0.0);
+    if index < params.pair_count {
+        let args = polygon_circle_args(pairs[params.pair_base + index]);
+        result = collide_polygon_circle16(args.poly, args.centre, args.radius, args.owner_b, args.tolerance, params.margin);
     }
     store_compacted(local, index, result);
 }
@@ -643,7 +825,8 @@ fn circles(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
     store_compacted(local, index, result);
 }
 
-// Everything else (a polygon of more than 8 vertices): the full dispatch.
+// Everything else (a polygon of more than 16 vertices, or of 9 to 16 when
+// the merge threshold is lower): the full dispatch.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn general(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let index = pair_index(group, local);

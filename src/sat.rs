@@ -520,17 +520,31 @@ pub fn load_faces8(poly: &[EdgeRecord]) -> Faces8 {
     std::array::from_fn(|i| poly[i.min(last)])
 }
 
-/// One face of [`find_max_separation`]: min over the 8 vertices of `other`.
+/// One face of [`find_max_separation`] moved into the other polygon's frame:
+/// its normal and `dot(normal, vertex)`.
 #[inline(always)]
-pub fn face_separation8(face: &EdgeRecord, xf: Transform, other: &Faces8) -> f32 {
+pub fn face_plane(face: &EdgeRecord, xf: Transform) -> (Vec2, f32) {
     let normal = rotate(xf.q, face.normal);
     let vertex = transform_point(xf, face.vertex);
-    let offset = dot(normal, vertex);
-    let mut separation = f32::MAX;
+    (normal, dot(normal, vertex))
+}
+
+/// `separation` lowered to the least separation of 8 vertices from a face
+/// plane, in the vertices' order.
+#[inline(always)]
+pub fn vertex_min8(separation: f32, normal: Vec2, offset: f32, other: &Faces8) -> f32 {
+    let mut separation = separation;
     for w in other {
         separation = separation.min((normal.x * w.vertex.x - offset) + normal.y * w.vertex.y);
     }
     separation
+}
+
+/// One face of [`find_max_separation`]: min over the 8 vertices of `other`.
+#[inline(always)]
+pub fn face_separation8(face: &EdgeRecord, xf: Transform, other: &Faces8) -> f32 {
+    let (normal, offset) = face_plane(face, xf);
+    vertex_min8(f32::MAX, normal, offset, other)
 }
 
 /// The tie rule and the limit test of one face; whether some face reached
@@ -614,6 +628,19 @@ pub fn collide_polygons8(
         tolerance,
         margin,
     );
+    choose_polygon_axis(separation_a, separation_b, tolerance, margin)
+}
+
+/// The end of the straight-line polygon tests: nothing when either side
+/// separates by the margin, else B's axis only when it is better by more
+/// than the tolerance (the tie rule).
+#[inline(always)]
+pub fn choose_polygon_axis(
+    separation_a: Separation,
+    separation_b: Separation,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
     if separation_a.value >= margin || separation_b.value >= margin {
         return None;
     }
@@ -669,6 +696,116 @@ pub fn collide_polygon_circle8(
     finish_polygon_circle(poly, centre, radius, owner, margin, settled)
 }
 
+// ---- Polygons of 9 to 16 vertices: straight-line code, twice over --------
+// The same idea as the `*8` functions for the next size up: a polygon read
+// as two groups of 8 (padded by repeating its last vertex), each face's
+// minimum taken over the first group and then the second, which is the
+// looped functions' vertex order, and 16 faces scanned in order. On lavapipe
+// this ran 16-gon pairs 10 times faster than the loops (903 to 89 ns per
+// pair in the kernel).
+
+/// A polygon of up to 16 vertices, padded by repeating its last vertex.
+pub struct Faces16 {
+    pub low: Faces8,
+    pub high: Faces8,
+}
+
+pub fn load_faces16(poly: &[EdgeRecord]) -> Faces16 {
+    let last = poly.len() - 1;
+    Faces16 {
+        low: std::array::from_fn(|i| poly[i.min(last)]),
+        high: std::array::from_fn(|i| poly[(i + 8).min(last)]),
+    }
+}
+
+/// One face of [`find_max_separation`]: min over the 16 vertices of `other`.
+#[inline(always)]
+pub fn face_separation16(face: &EdgeRecord, xf: Transform, other: &Faces16) -> f32 {
+    let (normal, offset) = face_plane(face, xf);
+    let separation = vertex_min8(f32::MAX, normal, offset, &other.low);
+    vertex_min8(separation, normal, offset, &other.high)
+}
+
+pub fn find_max_separation16(
+    faces1: &Faces16,
+    count1: u32,
+    faces2: &Faces16,
+    xf: Transform,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    for (face, record) in faces1.low.iter().chain(&faces1.high).enumerate() {
+        let value = face_separation16(record, xf, faces2);
+        best = scan_face8(best, value, face as u32, count1, tolerance, limit);
+    }
+    settle8(best)
+}
+
+pub fn collide_polygons16(
+    poly_a: &[EdgeRecord],
+    poly_b: &[EdgeRecord],
+    xf_ab: Transform,
+    xf_ba: Transform,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let faces_a = load_faces16(poly_a);
+    let faces_b = load_faces16(poly_b);
+    let separation_a = find_max_separation16(
+        &faces_a,
+        poly_a.len() as u32,
+        &faces_b,
+        xf_ba,
+        tolerance,
+        margin,
+    );
+    let separation_b = find_max_separation16(
+        &faces_b,
+        poly_b.len() as u32,
+        &faces_a,
+        xf_ab,
+        tolerance,
+        margin,
+    );
+    choose_polygon_axis(separation_a, separation_b, tolerance, margin)
+}
+
+pub fn collide_polygon_circle16(
+    poly: &[EdgeRecord],
+    centre: Vec2,
+    radius: f32,
+    owner: Owner,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let faces = load_faces16(poly);
+    let count = poly.len() as u32;
+    let limit = margin + radius;
+    let mut best = Separation {
+        value: LOWEST,
+        edge: 0,
+    };
+    for (face, record) in faces.low.iter().chain(&faces.high).enumerate() {
+        best = scan_face8(
+            best,
+            circle_face_separation8(record, centre),
+            face as u32,
+            count,
+            tolerance,
+            limit,
+        );
+    }
+    let settled = settle8(best);
+    if settled.value >= limit {
+        return None;
+    }
+    finish_polygon_circle(poly, centre, radius, owner, margin, settled)
+}
+
 /// One candidate pair, given the two bodies' transforms and shape records;
 /// polygons with more than `merge_threshold` vertices on both sides use the
 /// merged search.
@@ -686,6 +823,7 @@ pub fn collide_pair(
     let xf_ba = inv_mul_transforms(xf_b, xf_a);
     let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
     let (small_a, small_b) = (shape_a.count <= 8, shape_b.count <= 8);
+    let (medium_a, medium_b) = (shape_a.count <= 16, shape_b.count <= 16);
     let (poly_a, poly_b) = (shapes.edges_of(shape_a), shapes.edges_of(shape_b));
     match (shape_a.count > 0, shape_b.count > 0) {
         (true, true) if small_a && small_b => {
@@ -694,15 +832,24 @@ pub fn collide_pair(
         (true, true) if uses_merge_above(shape_a.count, shape_b.count, merge_threshold) => {
             collide_polygons_merged(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
         }
+        (true, true) if medium_a && medium_b => {
+            collide_polygons16(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
+        }
         (true, true) => collide_polygons(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin),
         (true, false) if small_a => {
             collide_polygon_circle8(poly_a, xf_ab.p, shape_b.radius, Owner::A, tolerance, margin)
+        }
+        (true, false) if medium_a => {
+            collide_polygon_circle16(poly_a, xf_ab.p, shape_b.radius, Owner::A, tolerance, margin)
         }
         (true, false) => {
             collide_polygon_circle(poly_a, xf_ab.p, shape_b.radius, Owner::A, tolerance, margin)
         }
         (false, true) if small_b => {
             collide_polygon_circle8(poly_b, xf_ba.p, shape_a.radius, Owner::B, tolerance, margin)
+        }
+        (false, true) if medium_b => {
+            collide_polygon_circle16(poly_b, xf_ba.p, shape_a.radius, Owner::B, tolerance, margin)
         }
         (false, true) => {
             collide_polygon_circle(poly_b, xf_ba.p, shape_a.radius, Owner::B, tolerance, margin)

@@ -1,18 +1,29 @@
-//! The straight-line `*8` functions (polygons of up to 8 vertices, as the
-//! WGSL kernel runs them) compute exactly what the looped ones do.
+//! The straight-line `*8` and `*16` functions (polygons of up to 8 and 16
+//! vertices, as the WGSL kernel runs them) compute exactly what the looped
+//! ones do, and the merged face search what the brute force does.
 
 use gpusat::generate::SceneSpec;
 use gpusat::sat::{
-    TIE_TOLERANCE, collide_polygon_circle, collide_polygon_circle8, collide_polygons,
-    collide_polygons8,
+    PairResult, TIE_TOLERANCE, collide_polygon_circle, collide_polygon_circle8,
+    collide_polygon_circle16, collide_polygons, collide_polygons8, collide_polygons16,
 };
-use gpusat::{Batch, Owner, inv_mul_transforms};
+use gpusat::{Batch, EdgeRecord, Owner, Transform, inv_mul_transforms};
 
-#[test]
-fn straight_line_equals_looped_bit_for_bit() {
+type PolygonsFn =
+    fn(&[EdgeRecord], &[EdgeRecord], Transform, Transform, f32, f32) -> Option<PairResult>;
+type PolygonCircleFn = fn(&[EdgeRecord], glam::Vec2, f32, Owner, f32, f32) -> Option<PairResult>;
+
+/// Every polygon pair and polygon–circle pair of three seeded scenes with
+/// polygons of 3 to `max_vertices` vertices, through the looped functions
+/// and the straight-line ones.
+fn straight_line_equals_looped(
+    max_vertices: usize,
+    straight_polygons: PolygonsFn,
+    straight_polygon_circle: PolygonCircleFn,
+) {
     for (seed, half_extent, margin) in [(111, 2.0, 0.0), (112, 0.7, 0.0), (113, 3.0, 0.4)] {
         let spec = SceneSpec {
-            vertices: (3, 8),
+            vertices: (3, max_vertices),
             half_extent,
             ..SceneSpec::mixed(seed, 100_000)
         };
@@ -30,21 +41,19 @@ fn straight_line_equals_looped_bit_for_bit() {
             let (xf_ab, xf_ba) = (inv_mul_transforms(xa, xb), inv_mul_transforms(xb, xa));
             let tolerance = TIE_TOLERANCE * (ra.size + rb.size);
             let (ea, eb) = (scene.shapes.edges_of(ra), scene.shapes.edges_of(rb));
+            let bits =
+                |result: Option<PairResult>| result.map(|r| (r.axis, r.separation.to_bits()));
             match (ra.count > 0, rb.count > 0) {
                 (true, true) => {
                     let looped = collide_polygons(ea, eb, xf_ab, xf_ba, tolerance, margin);
-                    let straight = collide_polygons8(ea, eb, xf_ab, xf_ba, tolerance, margin);
-                    assert_eq!(
-                        looped.map(|r| (r.axis, r.separation.to_bits())),
-                        straight.map(|r| (r.axis, r.separation.to_bits())),
-                        "{pair:?}"
-                    );
+                    let straight = straight_polygons(ea, eb, xf_ab, xf_ba, tolerance, margin);
+                    assert_eq!(bits(looped), bits(straight), "{pair:?}");
                     polygons += looped.is_some() as usize;
                 }
                 (true, false) => {
                     let looped =
                         collide_polygon_circle(ea, xf_ab.p, rb.radius, Owner::A, tolerance, margin);
-                    let straight = collide_polygon_circle8(
+                    let straight = straight_polygon_circle(
                         ea,
                         xf_ab.p,
                         rb.radius,
@@ -52,11 +61,7 @@ fn straight_line_equals_looped_bit_for_bit() {
                         tolerance,
                         margin,
                     );
-                    assert_eq!(
-                        looped.map(|r| (r.axis, r.separation.to_bits())),
-                        straight.map(|r| (r.axis, r.separation.to_bits())),
-                        "{pair:?}"
-                    );
+                    assert_eq!(bits(looped), bits(straight), "{pair:?}");
                     circles += looped.is_some() as usize;
                 }
                 _ => {}
@@ -67,6 +72,16 @@ fn straight_line_equals_looped_bit_for_bit() {
             "seed {seed}: {polygons} polygon and {circles} circle hits"
         );
     }
+}
+
+#[test]
+fn straight_line_8_equals_looped_bit_for_bit() {
+    straight_line_equals_looped(8, collide_polygons8, collide_polygon_circle8);
+}
+
+#[test]
+fn straight_line_16_equals_looped_bit_for_bit() {
+    straight_line_equals_looped(16, collide_polygons16, collide_polygon_circle16);
 }
 
 #[test]

@@ -578,12 +578,13 @@ impl GpuNarrowphase {
                 .iter()
                 .map(|&shape| shape_texel(&records[shape as usize])),
         );
+        let merge_threshold = batch.face_search().threshold(GPU_MERGE_THRESHOLD);
         self.body_classes.clear();
         self.body_classes.extend(
             batch
                 .shape_of()
                 .iter()
-                .map(|&shape| body_class(&records[shape as usize])),
+                .map(|&shape| body_class(&records[shape as usize], merge_threshold)),
         );
         self.single_class = match self.body_classes.first() {
             Some(&first) if self.body_classes.iter().all(|&class| class == first) => Some(first),
@@ -900,28 +901,43 @@ impl GpuNarrowphase {
 }
 
 /// Kinds of pair, each with its own kernel entry point (in this order).
-const ENTRY_POINTS: [&str; PAIR_KINDS] = ["polygons8", "polygon_circle8", "circles", "general"];
-const PAIR_KINDS: usize = 4;
+const ENTRY_POINTS: [&str; PAIR_KINDS] = [
+    "polygons8",
+    "polygon_circle8",
+    "circles",
+    "general",
+    "polygons16",
+    "polygon_circle16",
+];
+const PAIR_KINDS: usize = 6;
 /// Each kind's parameters sit at a multiple of this (the uniform offset alignment).
 const PARAMS_STRIDE: usize = 256;
 
-/// A body's class: a polygon of up to 8 vertices, a circle, a larger polygon.
-fn body_class(record: &crate::shape::ShapeRecord) -> u8 {
+/// A body's class: 0 a polygon of up to 8 vertices, 1 a circle, 2 a larger
+/// polygon, 3 a polygon of 9 to 16 vertices. Class 3 exists only when no
+/// pair of such polygons merges (`merge_threshold` of 16 or more); otherwise
+/// they are class 2 and go through the kernel's full dispatch.
+fn body_class(record: &crate::shape::ShapeRecord, merge_threshold: u32) -> u8 {
     match record.count {
         0 => 1,
         1..=8 => 0,
+        9..=16 if merge_threshold >= 16 => 3,
         _ => 2,
     }
 }
 
-/// The entry point (kind) for a pair of body classes.
-const KIND_OF_CLASSES: [[u8; 3]; 3] = [
-    // small polygon with: small polygon, circle, large polygon
-    [0, 1, 3],
-    // circle with: small polygon, circle, large polygon
-    [1, 2, 3],
+/// The entry point (kind) for a pair of body classes: the straight-line
+/// entry points take exactly the pairs for which the kernel's `collide_pair`
+/// would pick the function they call.
+const KIND_OF_CLASSES: [[u8; 4]; 4] = [
+    // small polygon with: small polygon, circle, large polygon, medium polygon
+    [0, 1, 3, 4],
+    // circle with: small polygon, circle, large polygon, medium polygon
+    [1, 2, 3, 5],
     // large polygon with anything
-    [3, 3, 3],
+    [3, 3, 3, 3],
+    // medium polygon with: small polygon, circle, large polygon, medium polygon
+    [4, 5, 3, 4],
 ];
 
 /// Merges runs of hits that are each ascending in pair index once their
