@@ -232,7 +232,9 @@ pub fn validate_pairs(pairs: &[Pair], bodies: usize) -> Result<(), Error> {
 
 /// The reference: every pair in order on one thread.
 pub fn collide_cpu(batch: &Batch) -> Vec<SatHit> {
-    let mut hits = Vec::new();
+    // Room for every pair to hit: pages never written are never touched, and
+    // growing by doubling would copy a large output twice over.
+    let mut hits = Vec::with_capacity(batch.pairs.len());
     sat_lanes::collide_range(batch, 0..batch.pairs.len(), &mut hits);
     hits
 }
@@ -322,9 +324,20 @@ pub fn collide_cpu_parallel(batch: &Batch) -> Vec<SatHit> {
 /// [`collide_cpu`], [`Batch::hits`] and [`manifolds`](crate::manifolds) in
 /// turn, which read every shape twice).
 pub fn contacts_cpu(batch: &Batch) -> Vec<crate::manifold::Manifold> {
-    let mut contacts = Vec::new();
+    // As in `collide_cpu`: room for every pair, touched only where written.
+    let mut contacts = Vec::with_capacity(batch.pairs.len());
     sat_lanes::contacts_range(batch, 0..batch.pairs.len(), &mut contacts);
     contacts
+}
+
+/// [`contacts_cpu`] into a caller's vector (cleared first), so that a
+/// caller running frame after frame reuses one allocation: a fresh output of
+/// a million manifolds (56 MB) otherwise costs a page fault per 4 KiB
+/// written, about 15 ns per pair on the README's machine.
+pub fn contacts_cpu_into(batch: &Batch, contacts: &mut Vec<crate::manifold::Manifold>) {
+    contacts.clear();
+    contacts.reserve(batch.pairs.len());
+    sat_lanes::contacts_range(batch, 0..batch.pairs.len(), contacts);
 }
 
 /// [`contacts_cpu`] on all cores; the same result.

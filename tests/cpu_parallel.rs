@@ -3,7 +3,7 @@
 use gpusat::generate::SceneSpec;
 use gpusat::{
     Batch, PARALLEL_MIN_PAIRS, SatHit, collide_cpu, collide_cpu_parallel, contacts_cpu,
-    contacts_cpu_parallel,
+    contacts_cpu_into, contacts_cpu_parallel,
 };
 
 fn bits(hits: &[SatHit]) -> Vec<(u32, u32, u32)> {
@@ -78,5 +78,10 @@ fn batches_around_the_parallel_threshold() {
             "{count} pairs: manifold counts differ"
         );
         assert!(scalar == parallel, "{count} pairs: manifolds differ");
+        // Into a reused vector holding a previous frame's output.
+        let mut reused = contacts_cpu(&batch);
+        reused.truncate(reused.len() / 3);
+        contacts_cpu_into(&batch, &mut reused);
+        assert!(reused == scalar, "{count} pairs: contacts_cpu_into differs");
     }
 }
