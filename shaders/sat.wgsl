@@ -330,6 +330,16 @@ fn collide_polygon_circle(
 
 // The end of collide_polygon_circle, once the best face is known: the vertex
 // regions, then the reporting test.
+// The separation of face `face` (from `start` to `end`) from the centre when
+// the centre lies outside that face and over its edge, else 0: the tie rule
+// may have chosen the face's neighbour, and then this face's region, not the
+// shared vertex's, holds the centre.
+fn face_over(poly: ShapeRecord, centre: vec2<f32>, face: u32, start: vec2<f32>, end: vec2<f32>) -> f32 {
+    let separation = circle_face_separation8(edge(poly.first + face), centre);
+    let inside_edge = dot2(centre - start, end - start) > 0.0 && dot2(centre - end, start - end) > 0.0;
+    return select(0.0, separation, separation > 0.0 && inside_edge);
+}
+
 fn finish_polygon_circle(
     poly: ShapeRecord,
     centre: vec2<f32>,
@@ -349,16 +359,30 @@ fn finish_polygon_circle(
         let u1 = dot2(centre - v1, v2 - v1);
         let u2 = dot2(centre - v2, v1 - v2);
         if u1 < 0.0 {
-            let to_vertex = length2(centre - v1);
-            if to_vertex > 0.0 {
-                feature = count + i1;
-                distance = to_vertex;
+            let i0 = select(count - 1u, i1 - 1u, i1 > 0u);
+            let over = face_over(poly, centre, i0, edge(poly.first + i0).xy, v1);
+            if over > 0.0 {
+                feature = i0;
+                distance = over;
+            } else {
+                let to_vertex = length2(centre - v1);
+                if to_vertex > 0.0 {
+                    feature = count + i1;
+                    distance = to_vertex;
+                }
             }
         } else if u2 < 0.0 {
-            let to_vertex = length2(centre - v2);
-            if to_vertex > 0.0 {
-                feature = count + i2;
-                distance = to_vertex;
+            let i3 = select(0u, i2 + 1u, i2 + 1u < count);
+            let over = face_over(poly, centre, i2, v2, edge(poly.first + i3).xy);
+            if over > 0.0 {
+                feature = i2;
+                distance = over;
+            } else {
+                let to_vertex = length2(centre - v2);
+                if to_vertex > 0.0 {
+                    feature = count + i2;
+                    distance = to_vertex;
+                }
             }
         }
     }

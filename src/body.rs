@@ -19,6 +19,13 @@ pub struct Body {
     pub angular_velocity: f32,
 }
 
+/// The largest position coordinate accepted. Differences of two positions
+/// and their products with shape sizes then stay finite in single
+/// precision (two bodies at ±3e38 would make the relative position infinite
+/// and every answer NaN). Far below it, precision runs out first: see the
+/// README's "Precision".
+pub const MAX_COORDINATE: f32 = 1e15;
+
 impl Body {
     /// A dynamic body of unit mass at rest.
     pub fn new(shape: u32, position: Vec2, angle: f32) -> Body {
@@ -69,6 +76,12 @@ impl Body {
         ];
         if let Some((field, _)) = fields.iter().find(|(_, finite)| !finite) {
             return Err(BodyError::NotFinite { field });
+        }
+        if self.position.abs().max_element() > MAX_COORDINATE {
+            return Err(BodyError::TooFar {
+                x: self.position.x,
+                y: self.position.y,
+            });
         }
         if self.inv_mass < 0.0 {
             return Err(BodyError::NegativeInvMass {

@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use crate::shape::MAX_POLYGON_VERTICES;
+use crate::body::MAX_COORDINATE;
+use crate::shape::{MAX_POLYGON_VERTICES, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE};
 
 /// Why a shape was rejected. The message reads after "shape N ".
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -24,8 +25,12 @@ pub enum ShapeError {
     ZeroArea { area: f32, width: f32 },
     #[error("has {count} vertices after cleanup; the limit is {MAX_POLYGON_VERTICES}")]
     TooManyVertices { count: usize },
-    #[error("is so large that its size is not finite in single precision")]
-    Overflow,
+    #[error(
+        "is {size:e} units across; sizes from {MIN_SHAPE_SIZE:e} to {MAX_SHAPE_SIZE:e} are \
+         supported (in single precision, the squares and fourth powers of a size outside \
+         that range overflow or lose all their digits)"
+    )]
+    SizeOutOfRange { size: f64 },
     #[error("has a radius that is not finite ({radius})")]
     RadiusNotFinite { radius: f32 },
     #[error("has a radius that is not positive ({radius})")]
@@ -39,6 +44,10 @@ pub enum BodyError {
     MissingShape { shape: u32, shapes: usize },
     #[error("has a {field} that is not finite")]
     NotFinite { field: &'static str },
+    #[error(
+        "is at ({x:e}, {y:e}), beyond the {MAX_COORDINATE:e} units from the origin that positions may be"
+    )]
+    TooFar { x: f32, y: f32 },
     #[error("has a negative inverse mass ({inv_mass}); use 0 for a static body")]
     NegativeInvMass { inv_mass: f32 },
 }

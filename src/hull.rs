@@ -81,10 +81,7 @@ pub fn build_polygon(points: &[Vec2]) -> Result<Polygon, ShapeError> {
     if width == 0.0 {
         return Err(ShapeError::TooFewPoints { count: 1 });
     }
-    // The narrowphase squares no coordinates, but mass properties do.
-    if !((width * width) as f32).is_finite() {
-        return Err(ShapeError::Overflow);
-    }
+    crate::shape::check_size(width)?;
 
     // Each kept point remembers its input index, for error messages.
     let mut outline = weld(&input, WELD_TOLERANCE * width);
@@ -256,7 +253,10 @@ fn remove_collinear(
         let prev = input[outline[(k + n - 1) % n]];
         let v = input[outline[k]];
         let next = input[outline[(k + 1) % n]];
-        if chord_height(prev, v, next) < 0.0 {
+        // A strict left turn at every vertex. The second test catches what
+        // the chord misses: a spike that runs out and back along one line
+        // (its chord has no length), which the fuzzer found passing as convex.
+        if chord_height(prev, v, next) < 0.0 || (v - prev).perp_dot(next - v) <= 0.0 {
             return Err(ShapeError::NonConvex { vertex: outline[k] });
         }
     }

@@ -50,6 +50,7 @@ mod body;
 mod broadphase;
 mod check;
 mod error;
+pub mod fuzzing;
 pub mod generate;
 pub mod gpu;
 pub mod hull;
@@ -68,7 +69,7 @@ mod world;
 
 pub use backend::{BackendKind, Narrowphase};
 pub use bench::{BenchBackend, BenchOptions, BenchReport, BenchRow, parallel_ceiling, run_bench};
-pub use body::Body;
+pub use body::{Body, MAX_COORDINATE};
 pub use broadphase::{
     Aabb, PairFilter, body_aabb, body_aabbs, brute_force_pairs, find_pairs, sweep_and_prune,
     uniform_grid,
@@ -93,6 +94,9 @@ pub use scene::{
     AxisOut, BodyDesc, CollideOutput, ContactOut, HitOut, PairDesc, Scene, SceneFile, ShapeDesc,
     to_json_pretty, write_atomically,
 };
-pub use shape::{Circle, EdgeRecord, MAX_POLYGON_VERTICES, Polygon, Shape, ShapeRecord, ShapeSet};
+pub use shape::{
+    Circle, EdgeRecord, MAX_POLYGON_VERTICES, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE, Polygon, Shape,
+    ShapeRecord, ShapeSet,
+};
 pub use workload::{Density, Peer, ShapeKind, workload, workload_spec};
 pub use world::{FrameStats, RunStats, StageTimes, World, WorldOptions};

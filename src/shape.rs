@@ -16,6 +16,25 @@ use crate::hull;
 /// The most vertices a polygon may keep after cleanup.
 pub const MAX_POLYGON_VERTICES: usize = 64;
 
+/// The smallest shape size accepted (a polygon's bounding-box diagonal, a
+/// circle's diameter): its fourth power (moments of inertia) is still a
+/// normal single-precision number, and so are the products the narrowphase
+/// forms. The fuzzer found a triangle 4e-42 wide whose every cross product
+/// was zero.
+pub const MIN_SHAPE_SIZE: f64 = 1e-9;
+/// The largest shape size accepted: its fourth power is still finite in
+/// single precision.
+pub const MAX_SHAPE_SIZE: f64 = 1e9;
+
+/// Whether a shape `size` units across is within the supported range.
+pub(crate) fn check_size(size: f64) -> Result<(), ShapeError> {
+    if (MIN_SHAPE_SIZE..=MAX_SHAPE_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(ShapeError::SizeOutOfRange { size })
+    }
+}
+
 /// A validated convex polygon in its local frame: counter-clockwise, strictly
 /// convex, with unit outward normals. Build one with [`Polygon::new`].
 #[derive(Clone, Debug, PartialEq)]
@@ -101,9 +120,7 @@ impl Circle {
         if radius <= 0.0 {
             return Err(ShapeError::RadiusNotPositive { radius });
         }
-        if !(radius * radius).is_finite() {
-            return Err(ShapeError::Overflow);
-        }
+        check_size(2.0 * f64::from(radius))?;
         Ok(Circle { radius })
     }
 

@@ -360,3 +360,87 @@ fn bodies_and_pairs_are_validated() {
     )
     .expect("valid");
 }
+
+/// Found by the polygon fuzzer: an outline that runs out and back along one
+/// line (a spike) is not convex, even when its turning adds up to one turn.
+#[test]
+fn spikes_out_and_back_are_not_convex() {
+    // (Spikes whose turning points lie on their neighbours' chord are
+    // removed as collinear points instead, leaving a valid polygon.)
+    let spikes = [points(&[
+        (0.1, -0.085_940_34),
+        (0.1, 0.1),
+        (0.1, -0.085_940_34),
+        (0.1, 0.1),
+        (-0.1, 0.099_221_79),
+        (-0.1, -0.099_993_9),
+    ])];
+    for spike in spikes {
+        let err = Polygon::new(&spike).unwrap_err();
+        assert!(
+            matches!(err, ShapeError::NonConvex { .. }),
+            "{spike:?}: {err:?}"
+        );
+    }
+}
+
+/// Found by the polygon fuzzer: a triangle 4e-42 wide passed validation in
+/// double precision while every single-precision cross product of its
+/// vertices was zero. Sizes outside 1e-9 to 1e9 are rejected, by name.
+#[test]
+fn sizes_outside_the_supported_range_are_rejected() {
+    let triangle = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)];
+    for scale in [3.6e-42, 1e-12, 1e10, 1e30] {
+        let err = Polygon::new(&scaled(&triangle, scale)).unwrap_err();
+        assert!(
+            matches!(err, ShapeError::SizeOutOfRange { .. }),
+            "scale {scale}: {err:?}"
+        );
+        assert!(err.to_string().contains("units across"), "{err}");
+    }
+    for scale in [1e-8, 1e8] {
+        assert!(
+            Polygon::new(&scaled(&triangle, scale)).is_ok(),
+            "scale {scale}"
+        );
+    }
+    let mut shapes = ShapeSet::new();
+    for radius in [1e-20, 1e12] {
+        let err = shapes.add_circle(radius).unwrap_err();
+        assert!(
+            err.to_string().contains("units across"),
+            "radius {radius}: {err}"
+        );
+    }
+}
+
+/// Positions far enough out that two of them could differ by more than
+/// f32 holds are refused, naming the body.
+#[test]
+fn bodies_beyond_the_coordinate_limit_are_rejected() {
+    let mut shapes = ShapeSet::new();
+    let ball = shapes.add_circle(1.0).expect("circle");
+    let bodies = [
+        Body::new(ball, Vec2::new(-3e38, 0.0), 0.0),
+        Body::new(ball, Vec2::new(3e38, 0.0), 0.0),
+    ];
+    let err = Batch::new(&shapes, &bodies, &[Pair::new(0, 1)], 0.0).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Body {
+                index: 0,
+                reason: BodyError::TooFar { .. }
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().starts_with("body 0 is at"), "{err}");
+    let near_limit = [
+        Body::new(ball, Vec2::new(-gpusat::MAX_COORDINATE, 0.0), 0.0),
+        Body::new(ball, Vec2::new(gpusat::MAX_COORDINATE, 0.0), 0.0),
+    ];
+    let pairs = [Pair::new(0, 1)];
+    let batch = Batch::new(&shapes, &near_limit, &pairs, 0.0).expect("at the limit");
+    assert!(gpusat::collide_cpu(&batch).is_empty());
+}

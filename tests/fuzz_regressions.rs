@@ -1,0 +1,47 @@
+//! The fuzzers' saved inputs, replayed without the fuzzer: every file under
+//! `fuzz/regressions/<target>/` (inputs that once failed, and a minimised
+//! corpus of what the fuzzers reached) goes through the same check as in
+//! `fuzz/fuzz_targets/<target>.rs`.
+
+use std::path::Path;
+
+fn replay(target: &str, check: fn(&[u8])) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions")
+        .join(target);
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|err| panic!("{}: {err}", dir.display()));
+    let mut replayed = 0;
+    for entry in entries {
+        let path = entry.expect("directory entry").path();
+        let data = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        let outcome = std::panic::catch_unwind(|| check(&data));
+        assert!(outcome.is_ok(), "{target}: {} fails again", path.display());
+        replayed += 1;
+    }
+    assert!(
+        replayed > 0,
+        "{target}: no saved inputs in {}",
+        dir.display()
+    );
+    eprintln!("{target}: {replayed} saved inputs replayed");
+}
+
+#[test]
+fn scene_inputs() {
+    replay("scene", gpusat::fuzzing::check_scene);
+}
+
+#[test]
+fn polygon_inputs() {
+    replay("polygon", gpusat::fuzzing::check_polygon);
+}
+
+#[test]
+fn sat_pair_inputs() {
+    replay("sat_pair", gpusat::fuzzing::check_pair);
+}
+
+#[test]
+fn contacts_inputs() {
+    replay("contacts", gpusat::fuzzing::check_contacts);
+}
