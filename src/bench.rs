@@ -128,6 +128,10 @@ pub struct BenchRow {
     /// (from the last call, shapes already resident).
     pub upload_bytes_per_pair: Option<f64>,
     pub readback_bytes_per_hit: Option<f64>,
+    /// Memory per pair: what the backend's output takes in host memory, and
+    /// for GPU rows the device memory held, divided by the batch size.
+    pub host_bytes_per_pair: f64,
+    pub device_bytes_per_pair: Option<f64>,
 }
 
 /// The result of a sweep.
@@ -344,6 +348,7 @@ pub fn run_bench(
                     let transfer = (
                         stats.bytes_uploaded as f64 / size.max(1) as f64,
                         stats.bytes_read_back as f64 / stats.hits.max(1) as f64,
+                        gpu.device_bytes() as f64 / size.max(1) as f64,
                     );
                     let kernel_only = backend == BenchBackend::GpuKernel;
                     let (median, samples) = sample(options.min_time, options.samples, || {
@@ -377,8 +382,12 @@ pub fn run_bench(
                 pairs_per_second: 1e9 / ns_per_pair,
                 vs_cpu: None,
                 vs_parry2d: None,
-                upload_bytes_per_pair: transfer.map(|(up, _)| up),
-                readback_bytes_per_hit: transfer.map(|(_, down)| down),
+                upload_bytes_per_pair: transfer.map(|(up, _, _)| up),
+                readback_bytes_per_hit: transfer.map(|(_, down, _)| down),
+                host_bytes_per_pair: (size_of::<Pair>() * size + hits * output_bytes(backend))
+                    as f64
+                    / size.max(1) as f64,
+                device_bytes_per_pair: transfer.map(|(_, _, device)| device),
             });
         }
         let size_rows = &mut rows[first_row..];
@@ -401,6 +410,16 @@ pub fn run_bench(
         parallel_ceiling: parallel_ceiling(),
         skipped,
     })
+}
+
+/// Host bytes per reported pair of a backend's output.
+fn output_bytes(backend: BenchBackend) -> usize {
+    match backend {
+        BenchBackend::CpuContacts => size_of::<crate::manifold::Manifold>(),
+        // parry2d's contacts are counted, not kept.
+        BenchBackend::Parry2d => 0,
+        _ => size_of::<SatHit>(),
+    }
 }
 
 fn ratio(value: Option<f64>) -> String {
@@ -447,10 +466,21 @@ impl BenchReport {
         }
         let _ = writeln!(
             out,
-            "memory: {} bytes per pair in (two body indices), {} bytes per reported pair out",
+            "memory: {} bytes per pair in (two body indices), {} per reported pair out ({} with contacts)",
             size_of::<Pair>(),
-            size_of::<SatHit>()
+            size_of::<SatHit>(),
+            size_of::<crate::manifold::Manifold>()
         );
+        if let Some(row) = largest_gpu
+            && let Some(device) = row.device_bytes_per_pair
+        {
+            let _ = writeln!(
+                out,
+                "GPU device memory at {} pairs: {device:.1} bytes per pair ({:.1} MiB)",
+                row.pairs,
+                device * row.pairs as f64 / f64::from(1 << 20)
+            );
+        }
         let _ = writeln!(
             out,
             "parallel ceiling: {:.2}x one thread with {} threads on vector arithmetic alone (about what cpu-parallel can reach here)",
@@ -466,13 +496,13 @@ impl BenchReport {
     /// The rows as CSV with a header line.
     pub fn csv(&self) -> String {
         let mut out = String::from(
-            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_parry2d,upload_bytes_per_pair,readback_bytes_per_hit\n",
+            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_parry2d,upload_bytes_per_pair,readback_bytes_per_hit,host_bytes_per_pair,device_bytes_per_pair\n",
         );
         let optional = |value: Option<f64>| value.map_or_else(String::new, |v| format!("{v:.4}"));
         for row in &self.rows {
             let _ = writeln!(
                 out,
-                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{}",
+                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{},{:.2},{}",
                 row.workload.replace('"', "\"\""),
                 row.backend,
                 row.pairs,
@@ -484,6 +514,8 @@ impl BenchReport {
                 optional(row.vs_parry2d),
                 optional(row.upload_bytes_per_pair),
                 optional(row.readback_bytes_per_hit),
+                row.host_bytes_per_pair,
+                optional(row.device_bytes_per_pair),
             );
         }
         out

@@ -91,8 +91,8 @@ pub use resolve::{
     SolveReport, SolverOptions, relax_positions, separate_positions,
 };
 pub use scene::{
-    AxisOut, BodyDesc, CollideOutput, ContactOut, HitOut, PairDesc, Scene, SceneFile, ShapeDesc,
-    to_json_pretty, write_atomically,
+    AxisOut, BodyDesc, CollideOutput, ContactOut, HitOut, MAX_SCENE_BYTES, PairDesc, Scene,
+    SceneFile, ShapeDesc, to_json_pretty, write_atomically,
 };
 pub use shape::{
     Circle, EdgeRecord, MAX_POLYGON_VERTICES, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE, Polygon, Shape,

@@ -103,12 +103,44 @@ pub struct Scene {
     pub shape_descs: Vec<ShapeDesc>,
 }
 
+/// The largest scene file `Scene::load` reads. Parsing holds the text and
+/// the scene at once (about 12 bytes of JSON and 8 of memory per pair), so
+/// this bounds the memory a scene file can ask for to about 1 GiB.
+pub const MAX_SCENE_BYTES: u64 = 512 << 20;
+
 impl Scene {
-    /// Reads and validates a scene file.
+    /// Reads and validates a scene file of at most [`MAX_SCENE_BYTES`].
     pub fn load(path: &Path) -> Result<Scene, Error> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        Scene::load_limited(path, MAX_SCENE_BYTES)
+    }
+
+    /// [`Scene::load`] with another size limit, in bytes.
+    pub fn load_limited(path: &Path, limit: u64) -> Result<Scene, Error> {
+        use std::io::Read;
+        let io_error = |source| Error::Io {
             path: path.to_path_buf(),
             source,
+        };
+        let file = std::fs::File::open(path).map_err(io_error)?;
+        // Read one byte past the limit: a file that grows, or a device that
+        // never ends, is caught as surely as a large regular file.
+        let mut bytes = Vec::new();
+        file.take(limit.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(io_error)?;
+        if bytes.len() as u64 > limit {
+            return Err(Error::Input {
+                file: path.display().to_string(),
+                message: format!(
+                    "is larger than {limit} bytes, the limit for scene files ({} MiB by \
+                     default, about 40 million pairs); split the batch",
+                    MAX_SCENE_BYTES >> 20
+                ),
+            });
+        }
+        let text = String::from_utf8(bytes).map_err(|err| Error::Input {
+            file: path.display().to_string(),
+            message: format!("is not UTF-8 text ({err})"),
         })?;
         Scene::from_json(&text, &path.display().to_string())
     }

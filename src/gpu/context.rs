@@ -357,8 +357,11 @@ impl GpuContext {
         });
         // A rejected submission makes the wait fail too: report the cause.
         self.check()?;
-        waited
-            .map(|_| ())
-            .map_err(|err| Error::Gpu(format!("waiting for the GPU failed: {err}")))
+        waited.map(|_| ()).map_err(|err| {
+            Error::Gpu(format!(
+                "the GPU did not run the submitted work; the device may have been lost \
+                     or destroyed ({err})"
+            ))
+        })
     }
 }

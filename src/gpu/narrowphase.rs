@@ -508,6 +508,14 @@ impl GpuNarrowphase {
         &self.stats
     }
 
+    /// Bytes of device memory held now: the textures, the pairs and output
+    /// buffers and their staging copy (all grown to the largest batch seen).
+    pub fn device_bytes(&self) -> u64 {
+        let texels = u64::from(self.edges.rows + self.body_transforms.rows + self.body_shapes.rows)
+            * u64::from(TEXTURE_WIDTH);
+        texels * 16 + self.pairs.size + self.hits.size + self.hits_staging.size
+    }
+
     /// The most pairs one window holds.
     pub fn max_window_pairs(&self) -> usize {
         self.max_window

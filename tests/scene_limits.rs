@@ -1,0 +1,59 @@
+//! Scene files beyond the size limit are refused before they are parsed,
+//! including ones that never end; the command says so and writes nothing.
+
+use std::path::Path;
+use std::process::Command;
+
+use gpusat::{MAX_SCENE_BYTES, Scene};
+
+const SCENE: &str = r#"{"shapes": [{"circle": 1}],
+ "bodies": [{"shape": 0, "position": [0, 0]}, {"shape": 0, "position": [1, 0]}],
+ "pairs": [[0, 1]]}"#;
+
+#[test]
+fn files_over_the_limit_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("scene.json");
+    std::fs::write(&path, SCENE).expect("write");
+    let size = SCENE.len() as u64;
+    assert!(Scene::load_limited(&path, size).is_ok());
+    let err = Scene::load_limited(&path, size - 1)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("scene.json") && err.contains(&format!("larger than {} bytes", size - 1)),
+        "{err}"
+    );
+    assert!(MAX_SCENE_BYTES >= 256 << 20, "{MAX_SCENE_BYTES}");
+}
+
+#[test]
+fn a_file_that_never_ends_is_refused() {
+    let zero = Path::new("/dev/zero");
+    if !zero.exists() {
+        return;
+    }
+    let err = Scene::load_limited(zero, 1 << 20).unwrap_err().to_string();
+    assert!(err.contains("larger than 1048576 bytes"), "{err}");
+}
+
+#[test]
+fn the_command_refuses_a_file_that_never_ends_and_writes_nothing() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("out.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_gpusat"))
+        .args(["collide", "/dev/zero", "--output"])
+        .arg(&output)
+        .output()
+        .expect("gpusat runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("/dev/zero") && stderr.contains("limit"),
+        "{stderr}"
+    );
+    assert!(!output.exists());
+}
