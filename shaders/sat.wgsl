@@ -330,14 +330,40 @@ fn collide_polygon_circle(
 
 // The end of collide_polygon_circle, once the best face is known: the vertex
 // regions, then the reporting test.
-// The separation of face `face` (from `start` to `end`) from the centre when
-// the centre lies outside that face and over its edge, else 0: the tie rule
-// may have chosen the face's neighbour, and then this face's region, not the
-// shared vertex's, holds the centre.
-fn face_over(poly: ShapeRecord, centre: vec2<f32>, face: u32, start: vec2<f32>, end: vec2<f32>) -> f32 {
-    let separation = circle_face_separation8(edge(poly.first + face), centre);
-    let inside_edge = dot2(centre - start, end - start) > 0.0 && dot2(centre - end, start - end) > 0.0;
-    return select(0.0, separation, separation > 0.0 && inside_edge);
+// From the vertex at the end of the chosen face that the centre lies beyond,
+// walk along the outline (forward or back) to the feature whose region holds
+// the centre: that vertex, the face past it (its separation when the centre
+// lies over its edge and outside it), or on. The tie rule may choose a face
+// up to the tolerance below the best, and then the centre can lie past its
+// end in a neighbour's region.
+struct Region {
+    feature: u32,
+    distance: f32,
+}
+
+fn walk_to_region(poly: ShapeRecord, centre: vec2<f32>, start: u32, forward: bool) -> Region {
+    let count = poly.count;
+    var vertex = start;
+    for (var step = 0u; step < count; step++) {
+        let previous = select(count - 1u, vertex - 1u, vertex > 0u);
+        let next = select(0u, vertex + 1u, vertex + 1u < count);
+        let face = select(previous, vertex, forward);
+        let far = select(previous, next, forward);
+        let near_point = edge(poly.first + vertex).xy;
+        let far_point = edge(poly.first + far).xy;
+        if dot2(centre - near_point, far_point - near_point) <= 0.0 {
+            break;
+        }
+        if dot2(centre - far_point, near_point - far_point) > 0.0 {
+            let separation = circle_face_separation8(edge(poly.first + face), centre);
+            if separation > 0.0 {
+                return Region(face, separation);
+            }
+            break;
+        }
+        vertex = far;
+    }
+    return Region(count + vertex, length2(centre - edge(poly.first + vertex).xy));
 }
 
 fn finish_polygon_circle(
@@ -358,31 +384,11 @@ fn finish_polygon_circle(
         let v2 = edge(poly.first + i2).xy;
         let u1 = dot2(centre - v1, v2 - v1);
         let u2 = dot2(centre - v2, v1 - v2);
-        if u1 < 0.0 {
-            let i0 = select(count - 1u, i1 - 1u, i1 > 0u);
-            let over = face_over(poly, centre, i0, edge(poly.first + i0).xy, v1);
-            if over > 0.0 {
-                feature = i0;
-                distance = over;
-            } else {
-                let to_vertex = length2(centre - v1);
-                if to_vertex > 0.0 {
-                    feature = count + i1;
-                    distance = to_vertex;
-                }
-            }
-        } else if u2 < 0.0 {
-            let i3 = select(0u, i2 + 1u, i2 + 1u < count);
-            let over = face_over(poly, centre, i2, v2, edge(poly.first + i3).xy);
-            if over > 0.0 {
-                feature = i2;
-                distance = over;
-            } else {
-                let to_vertex = length2(centre - v2);
-                if to_vertex > 0.0 {
-                    feature = count + i2;
-                    distance = to_vertex;
-                }
+        if u1 < 0.0 || u2 < 0.0 {
+            let region = walk_to_region(poly, centre, select(i2, i1, u1 < 0.0), u1 >= 0.0);
+            if region.distance > 0.0 {
+                feature = region.feature;
+                distance = region.distance;
             }
         }
     }

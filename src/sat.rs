@@ -405,9 +405,9 @@ fn collide_polygons_with(
 /// (s, i) = max over faces of dot(n_i, centre) - dot(n_i, v_i)   # tie rule, early exit
 /// if s > 0:                       # centre outside the polygon
 ///     if centre is before v_i along edge i:      vertex region of v_i
-///         (or face i-1, if the centre is outside it and over its edge)
 ///     elif centre is past v_i+1 along edge i:    vertex region of v_i+1
-///         (or face i+1, likewise)
+///     (walking on to a neighbouring face or vertex if the centre lies
+///     past that vertex too: see walk_to_region)
 /// separation = (distance to that vertex, or s) - radius
 /// ```
 #[inline(always)]
@@ -442,28 +442,48 @@ pub fn collide_polygon_circle(
     finish_polygon_circle(poly, centre, radius, owner, margin, best)
 }
 
-/// The separation of face `face` (from `start` to `end`) from the centre when
-/// the centre lies outside that face and over its edge, else 0. The tie rule
-/// may choose a face up to the tolerance below the best; when the centre
-/// then falls past that face's end, it is the neighbouring face's region and
-/// not the vertex's that holds it (the polygon fuzzer found a circle over
-/// the second of two nearly parallel edges given the vertex's axis, whose
-/// depth was not the overlap along it).
+/// From the vertex at the end of the chosen face that the centre lies
+/// beyond, walk along the outline (`forward` or back) to the feature whose
+/// region holds the centre: that vertex, the face past it (its separation
+/// when the centre lies over its edge and outside it), or on. The tie rule
+/// may choose a face up to the tolerance below the best, and then the
+/// centre can lie past its end in a neighbour's region: the fuzzer found a
+/// circle over the second of two nearly parallel edges given the first's
+/// vertex, whose depth was not the overlap along its axis. Returns the
+/// feature and the distance; usually the first step settles it.
 #[inline(always)]
-pub fn face_over(poly: &[EdgeRecord], centre: Vec2, face: u32, start: Vec2, end: Vec2) -> f32 {
-    let separation = circle_face_separation8(&poly[face as usize], centre);
-    let inside_edge =
-        dot(centre - start, end - start) > 0.0 && dot(centre - end, start - end) > 0.0;
-    if separation > 0.0 && inside_edge {
-        separation
-    } else {
-        0.0
+pub fn walk_to_region(poly: &[EdgeRecord], centre: Vec2, start: u32, forward: bool) -> (u32, f32) {
+    let count = poly.len() as u32;
+    let mut vertex = start;
+    for _ in 0..count {
+        let previous = if vertex > 0 { vertex - 1 } else { count - 1 };
+        let (face, far) = if forward {
+            (vertex, if vertex + 1 < count { vertex + 1 } else { 0 })
+        } else {
+            (previous, previous)
+        };
+        let near_point = poly[vertex as usize].vertex;
+        let far_point = poly[far as usize].vertex;
+        if dot(centre - near_point, far_point - near_point) <= 0.0 {
+            break;
+        }
+        if dot(centre - far_point, near_point - far_point) > 0.0 {
+            let separation = circle_face_separation8(&poly[face as usize], centre);
+            if separation > 0.0 {
+                return (face, separation);
+            }
+            break;
+        }
+        vertex = far;
     }
+    (
+        count + vertex,
+        length(centre - poly[vertex as usize].vertex),
+    )
 }
 
 /// The end of [`collide_polygon_circle`], once the best face is known: the
-/// vertex regions (or a neighbouring face, see [`face_over`]), then the
-/// reporting test.
+/// vertex regions (see [`walk_to_region`]), then the reporting test.
 #[inline(always)]
 pub fn finish_polygon_circle(
     poly: &[EdgeRecord],
@@ -483,31 +503,12 @@ pub fn finish_polygon_circle(
         let v2 = poly[i2 as usize].vertex;
         let u1 = dot(centre - v1, v2 - v1);
         let u2 = dot(centre - v2, v1 - v2);
-        if u1 < 0.0 {
-            let i0 = if i1 > 0 { i1 - 1 } else { count - 1 };
-            let over = face_over(poly, centre, i0, poly[i0 as usize].vertex, v1);
-            if over > 0.0 {
-                feature = i0;
-                distance = over;
-            } else {
-                let to_vertex = length(centre - v1);
-                if to_vertex > 0.0 {
-                    feature = count + i1;
-                    distance = to_vertex;
-                }
-            }
-        } else if u2 < 0.0 {
-            let i3 = if i2 + 1 < count { i2 + 1 } else { 0 };
-            let over = face_over(poly, centre, i2, v2, poly[i3 as usize].vertex);
-            if over > 0.0 {
-                feature = i2;
-                distance = over;
-            } else {
-                let to_vertex = length(centre - v2);
-                if to_vertex > 0.0 {
-                    feature = count + i2;
-                    distance = to_vertex;
-                }
+        if u1 < 0.0 || u2 < 0.0 {
+            let (start, forward) = if u1 < 0.0 { (i1, false) } else { (i2, true) };
+            let (region, to_region) = walk_to_region(poly, centre, start, forward);
+            if to_region > 0.0 {
+                feature = region;
+                distance = to_region;
             }
         }
     }
