@@ -66,3 +66,30 @@ fn a_workgroup_size_the_device_cannot_run_is_an_error() {
         assert!(message.contains("workgroup size"), "{message}");
     }
 }
+
+/// An output larger than the device allows is an error that says how much
+/// was asked for, not an abort.
+#[test]
+fn an_output_too_large_for_the_device_is_an_error() {
+    let Some(context) = own_context() else { return };
+    let options = GpuOptions {
+        initial_capacity: u32::MAX,
+        ..GpuOptions::default()
+    };
+    let message = match GpuNarrowphase::new(context.clone(), options) {
+        Ok(mut gpu) => {
+            let scene = SceneSpec::mixed(82, 1_000).generate();
+            let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+            match gpu.collide(&batch) {
+                Ok(hits) => panic!("{} hits from a 64 GiB output", hits.len()),
+                Err(err) => err.to_string(),
+            }
+        }
+        Err(err) => err.to_string(),
+    };
+    eprintln!("{message}");
+    assert!(
+        message.contains("hit records need 65536 MiB") && message.contains("the device allows"),
+        "{message}"
+    );
+}

@@ -102,6 +102,15 @@ struct GrowBuffer {
     label: &'static str,
 }
 
+/// A buffer larger than the device allows, with how much was needed.
+fn too_large(label: &str, needed: u64, limit: u64) -> Error {
+    Error::Gpu(format!(
+        "the {label} need {} MiB, more than the {} MiB the device allows in one buffer",
+        needed.div_ceil(1 << 20),
+        limit >> 20
+    ))
+}
+
 impl GrowBuffer {
     fn new(
         context: &GpuContext,
@@ -110,6 +119,10 @@ impl GrowBuffer {
         size: u64,
     ) -> Result<GrowBuffer, Error> {
         let size = size.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+        let limit = context.limits().max_buffer_size;
+        if size > limit {
+            return Err(too_large(label, size, limit));
+        }
         let buffer = context.scoped(label, || {
             context.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -132,12 +145,7 @@ impl GrowBuffer {
             return Ok(false);
         }
         if needed > limit {
-            return Err(Error::Gpu(format!(
-                "the {} need {} MiB, more than the {} MiB the device allows in one buffer",
-                self.label,
-                needed.div_ceil(1 << 20),
-                limit >> 20
-            )));
+            return Err(too_large(self.label, needed, limit));
         }
         let size = needed.max(self.size.saturating_mul(2)).min(limit);
         *self = GrowBuffer::new(context, self.label, self.usage, size)?;
