@@ -2,7 +2,7 @@
 //! merged search (seed 003's Gauss map in 2D), on the CPU and the GPU, for
 //! polygons of 12 to 64 vertices. The thresholds `CPU_MERGE_THRESHOLD` and
 //! `GPU_MERGE_THRESHOLD` come from here. `cpu scalar brute force` is the
-//! one-face-at-a-time reference (`sat::collide_pair`) with every face
+//! one-face-at-a-time reference (`collide_scalar`) with every face
 //! against every vertex: what the merge is measured against when the CPU's
 //! brute force is not vectorised.
 
@@ -11,34 +11,8 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuNarrowphase, GpuOptions};
-use gpusat::sat::{FaceSearch, collide_pair};
-use gpusat::{Batch, Density, ShapeKind, collide_cpu, workload};
-
-/// Every pair through the scalar reference, one face at a time.
-fn collide_scalar(batch: &Batch, merge_threshold: u32) -> usize {
-    let (records, shape_of, transforms) = (
-        batch.shapes().records(),
-        batch.shape_of(),
-        batch.transforms(),
-    );
-    batch
-        .pairs()
-        .iter()
-        .filter(|pair| {
-            let (a, b) = (pair.a as usize, pair.b as usize);
-            collide_pair(
-                batch.shapes(),
-                transforms[a],
-                transforms[b],
-                &records[shape_of[a] as usize],
-                &records[shape_of[b] as usize],
-                batch.margin(),
-                merge_threshold,
-            )
-            .is_some()
-        })
-        .count()
-}
+use gpusat::sat::FaceSearch;
+use gpusat::{Batch, Density, ShapeKind, collide_cpu, collide_scalar, workload};
 
 const PAIRS: usize = 20_000;
 
@@ -55,10 +29,11 @@ fn large_polygons(c: &mut Criterion) {
     for vertices in [12, 16, 24, 32, 48, 64] {
         let scene = workload(ShapeKind::Polygons(vertices), Density::Reference, PAIRS);
         let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+        let brute_force = batch.clone().with_face_search(FaceSearch::BruteForce);
         group.bench_with_input(
             BenchmarkId::new("cpu scalar brute force", vertices),
-            &batch,
-            |b, batch| b.iter(|| collide_scalar(batch, u32::MAX)),
+            &brute_force,
+            |b, batch| b.iter(|| collide_scalar(batch)),
         );
         for (name, search) in [
             ("brute force", FaceSearch::BruteForce),

@@ -25,8 +25,7 @@ use glam::{DVec2, Vec2};
 
 use crate::body::Body;
 use crate::manifold::manifold;
-use crate::narrowphase::{Batch, Hit, Pair, collide_cpu};
-use crate::sat;
+use crate::narrowphase::{Axis, Batch, Hit, Pair, SatHit, collide_cpu, collide_scalar};
 use crate::scene::Scene;
 use crate::shape::{MAX_POLYGON_VERTICES, Shape, ShapeSet};
 
@@ -153,24 +152,57 @@ fn shape(bytes: &mut Bytes, shapes: &mut ShapeSet) -> Option<u32> {
     shapes.add_polygon(&points).ok()
 }
 
-/// Two shapes placed from bytes, as a batch of the pairs (0, 1) and (1, 0):
-/// hits sound, swap symmetric, depths the true overlap and minimal, and the
-/// vectorised path equal to the scalar reference.
-pub fn check_pair(data: &[u8]) {
-    let mut bytes = Bytes { data };
+/// Two shapes from bytes, and the sum of their bounding radii (how far
+/// apart their origins can be while they touch).
+fn two_shapes(bytes: &mut Bytes) -> Option<(ShapeSet, [u32; 2], f32)> {
     let mut shapes = ShapeSet::new();
-    let (Some(shape_a), Some(shape_b)) = (
-        shape(&mut bytes, &mut shapes),
-        shape(&mut bytes, &mut shapes),
-    ) else {
-        return;
-    };
+    let shape_a = shape(bytes, &mut shapes)?;
+    let shape_b = shape(bytes, &mut shapes)?;
     let reach = shapes.shapes()[shape_a as usize].bounding_radius()
         + shapes.shapes()[shape_b as usize].bounding_radius();
-    // Mostly near the origin; sometimes far out, where the local frames matter.
+    Some((shapes, [shape_a, shape_b], reach))
+}
+
+/// The two bodies as the pairs (0, 1) and (1, 0): the vectorised path equal
+/// to the scalar reference, every hit sound, the two ways round symmetric.
+/// `may_refuse`: bodies placed beyond the coordinate limit, which the batch
+/// must refuse.
+fn check_both_ways(shapes: &ShapeSet, bodies: &[Body; 2], margin: f32, may_refuse: bool) {
+    let pairs = [Pair::new(0, 1), Pair::new(1, 0)];
+    let batch = match Batch::new(shapes, bodies, &pairs, margin) {
+        Ok(batch) => batch,
+        Err(_) if may_refuse => return,
+        Err(err) => panic!("valid shapes and bodies gave an invalid batch: {err}"),
+    };
+    let sat_hits = collide_cpu(&batch);
+    let scalar = collide_scalar(&batch);
+    assert!(
+        bits(&sat_hits) == bits(&scalar),
+        "vectorised {sat_hits:?} and scalar {scalar:?} SAT differ"
+    );
+    let hits = batch.hits(&sat_hits);
+    for hit in &hits {
+        check_hit(&batch, hit);
+    }
+    check_swap(&batch, &hits, bodies[0].position);
+}
+
+fn bits(hits: &[SatHit]) -> Vec<(u32, Axis, u32)> {
+    hits.iter()
+        .map(|hit| (hit.pair, hit.axis, hit.depth.to_bits()))
+        .collect()
+}
+
+/// Two shapes placed from bytes, near each other, mostly near the origin but
+/// sometimes far out (where the local frames matter) or anywhere at all,
+/// with or without a margin: see [`check_both_ways`] for what is checked.
+pub fn check_pair(data: &[u8]) {
+    let mut bytes = Bytes { data };
+    let Some((shapes, [shape_a, shape_b], reach)) = two_shapes(&mut bytes) else {
+        return;
+    };
     let far = bytes.byte();
     let offset = if far >= 248 {
-        // Anywhere at all: beyond MAX_COORDINATE the batch must refuse.
         Vec2::new(bytes.raw_f32(), bytes.raw_f32())
     } else if far >= 224 {
         Vec2::new(bytes.within(1e5), bytes.within(1e5))
@@ -190,36 +222,18 @@ pub fn check_pair(data: &[u8]) {
     } else {
         0.0
     };
-    let pairs = [Pair::new(0, 1), Pair::new(1, 0)];
-    let batch = match Batch::new(&shapes, &bodies, &pairs, margin) {
-        Ok(batch) => batch,
-        Err(_) if far >= 248 => return,
-        Err(err) => panic!("valid shapes and bodies gave an invalid batch: {err}"),
-    };
-    let sat_hits = collide_cpu(&batch);
-    check_scalar_twin(&batch, &sat_hits);
-    let hits = batch.hits(&sat_hits);
-    for hit in &hits {
-        check_hit(&batch, hit);
-    }
-    check_swap(&batch, &hits, offset);
+    check_both_ways(&shapes, &bodies, margin, far >= 248);
 }
 
 /// Contact clipping where it is hardest: B turned by at most a milliradian
 /// from A (nearly parallel faces) and placed from deep overlap to just
-/// apart along a direction from the bytes. The hits and their contacts get
-/// the checks of [`check_pair`].
+/// apart along a direction from the bytes, with the checks of
+/// [`check_pair`].
 pub fn check_contacts(data: &[u8]) {
     let mut bytes = Bytes { data };
-    let mut shapes = ShapeSet::new();
-    let (Some(shape_a), Some(shape_b)) = (
-        shape(&mut bytes, &mut shapes),
-        shape(&mut bytes, &mut shapes),
-    ) else {
+    let Some((shapes, [shape_a, shape_b], reach)) = two_shapes(&mut bytes) else {
         return;
     };
-    let reach = shapes.shapes()[shape_a as usize].bounding_radius()
-        + shapes.shapes()[shape_b as usize].bounding_radius();
     let angle = bytes.within(std::f32::consts::PI);
     let direction = bytes.within(std::f32::consts::PI);
     let distance = reach * (0.3 + 0.8 * (bytes.u16() as f32 / 65_535.0));
@@ -231,16 +245,7 @@ pub fn check_contacts(data: &[u8]) {
             angle + bytes.within(1e-3),
         ),
     ];
-    let pairs = [Pair::new(0, 1), Pair::new(1, 0)];
-    let batch = match Batch::new(&shapes, &bodies, &pairs, 0.0) {
-        Ok(batch) => batch,
-        Err(err) => panic!("valid shapes and bodies gave an invalid batch: {err}"),
-    };
-    let hits = batch.hits(&collide_cpu(&batch));
-    for hit in &hits {
-        check_hit(&batch, hit);
-    }
-    check_swap(&batch, &hits, Vec2::ZERO);
+    check_both_ways(&shapes, &bodies, 0.0, false);
 }
 
 fn pair_size(batch: &Batch, hit: &Hit) -> f32 {
@@ -248,34 +253,6 @@ fn pair_size(batch: &Batch, hit: &Hit) -> f32 {
     let shape_of = batch.shape_of();
     records[shape_of[hit.a as usize] as usize].size
         + records[shape_of[hit.b as usize] as usize].size
-}
-
-/// The scalar reference (`sat::collide_pair`) gives the same hits, bit for
-/// bit, as the vectorised batch path.
-fn check_scalar_twin(batch: &Batch, sat_hits: &[crate::narrowphase::SatHit]) {
-    let records = batch.shapes().records();
-    let (shape_of, transforms) = (batch.shape_of(), batch.transforms());
-    let threshold = batch.face_search().threshold(sat::CPU_MERGE_THRESHOLD);
-    let mut expected = Vec::new();
-    for (index, pair) in batch.pairs().iter().enumerate() {
-        let (a, b) = (pair.a as usize, pair.b as usize);
-        if let Some(result) = sat::collide_pair(
-            batch.shapes(),
-            transforms[a],
-            transforms[b],
-            &records[shape_of[a] as usize],
-            &records[shape_of[b] as usize],
-            batch.margin(),
-            threshold,
-        ) {
-            expected.push((index as u32, result.axis, (-result.separation).to_bits()));
-        }
-    }
-    let got: Vec<_> = sat_hits
-        .iter()
-        .map(|hit| (hit.pair, hit.axis, hit.depth.to_bits()))
-        .collect();
-    assert_eq!(got, expected, "vectorised and scalar SAT differ");
 }
 
 /// A shape's world-space outline in double precision, as `(vertices,

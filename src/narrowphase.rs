@@ -239,6 +239,35 @@ pub fn collide_cpu(batch: &Batch) -> Vec<SatHit> {
     hits
 }
 
+/// Every pair through the scalar reference, one face at a time
+/// ([`sat::collide_pair`], the WGSL kernel's twin): the same hits as
+/// [`collide_cpu`], bit for bit, several times slower. For checking and for
+/// measuring what the vectorised path gains.
+pub fn collide_scalar(batch: &Batch) -> Vec<SatHit> {
+    let records = batch.shapes.records();
+    let threshold = batch.face_search.threshold(sat::CPU_MERGE_THRESHOLD);
+    let mut hits = Vec::new();
+    for (index, pair) in batch.pairs.iter().enumerate() {
+        let (a, b) = (pair.a as usize, pair.b as usize);
+        if let Some(result) = sat::collide_pair(
+            batch.shapes,
+            batch.transforms[a],
+            batch.transforms[b],
+            &records[batch.shape_of[a] as usize],
+            &records[batch.shape_of[b] as usize],
+            batch.margin,
+            threshold,
+        ) {
+            hits.push(SatHit {
+                pair: index as u32,
+                axis: result.axis,
+                depth: -result.separation,
+            });
+        }
+    }
+    hits
+}
+
 /// Pairs per rayon task: at most 4,096 (small enough to balance dense and
 /// sparse stretches of a batch), at least 2,048 (about 0.1 ms of work, as
 /// long as waking a pool thread can take on a virtual machine), and

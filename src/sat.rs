@@ -710,13 +710,28 @@ pub fn collide_polygon_circle8(
     margin: f32,
 ) -> Option<PairResult> {
     let faces = load_faces8(poly);
+    scan_circle_faces(poly, faces.iter(), centre, radius, owner, tolerance, margin)
+}
+
+/// The straight-line polygon–circle test over `faces` (the polygon padded
+/// to 8 or 16): each face scanned in order, then the vertex regions.
+#[inline(always)]
+fn scan_circle_faces<'a>(
+    poly: &[EdgeRecord],
+    faces: impl Iterator<Item = &'a EdgeRecord>,
+    centre: Vec2,
+    radius: f32,
+    owner: Owner,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
     let count = poly.len() as u32;
     let limit = margin + radius;
     let mut best = Separation {
         value: LOWEST,
         edge: 0,
     };
-    for (face, record) in faces.iter().enumerate() {
+    for (face, record) in faces.enumerate() {
         best = scan_face8(
             best,
             circle_face_separation8(record, centre),
@@ -820,27 +835,8 @@ pub fn collide_polygon_circle16(
     margin: f32,
 ) -> Option<PairResult> {
     let faces = load_faces16(poly);
-    let count = poly.len() as u32;
-    let limit = margin + radius;
-    let mut best = Separation {
-        value: LOWEST,
-        edge: 0,
-    };
-    for (face, record) in faces.low.iter().chain(&faces.high).enumerate() {
-        best = scan_face8(
-            best,
-            circle_face_separation8(record, centre),
-            face as u32,
-            count,
-            tolerance,
-            limit,
-        );
-    }
-    let settled = settle8(best);
-    if settled.value >= limit {
-        return None;
-    }
-    finish_polygon_circle(poly, centre, radius, owner, margin, settled)
+    let all = faces.low.iter().chain(&faces.high);
+    scan_circle_faces(poly, all, centre, radius, owner, tolerance, margin)
 }
 
 /// One candidate pair, given the two bodies' transforms and shape records;
