@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::error::Error;
 use crate::gpu::{AdapterChoice, AdapterSummary, GpuContext, GpuNarrowphase, GpuOptions, GpuStats};
-use crate::narrowphase::{Batch, SatHit, collide_cpu, collide_cpu_parallel};
+use crate::narrowphase::{Batch, SatHit, collide_cpu_parallel, reserve_output};
 
 /// Which narrowphase to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,8 +115,18 @@ impl Narrowphase {
     /// Reported pairs of the batch, in pair order.
     pub fn collide(&mut self, batch: &Batch) -> Result<Vec<SatHit>, Error> {
         match &mut self.engine {
-            Engine::Cpu => Ok(collide_cpu(batch)),
-            Engine::CpuParallel => Ok(collide_cpu_parallel(batch)),
+            // The worst case must fit before any work is done (the room is
+            // virtual until written): a batch too large for the machine is
+            // an error saying how much it needs, not an abort half-way.
+            Engine::Cpu => {
+                let mut hits = reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
+                crate::sat_lanes::collide_range(batch, 0..batch.pairs().len(), &mut hits);
+                Ok(hits)
+            }
+            Engine::CpuParallel => {
+                reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
+                Ok(collide_cpu_parallel(batch))
+            }
             Engine::Gpu(gpu) => gpu.collide(batch),
         }
     }

@@ -93,6 +93,9 @@ pub enum Error {
     /// A picture or animation that could not be made.
     #[error("{0}")]
     Render(String),
+    /// Memory for a batch's results that could not be allocated.
+    #[error("{what} need {} MiB, which cannot be allocated", bytes.div_ceil(1 << 20))]
+    OutOfMemory { what: String, bytes: u128 },
     /// A benchmark that could not be run honestly (a backend disagreeing
     /// with the CPU reference).
     #[error("bench: {0}")]

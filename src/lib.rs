@@ -83,7 +83,8 @@ pub use math::{
 };
 pub use narrowphase::{
     Axis, Batch, Hit, Owner, PARALLEL_MIN_PAIRS, Pair, SatHit, collide_cpu, collide_cpu_parallel,
-    collide_scalar, contacts_cpu, contacts_cpu_into, contacts_cpu_parallel, validate_pairs,
+    collide_scalar, contacts_cpu, contacts_cpu_into, contacts_cpu_parallel, reserve_output,
+    validate_pairs,
 };
 pub use render::{GifRecorder, RenderOptions, encode_png, render, scene_bounds};
 pub use resolve::{

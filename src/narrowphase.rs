@@ -268,6 +268,20 @@ pub fn collide_scalar(batch: &Batch) -> Vec<SatHit> {
     hits
 }
 
+/// Checks that the results of a batch of `pairs` pairs, in the worst case
+/// (every pair reported, `T` each), can be allocated, and returns an empty
+/// vector with that room: a batch too large for the machine is then an
+/// error saying how much it needs instead of an abort half-way.
+pub fn reserve_output<T>(pairs: usize, what: &str) -> Result<Vec<T>, Error> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(pairs)
+        .map_err(|_| Error::OutOfMemory {
+            what: format!("the {what} of {pairs} pairs"),
+            bytes: pairs as u128 * size_of::<T>() as u128,
+        })?;
+    Ok(out)
+}
+
 /// Pairs per rayon task: at most 4,096 (small enough to balance dense and
 /// sparse stretches of a batch), at least 2,048 (about 0.1 ms of work, as
 /// long as waking a pool thread can take on a virtual machine), and

@@ -1,5 +1,6 @@
-//! Scene files beyond the size limit are refused before they are parsed,
-//! including ones that never end; the command says so and writes nothing.
+//! Limits on what a caller can ask for: scene files beyond the size limit are
+//! refused before they are parsed (including ones that never end, and the
+//! command writes nothing), and results too large for memory are an error.
 
 use std::path::Path;
 use std::process::Command;
@@ -56,4 +57,18 @@ fn the_command_refuses_a_file_that_never_ends_and_writes_nothing() {
         "{stderr}"
     );
     assert!(!output.exists());
+}
+
+/// Results that cannot be allocated are an error that says how much they
+/// need (the CPU backends check the worst case before any work).
+#[test]
+fn results_too_large_for_memory_are_an_error_saying_how_much() {
+    let pairs = 1usize << 46;
+    let err = gpusat::reserve_output::<gpusat::SatHit>(pairs, "hits").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("the hits of {pairs} pairs need 1073741824 MiB, which cannot be allocated")
+    );
+    // A size the machine has is fine.
+    assert!(gpusat::reserve_output::<gpusat::SatHit>(1 << 20, "hits").is_ok());
 }
