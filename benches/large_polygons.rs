@@ -9,6 +9,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+mod support;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuNarrowphase, GpuOptions};
 use gpusat::sat::FaceSearch;
@@ -53,14 +55,7 @@ fn large_polygons(c: &mut Criterion) {
                     BenchmarkId::new(format!("gpu kernel {name}"), vertices),
                     &batch,
                     |b, batch| {
-                        b.iter_custom(|iterations| {
-                            let mut total = Duration::ZERO;
-                            for _ in 0..iterations {
-                                gpu.collide(batch).expect("GPU");
-                                total += gpu.stats().kernel.unwrap_or_default();
-                            }
-                            total
-                        })
+                        b.iter_custom(|iterations| support::kernel_time(gpu, batch, iterations))
                     },
                 );
             }

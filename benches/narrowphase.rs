@@ -11,6 +11,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+mod support;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuNarrowphase, GpuOptions};
 use gpusat::{
@@ -61,14 +63,7 @@ fn bench_backends(
             });
             if gpu.context().has_timestamps() {
                 group.bench_with_input(BenchmarkId::new("gpu-kernel", size), &batch, |b, batch| {
-                    b.iter_custom(|iterations| {
-                        let mut total = Duration::ZERO;
-                        for _ in 0..iterations {
-                            gpu.collide(batch).expect("GPU");
-                            total += gpu.stats().kernel.unwrap_or_default();
-                        }
-                        total
-                    })
+                    b.iter_custom(|iterations| support::kernel_time(gpu, batch, iterations))
                 });
             }
         }

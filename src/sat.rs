@@ -628,13 +628,33 @@ pub fn find_max_separation8(
     tolerance: f32,
     limit: f32,
 ) -> Separation {
+    let separation = |record: &EdgeRecord| face_separation8(record, xf, faces2);
+    scan_faces(faces1.iter(), count1, separation, tolerance, limit)
+}
+
+/// The straight-line scan: every padded face's separation, in order,
+/// through the tie rule and the limit test.
+#[inline(always)]
+fn scan_faces<'a>(
+    faces: impl Iterator<Item = &'a EdgeRecord>,
+    count: u32,
+    separation: impl Fn(&EdgeRecord) -> f32,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
     let mut best = Separation {
         value: LOWEST,
         edge: 0,
     };
-    for (face, record) in faces1.iter().enumerate() {
-        let value = face_separation8(record, xf, faces2);
-        best = scan_face8(best, value, face as u32, count1, tolerance, limit);
+    for (face, record) in faces.enumerate() {
+        best = scan_face8(
+            best,
+            separation(record),
+            face as u32,
+            count,
+            tolerance,
+            limit,
+        );
     }
     settle8(best)
 }
@@ -725,23 +745,9 @@ fn scan_circle_faces<'a>(
     tolerance: f32,
     margin: f32,
 ) -> Option<PairResult> {
-    let count = poly.len() as u32;
     let limit = margin + radius;
-    let mut best = Separation {
-        value: LOWEST,
-        edge: 0,
-    };
-    for (face, record) in faces.enumerate() {
-        best = scan_face8(
-            best,
-            circle_face_separation8(record, centre),
-            face as u32,
-            count,
-            tolerance,
-            limit,
-        );
-    }
-    let settled = settle8(best);
+    let separation = |record: &EdgeRecord| circle_face_separation8(record, centre);
+    let settled = scan_faces(faces, poly.len() as u32, separation, tolerance, limit);
     if settled.value >= limit {
         return None;
     }
@@ -786,15 +792,9 @@ pub fn find_max_separation16(
     tolerance: f32,
     limit: f32,
 ) -> Separation {
-    let mut best = Separation {
-        value: LOWEST,
-        edge: 0,
-    };
-    for (face, record) in faces1.low.iter().chain(&faces1.high).enumerate() {
-        let value = face_separation16(record, xf, faces2);
-        best = scan_face8(best, value, face as u32, count1, tolerance, limit);
-    }
-    settle8(best)
+    let all = faces1.low.iter().chain(&faces1.high);
+    let separation = |record: &EdgeRecord| face_separation16(record, xf, faces2);
+    scan_faces(all, count1, separation, tolerance, limit)
 }
 
 pub fn collide_polygons16(

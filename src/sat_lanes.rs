@@ -301,6 +301,20 @@ fn scan_group<V: Lanes>(
     None
 }
 
+/// Eight faces moved into the other polygon's frame, per lane:
+/// `rotate(xf.q, normal)`, and `dot(normal, transform_point(xf, vertex))`
+/// as the face's offset, in the scalar twin's order of operations.
+#[inline(always)]
+fn moved_faces<V: Lanes>(faces: &FaceLanes, (c, s): (V, V), (px, py): (V, V)) -> (V, V, V) {
+    let (fnx, fny) = (V::load(&faces.nx), V::load(&faces.ny));
+    let (fvx, fvy) = (V::load(&faces.vx), V::load(&faces.vy));
+    let nx = c * fnx - s * fny;
+    let ny = s * fnx + c * fny;
+    let vx = (c * fvx + px) - s * fvy;
+    let vy = (s * fvx + py) + c * fvy;
+    (nx, ny, nx * vx + ny * vy)
+}
+
 /// [`sat::find_max_separation`](crate::sat::find_max_separation), eight
 /// faces of `poly1` at a time; `poly2`'s vertices are read from its own
 /// face groups.
@@ -321,14 +335,7 @@ fn find_max_separation<V: Lanes>(
         edge: 0,
     };
     for (group, faces) in poly1.iter().enumerate() {
-        let (fnx, fny) = (V::load(&faces.nx), V::load(&faces.ny));
-        let (fvx, fvy) = (V::load(&faces.vx), V::load(&faces.vy));
-        // rotate(xf.q, normal) and transform_point(xf, vertex), per lane.
-        let nx = c * fnx - s * fny;
-        let ny = s * fnx + c * fny;
-        let vx = (c * fvx + px) - s * fvy;
-        let vy = (s * fvx + py) + c * fvy;
-        let offset = nx * vx + ny * vy;
+        let (nx, ny, offset) = moved_faces::<V>(faces, (c, s), (px, py));
         // Two running minima, so that consecutive vertices do not wait on
         // each other; min is exact, so the result is the same.
         let (mut even, mut odd) = (V::splat(f32::MAX), V::splat(f32::MAX));
@@ -423,13 +430,7 @@ fn find_max_separation_merged<V: Lanes>(
     };
     let mut low = usize::MAX;
     for (group, faces) in poly1.iter().enumerate() {
-        let (fnx, fny) = (V::load(&faces.nx), V::load(&faces.ny));
-        let (fvx, fvy) = (V::load(&faces.vx), V::load(&faces.vy));
-        let nx = c * fnx - s * fny;
-        let ny = s * fnx + c * fny;
-        let vx = (c * fvx + px) - s * fvy;
-        let vy = (s * fvx + py) + c * fvy;
-        let offset = nx * vx + ny * vy;
+        let (nx, ny, offset) = moved_faces::<V>(faces, (c, s), (px, py));
         let first = (group * FACE_LANES) as u32;
         let active = (count1 - first).min(FACE_LANES as u32) as usize;
         // The walks use the lanes' own values: the same bits as the scalar twin.
