@@ -1,10 +1,11 @@
 // The SAT narrowphase: one candidate pair per invocation.
 //
-// This is the twin of src/sat.rs: the same functions with the same names, in
-// the same order, doing the same operations in the same order, so that a
-// difference between the two can be found by reading them side by side. The
-// conventions (frames, normal, axis features, the tie rule, the early exit)
-// are documented there.
+// This is the twin of src/sat/ (separation.rs, polygons.rs, merged.rs,
+// polygon_circle.rs, circles.rs, straight.rs, pair.rs, in that order): the
+// same functions with the same names, doing the same operations in the same
+// order, so that a difference between the two can be found by reading them
+// side by side. The conventions (frames, normal, axis features, the tie rule,
+// the early exit) are documented in src/sat/mod.rs.
 //
 // Data. The shapes and bodies that invocations read at scattered places are
 // textures, because gathers through the texture path measured 2.4 times
@@ -23,11 +24,13 @@
 // path twice over (`*16`); larger ones loop, or merge above the threshold.
 //
 // Output is compacted on the GPU: each workgroup counts its reported pairs,
-// one invocation reserves room for all of them with a single atomicAdd on the
-// global counter, and each writes its record at its place in the group's
-// block. Within a block the records are in pair order; the host puts the
+// one invocation reserves room for all of them with a single atomicAdd on its
+// window's counter, and each writes its record at its place in the group's
+// block. Within a block the records are in slot order; the host puts the
 // blocks in order. The counter keeps counting past `capacity`, so the host
-// sees an overflow and re-runs with room instead of losing results.
+// sees an overflow and re-runs with room instead of losing results. Windows
+// of one batch run in one pass: each has its own pairs, output and counter,
+// the first two at dynamic offsets of their buffers.
 
 // Mirrors of src/gpu/layout.rs and src/shape.rs, checked against naga's
 // layout by tests/gpu_layout.rs.
@@ -44,23 +47,23 @@ struct Pair {
 }
 
 struct HitRecord {
-    pair: u32,
+    pair: u32,       // the pair's slot in its window
     axis: u32,       // bit 31: owner B; below: the feature
     depth: f32,
     _pad: u32,
 }
 
 struct Params {
-    pair_base: u32,  // index of this window's first pair in the batch
-    pair_count: u32, // pairs in this window
+    pair_base: u32,  // the slot of this kind's first pair in the window
+    pair_count: u32, // pairs of this kind in the window
     groups_x: u32,   // workgroups along x in the 2D dispatch
-    capacity: u32,   // records the output can hold
+    capacity: u32,   // records the window's output can hold
     margin: f32,
-    // Polygons with more vertices than this on both sides merge (src/sat.rs:
-    // MERGE_THRESHOLD by default; FaceSearch).
+    // Polygons with more vertices than this on both sides merge
+    // (GPU_MERGE_THRESHOLD by default; FaceSearch).
     merge_threshold: u32,
-    _pad1: u32,
-    _pad2: u32,
+    window: u32,     // the window's counter
+    _pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -69,7 +72,7 @@ struct Params {
 @group(0) @binding(3) var body_shapes: texture_2d<u32>;
 @group(0) @binding(4) var<storage, read> pairs: array<Pair>;
 @group(0) @binding(5) var<storage, read_write> hits: array<HitRecord>;
-@group(0) @binding(6) var<storage, read_write> counter: atomic<u32>;
+@group(0) @binding(6) var<storage, read_write> counters: array<atomic<u32>>;
 
 override WORKGROUP_SIZE: u32 = 256u;  // the host sets it (GpuOptions::workgroup_size)
 // Workgroup arrays need a constant size: the largest WORKGROUP_SIZE allowed.
@@ -147,6 +150,30 @@ fn make_axis(owner_b: bool, feature: u32) -> u32 {
     return select(feature, feature | OWNER_B_BIT, owner_b);
 }
 
+const NOT_REPORTED = PairResult(false, 0u, 0.0);
+
+// One face moved into the other polygon's frame by xf: its normal (xy) and
+// dot(normal, vertex) (z).
+fn face_plane(face: vec4<f32>, xf: Transform) -> vec3<f32> {
+    let normal = rotate(xf.q, face.zw);
+    let vertex = transform_point(xf, face.xy);
+    return vec3<f32>(normal, dot2(normal, vertex));
+}
+
+// The end of every polygon–polygon test: nothing when either side separates
+// by the margin, else B's axis only when it is better by more than the
+// tolerance (the tie rule).
+fn choose_polygon_axis(separation_a: Separation, separation_b: Separation, tolerance: f32, margin: f32) -> PairResult {
+    if separation_a.value >= margin || separation_b.value >= margin {
+        return NOT_REPORTED;
+    }
+    if separation_b.value > separation_a.value + tolerance {
+        return PairResult(true, make_axis(true, separation_b.edge), separation_b.value);
+    } else {
+        return PairResult(true, make_axis(false, separation_a.edge), separation_a.value);
+    }
+}
+
 // best = (LOWEST, 0)
 // for each edge i of poly1:
 //     n, v   = normal and vertex of edge i, moved into poly2's frame by xf
@@ -186,13 +213,6 @@ fn find_max_separation(
     return best;
 }
 
-// One face of poly1 moved into poly2's frame: normal, and dot(normal, vertex) in z.
-fn moved_face(face: vec4<f32>, xf: Transform) -> vec3<f32> {
-    let normal = rotate(xf.q, face.zw);
-    let vertex = transform_point(xf, face.xy);
-    return vec3<f32>(normal, dot2(normal, vertex));
-}
-
 // dot(normal, w) - offset for vertex j of poly, in the loop's order.
 fn vertex_separation(poly: ShapeRecord, face: vec3<f32>, j: u32) -> f32 {
     let w = edge(poly.first + j).xy;
@@ -228,7 +248,7 @@ fn find_max_separation_merged(
     limit: f32,
 ) -> Separation {
     let count2 = poly2.count;
-    let first_face = moved_face(edge(poly1.first), xf);
+    let first_face = face_plane(edge(poly1.first), xf);
     var low = 0u;
     var lowest = vertex_separation(poly2, first_face, 0u);
     for (var j = 1u; j < count2; j++) {
@@ -242,10 +262,10 @@ fn find_max_separation_merged(
     for (var group_start = 0u; group_start < poly1.count; group_start += 8u) {
         let group_end = min(group_start + 8u, poly1.count);
         let start = low;
-        let end = descend(poly2, moved_face(edge(poly1.first + group_end - 1u), xf), start);
+        let end = descend(poly2, face_plane(edge(poly1.first + group_end - 1u), xf), start);
         let window = (end + count2 - start) % count2 + 1u;
         for (var i = group_start; i < group_end; i++) {
-            let face = moved_face(edge(poly1.first + i), xf);
+            let face = face_plane(edge(poly1.first + i), xf);
             var separation = HIGHEST;
             for (var k = 0u; k < window; k++) {
                 let j = select(start + k - count2, start + k, start + k < count2);
@@ -279,7 +299,7 @@ fn collide_polygons(
         separation_a = find_max_separation(poly_a, poly_b, xf_ba, tolerance, margin);
     }
     if separation_a.value >= margin {
-        return PairResult(false, 0u, 0.0);
+        return NOT_REPORTED;
     }
     var separation_b: Separation;
     if merge {
@@ -287,14 +307,13 @@ fn collide_polygons(
     } else {
         separation_b = find_max_separation(poly_b, poly_a, xf_ab, tolerance, margin);
     }
-    if separation_b.value >= margin {
-        return PairResult(false, 0u, 0.0);
-    }
-    if separation_b.value > separation_a.value + tolerance {
-        return PairResult(true, make_axis(true, separation_b.edge), separation_b.value);
-    } else {
-        return PairResult(true, make_axis(false, separation_a.edge), separation_a.value);
-    }
+    return choose_polygon_axis(separation_a, separation_b, tolerance, margin);
+}
+
+// One face of collide_polygon_circle: the centre's distance beyond it.
+fn circle_face_separation(face: vec4<f32>, centre: vec2<f32>) -> f32 {
+    let offset = dot2(face.zw, face.xy);
+    return (face.z * centre.x - offset) + face.w * centre.y;
 }
 
 // (s, i) = max over faces of dot(n_i, centre) - dot(n_i, v_i)   # tie rule, early exit
@@ -322,7 +341,7 @@ fn collide_polygon_circle(
             best = Separation(separation, i);
         }
         if separation >= limit {
-            return PairResult(false, 0u, 0.0);
+            return NOT_REPORTED;
         }
     }
     return finish_polygon_circle(poly, centre, radius, owner_b, margin, best);
@@ -355,7 +374,7 @@ fn walk_to_region(poly: ShapeRecord, centre: vec2<f32>, start: u32, forward: boo
             break;
         }
         if dot2(centre - far_point, near_point - far_point) > 0.0 {
-            let separation = circle_face_separation8(edge(poly.first + face), centre);
+            let separation = circle_face_separation(edge(poly.first + face), centre);
             if separation > 0.0 {
                 return Region(face, separation);
             }
@@ -394,7 +413,7 @@ fn finish_polygon_circle(
     }
     let separation = distance - radius;
     if separation >= margin {
-        return PairResult(false, 0u, 0.0);
+        return NOT_REPORTED;
     }
     return PairResult(true, make_axis(owner_b, feature), separation);
 }
@@ -402,7 +421,7 @@ fn finish_polygon_circle(
 fn collide_circles(centre: vec2<f32>, radius_a: f32, radius_b: f32, margin: f32) -> PairResult {
     let separation = length2(centre) - (radius_a + radius_b);
     if separation >= margin {
-        return PairResult(false, 0u, 0.0);
+        return NOT_REPORTED;
     }
     return PairResult(true, make_axis(false, 0u), separation);
 }
@@ -426,14 +445,6 @@ fn load_faces8(shape: ShapeRecord) -> Faces8 {
         edge(first), edge(first + min(1u, last)), edge(first + min(2u, last)), edge(first + min(3u, last)),
         edge(first + min(4u, last)), edge(first + min(5u, last)), edge(first + min(6u, last)), edge(first + min(7u, last)),
     );
-}
-
-// One face of find_max_separation moved into the other polygon's frame:
-// its normal (xy) and dot(normal, vertex) (z).
-fn face_plane(face: vec4<f32>, xf: Transform) -> vec3<f32> {
-    let normal = rotate(xf.q, face.zw);
-    let vertex = transform_point(xf, face.xy);
-    return vec3<f32>(normal, dot2(normal, vertex));
 }
 
 // `start` lowered to the least separation of 8 vertices from a face plane,
@@ -501,26 +512,6 @@ fn collide_polygons8(
     return choose_polygon_axis(separation_a, separation_b, tolerance, margin);
 }
 
-// The end of the straight-line polygon tests: nothing when either side
-// separates by the margin, else B's axis only when it is better by more than
-// the tolerance (the tie rule).
-fn choose_polygon_axis(separation_a: Separation, separation_b: Separation, tolerance: f32, margin: f32) -> PairResult {
-    if separation_a.value >= margin || separation_b.value >= margin {
-        return PairResult(false, 0u, 0.0);
-    }
-    if separation_b.value > separation_a.value + tolerance {
-        return PairResult(true, make_axis(true, separation_b.edge), separation_b.value);
-    } else {
-        return PairResult(true, make_axis(false, separation_a.edge), separation_a.value);
-    }
-}
-
-// One face of collide_polygon_circle.
-fn circle_face_separation8(face: vec4<f32>, centre: vec2<f32>) -> f32 {
-    let offset = dot2(face.zw, face.xy);
-    return (face.z * centre.x - offset) + face.w * centre.y;
-}
-
 fn collide_polygon_circle8(
     poly: ShapeRecord,
     centre: vec2<f32>,
@@ -533,17 +524,17 @@ fn collide_polygon_circle8(
     let count = poly.count;
     let limit = margin + radius;
     var best = Separation(LOWEST, 0u);
-    best = scan_face8(best, circle_face_separation8(faces.f0, centre), 0u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.f1, centre), 1u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.f2, centre), 2u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.f3, centre), 3u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.f4, centre), 4u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.f5, centre), 5u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.f6, centre), 6u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.f7, centre), 7u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.f0, centre), 0u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.f1, centre), 1u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.f2, centre), 2u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.f3, centre), 3u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.f4, centre), 4u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.f5, centre), 5u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.f6, centre), 6u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.f7, centre), 7u, count, tolerance, limit);
     let settled = settle8(best);
     if settled.value >= limit {
-        return PairResult(false, 0u, 0.0);
+        return NOT_REPORTED;
     }
     return finish_polygon_circle(poly, centre, radius, owner_b, margin, settled);
 }
@@ -628,25 +619,25 @@ fn collide_polygon_circle16(
     let count = poly.count;
     let limit = margin + radius;
     var best = Separation(LOWEST, 0u);
-    best = scan_face8(best, circle_face_separation8(faces.low.f0, centre), 0u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.low.f1, centre), 1u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.low.f2, centre), 2u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.low.f3, centre), 3u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.low.f4, centre), 4u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.low.f5, centre), 5u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.low.f6, centre), 6u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.low.f7, centre), 7u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.high.f0, centre), 8u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.high.f1, centre), 9u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.high.f2, centre), 10u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.high.f3, centre), 11u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.high.f4, centre), 12u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.high.f5, centre), 13u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.high.f6, centre), 14u, count, tolerance, limit);
-    best = scan_face8(best, circle_face_separation8(faces.high.f7, centre), 15u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.low.f0, centre), 0u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.low.f1, centre), 1u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.low.f2, centre), 2u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.low.f3, centre), 3u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.low.f4, centre), 4u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.low.f5, centre), 5u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.low.f6, centre), 6u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.low.f7, centre), 7u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.high.f0, centre), 8u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.high.f1, centre), 9u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.high.f2, centre), 10u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.high.f3, centre), 11u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.high.f4, centre), 12u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.high.f5, centre), 13u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.high.f6, centre), 14u, count, tolerance, limit);
+    best = scan_face8(best, circle_face_separation(faces.high.f7, centre), 15u, count, tolerance, limit);
     let settled = settle8(best);
     if settled.value >= limit {
-        return PairResult(false, 0u, 0.0);
+        return NOT_REPORTED;
     }
     return finish_polygon_circle(poly, centre, radius, owner_b, margin, settled);
 }
@@ -710,12 +701,34 @@ fn body_shape(body: u32) -> ShapeRecord {
 var<workgroup> group_slots: array<u32, MAX_WORKGROUP_SIZE>;
 var<workgroup> group_base: u32;
 
-// Writes the reported results of a workgroup as one block, in invocation
-// order. Every invocation of the group must call it (it has barriers).
-fn store_compacted(local: u32, index: u32, result: PairResult) {
-    group_slots[local] = select(0u, 1u, result.reported);
+// One invocation's work: where it is in its workgroup and dispatch, and the
+// pair in its slot (`live` false past the kind's last pair, whose lanes test
+// that last pair again and report nothing).
+struct Task {
+    local: u32,
+    index: u32,
+    live: bool,
+    pair: Pair,
+}
+
+// The prologue of every entry point. The host sorts each window's pairs by
+// kind; `params.pair_base` is where this dispatch's pairs start in the
+// window's pairs.
+fn begin(group: vec3<u32>, local: u32) -> Task {
+    let index = (group.y * params.groups_x + group.x) * WORKGROUP_SIZE + local;
+    let last = max(params.pair_count, 1u) - 1u;
+    return Task(local, index, index < params.pair_count, pairs[params.pair_base + min(index, last)]);
+}
+
+// The epilogue of every entry point: writes the workgroup's reported results
+// as one block, in invocation order. Every invocation of the group must call
+// it (it has barriers).
+fn finish(task: Task, tested: PairResult) {
+    var result = tested;
+    result.reported = tested.reported && task.live;
+    group_slots[task.local] = select(0u, 1u, result.reported);
     workgroupBarrier();
-    if local == 0u {
+    if task.local == 0u {
         // Exclusive prefix sum, in invocation order: deterministic slots.
         var running = 0u;
         for (var i = 0u; i < WORKGROUP_SIZE; i++) {
@@ -725,33 +738,41 @@ fn store_compacted(local: u32, index: u32, result: PairResult) {
         }
         var base = 0u;
         if running > 0u {
-            base = atomicAdd(&counter, running);
+            base = atomicAdd(&counters[params.window], running);
         }
         group_base = base;
     }
     workgroupBarrier();
 
     if result.reported {
-        let slot = group_base + group_slots[local];
+        let slot = group_base + group_slots[task.local];
         if slot < params.capacity {
-            hits[slot] = HitRecord(params.pair_base + index, result.axis, -result.separation, 0u);
+            hits[slot] = HitRecord(params.pair_base + task.index, result.axis, -result.separation, 0u);
         }
     }
 }
 
-// The entry points: one per kind of pair, so that each kernel holds only the
-// code its pairs run (lavapipe pays for code on branches no lane takes). The
-// host sorts each window's pairs by kind; `params.pair_base` is where this
-// dispatch's pairs start in the pairs buffer.
-
-fn pair_index(group: vec3<u32>, local: u32) -> u32 {
-    return (group.y * params.groups_x + group.x) * WORKGROUP_SIZE + local;
-}
-
+// The bodies of a pair, as the pair functions read them.
 fn relative(a: u32, b: u32) -> array<Transform, 2> {
     let xf_a = body_transform(a);
     let xf_b = body_transform(b);
     return array<Transform, 2>(inv_mul_transforms(xf_a, xf_b), inv_mul_transforms(xf_b, xf_a));
+}
+
+// Two polygons: their records, the relative transforms, the tolerance.
+struct PolygonPairArgs {
+    shape_a: ShapeRecord,
+    shape_b: ShapeRecord,
+    xf_ab: Transform,
+    xf_ba: Transform,
+    tolerance: f32,
+}
+
+fn polygon_pair_args(pair: Pair) -> PolygonPairArgs {
+    let xfs = relative(pair.a, pair.b);
+    let shape_a = body_shape(pair.a);
+    let shape_b = body_shape(pair.b);
+    return PolygonPairArgs(shape_a, shape_b, xfs[0], xfs[1], TIE_TOLERANCE * (shape_a.size + shape_b.size));
 }
 
 // A polygon–circle pair as the polygon, the circle's centre in the
@@ -785,91 +806,81 @@ fn polygon_circle_args(pair: Pair) -> PolygonCircleArgs {
     );
 }
 
+// The pair functions: one per kind, each holding only the code its pairs run
+// (lavapipe pays for code on branches no lane takes).
+
 // Both bodies polygons of up to 8 vertices.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn polygons8(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let index = pair_index(group, local);
-    var result = PairResult(false, 0u, 0.0);
-    if index < params.pair_count {
-        let pair = pairs[params.pair_base + index];
-        let xfs = relative(pair.a, pair.b);
-        let shape_a = body_shape(pair.a);
-        let shape_b = body_shape(pair.b);
-        let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
-        result = collide_polygons8(shape_a, shape_b, xfs[0], xfs[1], tolerance, params.margin);
-    }
-    store_compacted(local, index, result);
+fn polygons8_pair(pair: Pair) -> PairResult {
+    let args = polygon_pair_args(pair);
+    return collide_polygons8(args.shape_a, args.shape_b, args.xf_ab, args.xf_ba, args.tolerance, params.margin);
 }
 
 // A polygon of up to 8 vertices and a circle, either way round.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn polygon_circle8(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let index = pair_index(group, local);
-    var result = PairResult(false, 0u, 0.0);
-    if index < params.pair_count {
-        let args = polygon_circle_args(pairs[params.pair_base + index]);
-        result = collide_polygon_circle8(args.poly, args.centre, args.radius, args.owner_b, args.tolerance, params.margin);
-    }
-    store_compacted(local, index, result);
+fn polygon_circle8_pair(pair: Pair) -> PairResult {
+    let args = polygon_circle_args(pair);
+    return collide_polygon_circle8(args.poly, args.centre, args.radius, args.owner_b, args.tolerance, params.margin);
 }
 
 // Both bodies polygons of up to 16 vertices, one of more than 8 (only when
 // the merge threshold is 16 or more, so that no such pair would merge).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn polygons16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let index = pair_index(group, local);
-    var result = PairResult(false, 0u, 0.0);
-    if index < params.pair_count {
-        let pair = pairs[params.pair_base + index];
-        let xfs = relative(pair.a, pair.b);
-        let shape_a = body_shape(pair.a);
-        let shape_b = body_shape(pair.b);
-        let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
-        result = collide_polygons16(shape_a, shape_b, xfs[0], xfs[1], tolerance, params.margin);
-    }
-    store_compacted(local, index, result);
+fn polygons16_pair(pair: Pair) -> PairResult {
+    let args = polygon_pair_args(pair);
+    return collide_polygons16(args.shape_a, args.shape_b, args.xf_ab, args.xf_ba, args.tolerance, params.margin);
 }
 
 // A polygon of 9 to 16 vertices and a circle, either way round.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn polygon_circle16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let index = pair_index(group, local);
-    var result = PairResult(false, 0u, 0.0);
-    if index < params.pair_count {
-        let args = polygon_circle_args(pairs[params.pair_base + index]);
-        result = collide_polygon_circle16(args.poly, args.centre, args.radius, args.owner_b, args.tolerance, params.margin);
-    }
-    store_compacted(local, index, result);
+fn polygon_circle16_pair(pair: Pair) -> PairResult {
+    let args = polygon_circle_args(pair);
+    return collide_polygon_circle16(args.poly, args.centre, args.radius, args.owner_b, args.tolerance, params.margin);
 }
 
 // Two circles.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn circles(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let index = pair_index(group, local);
-    var result = PairResult(false, 0u, 0.0);
-    if index < params.pair_count {
-        let pair = pairs[params.pair_base + index];
-        let xfs = relative(pair.a, pair.b);
-        result = collide_circles(xfs[0].p, body_shape(pair.a).radius, body_shape(pair.b).radius, params.margin);
-    }
-    store_compacted(local, index, result);
+fn circles_pair(pair: Pair) -> PairResult {
+    let xfs = relative(pair.a, pair.b);
+    return collide_circles(xfs[0].p, body_shape(pair.a).radius, body_shape(pair.b).radius, params.margin);
 }
 
 // Everything else (a polygon of more than 16 vertices, or of 9 to 16 when
 // the merge threshold is lower): the full dispatch.
+fn general_pair(pair: Pair) -> PairResult {
+    return collide_pair(body_transform(pair.a), body_transform(pair.b), body_shape(pair.a), body_shape(pair.b), params.margin);
+}
+
+// The entry points, one per kind of pair (src/gpu/kinds.rs: ENTRY_POINTS):
+// the prologue, the kind's pair function, the epilogue.
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn polygons8(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, polygons8_pair(task.pair));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn polygon_circle8(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, polygon_circle8_pair(task.pair));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn polygons16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, polygons16_pair(task.pair));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn polygon_circle16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, polygon_circle16_pair(task.pair));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn circles(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, circles_pair(task.pair));
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn general(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let index = pair_index(group, local);
-    var result = PairResult(false, 0u, 0.0);
-    if index < params.pair_count {
-        let pair = pairs[params.pair_base + index];
-        result = collide_pair(
-            body_transform(pair.a),
-            body_transform(pair.b),
-            body_shape(pair.a),
-            body_shape(pair.b),
-            params.margin,
-        );
-    }
-    store_compacted(local, index, result);
+    let task = begin(group, local);
+    finish(task, general_pair(task.pair));
 }

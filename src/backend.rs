@@ -1,25 +1,35 @@
 //! Choosing and running a narrowphase backend.
+//!
+//! [`Narrowphase`] is one type over every backend, so that a pipeline (the
+//! [`World`](crate::World), the command) picks one at start and calls
+//! [`Narrowphase::collide`] frame after frame. [`BackendKind::Auto`] picks by
+//! speed: a hardware GPU when there is one; when the only adapter is a
+//! software rasterizer (lavapipe, WARP: wgpu's device type `Cpu`), the CPU,
+//! which is faster than a GPU emulated on the same cores, with a
+//! [note](Narrowphase::note) saying why.
 
-use std::sync::Arc;
-
+use crate::batch::Batch;
 use crate::error::Error;
+#[cfg(feature = "gpu")]
 use crate::gpu::{AdapterChoice, AdapterSummary, GpuContext, GpuNarrowphase, GpuOptions, GpuStats};
-use crate::narrowphase::{Batch, SatHit, collide_cpu_parallel, reserve_output};
+use crate::narrowphase::collide_cpu_into;
+use crate::types::SatHit;
 
 /// Which narrowphase to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BackendKind {
-    /// The scalar CPU reference.
+    /// The CPU reference, one thread.
     Cpu,
-    /// The reference on all cores (rayon); identical results.
+    /// The reference on all cores (the `parallel` feature); identical results.
     CpuParallel,
-    /// The WGSL kernel; an error when there is no adapter.
+    /// The WGSL kernel (the `gpu` feature); an error when there is no adapter.
     Gpu,
-    /// A GPU when there is one, otherwise the parallel CPU backend.
+    /// A hardware GPU when there is one, otherwise the fastest CPU backend.
     Auto,
 }
 
 impl BackendKind {
+    /// The name the command uses: `cpu`, `cpu-parallel`, `gpu`, `auto`.
     pub fn name(self) -> &'static str {
         match self {
             BackendKind::Cpu => "cpu",
@@ -32,8 +42,18 @@ impl BackendKind {
 
 enum Engine {
     Cpu,
+    #[cfg(feature = "parallel")]
     CpuParallel,
+    #[cfg(feature = "gpu")]
     Gpu(Box<GpuNarrowphase>),
+}
+
+/// The fastest CPU engine this build has.
+fn best_cpu() -> Engine {
+    #[cfg(feature = "parallel")]
+    return Engine::CpuParallel;
+    #[cfg(not(feature = "parallel"))]
+    return Engine::Cpu;
 }
 
 /// A ready narrowphase: the CPU, or a GPU pipeline with its buffers.
@@ -42,37 +62,95 @@ pub struct Narrowphase {
     note: Option<String>,
 }
 
+impl std::fmt::Debug for Narrowphase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Narrowphase")
+            .field("backend", &self.name())
+            .field("note", &self.note)
+            .finish()
+    }
+}
+
 impl Narrowphase {
-    /// Builds the backend. With [`BackendKind::Auto`] a missing or unusable
-    /// GPU is not an error: the CPU is used and [`note`](Self::note) says why.
-    pub fn new(
+    /// Builds the backend, on the default adapter with default options for
+    /// a GPU. With [`BackendKind::Auto`] a missing, unusable or software GPU
+    /// is not an error: the CPU is used and [`note`](Self::note) says why.
+    pub fn new(kind: BackendKind) -> Result<Narrowphase, Error> {
+        #[cfg(feature = "gpu")]
+        return Narrowphase::with_adapter(kind, &AdapterChoice::Auto, GpuOptions::default());
+        #[cfg(not(feature = "gpu"))]
+        return match kind {
+            BackendKind::Cpu => Ok(Narrowphase::cpu(Engine::Cpu)),
+            BackendKind::CpuParallel => Narrowphase::parallel(),
+            BackendKind::Gpu => Err(Error::NotBuilt {
+                backend: "gpu",
+                feature: "gpu",
+            }),
+            BackendKind::Auto => Ok(Narrowphase::cpu(best_cpu())),
+        };
+    }
+
+    fn cpu(engine: Engine) -> Narrowphase {
+        Narrowphase { engine, note: None }
+    }
+
+    fn parallel() -> Result<Narrowphase, Error> {
+        #[cfg(feature = "parallel")]
+        return Ok(Narrowphase::cpu(Engine::CpuParallel));
+        #[cfg(not(feature = "parallel"))]
+        return Err(Error::NotBuilt {
+            backend: "cpu-parallel",
+            feature: "parallel",
+        });
+    }
+
+    /// Builds the backend on the adapter `adapter` picks, with `options`
+    /// for a GPU. With [`BackendKind::Auto`] and [`AdapterChoice::Auto`], a
+    /// software adapter is passed over for the CPU; an adapter asked for by
+    /// name is used whatever it is.
+    #[cfg(feature = "gpu")]
+    pub fn with_adapter(
         kind: BackendKind,
         adapter: &AdapterChoice,
         options: GpuOptions,
     ) -> Result<Narrowphase, Error> {
-        let engine = match kind {
-            BackendKind::Cpu => Engine::Cpu,
-            BackendKind::CpuParallel => Engine::CpuParallel,
-            BackendKind::Gpu => Engine::Gpu(Box::new(Narrowphase::open_gpu(adapter, options)?)),
-            BackendKind::Auto => match Narrowphase::open_gpu(adapter, options) {
-                Ok(gpu) => Engine::Gpu(Box::new(gpu)),
-                Err(err) => {
-                    return Ok(Narrowphase {
-                        engine: Engine::CpuParallel,
-                        note: Some(format!("no usable GPU ({err}); using the CPU")),
-                    });
-                }
-            },
+        let open = |adapter: &AdapterChoice| -> Result<GpuNarrowphase, Error> {
+            let context = std::sync::Arc::new(GpuContext::new(adapter)?);
+            Ok(GpuNarrowphase::new(context, options.clone())?)
         };
-        Ok(Narrowphase { engine, note: None })
+        match kind {
+            BackendKind::Cpu => Ok(Narrowphase::cpu(Engine::Cpu)),
+            BackendKind::CpuParallel => Narrowphase::parallel(),
+            BackendKind::Gpu => Ok(Narrowphase::with_gpu(open(adapter)?)),
+            BackendKind::Auto => {
+                let fallback = |note: String| Narrowphase {
+                    engine: best_cpu(),
+                    note: Some(note),
+                };
+                let context = match GpuContext::new(adapter) {
+                    Ok(context) => context,
+                    Err(err) => {
+                        return Ok(fallback(format!("no usable GPU ({err}); using the CPU")));
+                    }
+                };
+                if context.is_software() && *adapter == AdapterChoice::Auto {
+                    return Ok(fallback(format!(
+                        "the only GPU adapter, {}, is a software rasterizer, slower than the \
+                         CPU it runs on; using the CPU (--backend gpu runs it anyway)",
+                        context.adapter().name
+                    )));
+                }
+                match GpuNarrowphase::new(std::sync::Arc::new(context), options) {
+                    Ok(gpu) => Ok(Narrowphase::with_gpu(gpu)),
+                    Err(err) => Ok(fallback(format!("no usable GPU ({err}); using the CPU"))),
+                }
+            }
+        }
     }
 
-    fn open_gpu(adapter: &AdapterChoice, options: GpuOptions) -> Result<GpuNarrowphase, Error> {
-        let context = Arc::new(GpuContext::new(adapter)?);
-        GpuNarrowphase::new(context, options)
-    }
-
-    /// A GPU backend on an existing context.
+    /// A GPU backend on an existing narrowphase (and so on its context,
+    /// perhaps the caller's device).
+    #[cfg(feature = "gpu")]
     pub fn with_gpu(gpu: GpuNarrowphase) -> Narrowphase {
         Narrowphase {
             engine: Engine::Gpu(Box::new(gpu)),
@@ -84,7 +162,9 @@ impl Narrowphase {
     pub fn name(&self) -> &'static str {
         match self.engine {
             Engine::Cpu => "cpu",
+            #[cfg(feature = "parallel")]
             Engine::CpuParallel => "cpu-parallel",
+            #[cfg(feature = "gpu")]
             Engine::Gpu(_) => "gpu",
         }
     }
@@ -94,13 +174,14 @@ impl Narrowphase {
         self.note.as_deref()
     }
 
+    /// The GPU adapter, for a GPU backend.
+    #[cfg(feature = "gpu")]
     pub fn adapter(&self) -> Option<&AdapterSummary> {
-        match &self.engine {
-            Engine::Gpu(gpu) => Some(gpu.context().adapter()),
-            _ => None,
-        }
+        self.gpu().map(|gpu| gpu.context().adapter())
     }
 
+    /// The GPU narrowphase, for a GPU backend.
+    #[cfg(feature = "gpu")]
     pub fn gpu(&self) -> Option<&GpuNarrowphase> {
         match &self.engine {
             Engine::Gpu(gpu) => Some(gpu),
@@ -108,26 +189,30 @@ impl Narrowphase {
         }
     }
 
+    /// What the last GPU batch did, for a GPU backend.
+    #[cfg(feature = "gpu")]
     pub fn gpu_stats(&self) -> Option<&GpuStats> {
         self.gpu().map(|gpu| gpu.stats())
     }
 
-    /// Reported pairs of the batch, in pair order.
+    /// Reported pairs of the batch, in pair order. On the CPU the worst case
+    /// (every pair reported) must fit in memory before any work is done: a
+    /// batch too large for the machine is an error saying how much it
+    /// needs, not an abort half-way.
     pub fn collide(&mut self, batch: &Batch) -> Result<Vec<SatHit>, Error> {
         match &mut self.engine {
-            // The worst case must fit before any work is done (the room is
-            // virtual until written): a batch too large for the machine is
-            // an error saying how much it needs, not an abort half-way.
             Engine::Cpu => {
-                let mut hits = reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
-                crate::sat_lanes::collide_range(batch, 0..batch.pairs().len(), &mut hits);
+                let mut hits = Vec::new();
+                collide_cpu_into(batch, &mut hits)?;
                 Ok(hits)
             }
+            #[cfg(feature = "parallel")]
             Engine::CpuParallel => {
-                reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
-                Ok(collide_cpu_parallel(batch))
+                crate::narrowphase::reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
+                Ok(crate::narrowphase::collide_cpu_parallel(batch))
             }
-            Engine::Gpu(gpu) => gpu.collide(batch),
+            #[cfg(feature = "gpu")]
+            Engine::Gpu(gpu) => Ok(gpu.collide(batch)?),
         }
     }
 }

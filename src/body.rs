@@ -11,11 +11,15 @@ use crate::math::Transform;
 pub struct Body {
     /// Index into the [`ShapeSet`](crate::ShapeSet).
     pub shape: u32,
+    /// Where the shape's local origin sits in the world.
     pub position: Vec2,
+    /// Rotation about the local origin, in radians, counter-clockwise.
     pub angle: f32,
     /// Inverse mass; 0 makes the body static (it never moves).
     pub inv_mass: f32,
+    /// Velocity of the centre of mass.
     pub velocity: Vec2,
+    /// Angular velocity about the centre of mass, radians per second.
     pub angular_velocity: f32,
 }
 
@@ -47,14 +51,17 @@ impl Body {
         }
     }
 
+    /// The same body with another inverse mass.
     pub fn with_inv_mass(self, inv_mass: f32) -> Body {
         Body { inv_mass, ..self }
     }
 
+    /// Whether the body never moves (inverse mass 0).
     pub fn is_static(&self) -> bool {
         self.inv_mass == 0.0
     }
 
+    /// Its transform: rotation by `angle`, then translation to `position`.
     pub fn transform(&self) -> Transform {
         Transform::new(self.position, self.angle)
     }
@@ -81,6 +88,7 @@ impl Body {
             return Err(BodyError::TooFar {
                 x: self.position.x,
                 y: self.position.y,
+                max: MAX_COORDINATE,
             });
         }
         if self.inv_mass < 0.0 {

@@ -27,17 +27,20 @@ use glam::Vec2;
 
 use crate::body::Body;
 use crate::math::{Transform, transform_point};
-use crate::narrowphase::Pair;
 use crate::shape::{Shape, ShapeSet};
+use crate::types::Pair;
 
 /// An axis-aligned box.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb {
+    /// The lower corner.
     pub min: Vec2,
+    /// The upper corner.
     pub max: Vec2,
 }
 
 impl Aabb {
+    /// Whether the two boxes overlap (touching counts).
     pub fn overlaps(&self, other: &Aabb) -> bool {
         self.min.x <= other.max.x
             && other.min.x <= self.max.x
@@ -45,6 +48,7 @@ impl Aabb {
             && other.min.y <= self.max.y
     }
 
+    /// Width and height.
     pub fn size(&self) -> Vec2 {
         self.max - self.min
     }

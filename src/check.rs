@@ -12,7 +12,8 @@
 //! `size` is the larger of the two shapes' sizes. Anything else is a
 //! disagreement.
 
-use crate::narrowphase::{Batch, SatHit};
+use crate::batch::Batch;
+use crate::types::SatHit;
 
 /// Depth agreement, relative to the pair's size.
 pub const DEPTH_TOLERANCE: f32 = 1e-5;
@@ -22,8 +23,11 @@ pub const TOUCH_TOLERANCE: f32 = 1e-5;
 /// The outcome of comparing two backends on one batch.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Agreement {
+    /// Pairs compared.
     pub pairs: usize,
+    /// Pairs the reference reported.
     pub reference_hits: usize,
+    /// Pairs the candidate reported.
     pub candidate_hits: usize,
     /// Same axis and the same depth bits.
     pub identical: usize,
@@ -38,6 +42,7 @@ pub struct Agreement {
 }
 
 impl Agreement {
+    /// Whether nothing fell outside the tolerances.
     pub fn agrees(&self) -> bool {
         self.disagreements.is_empty()
     }
@@ -53,13 +58,6 @@ impl Agreement {
         self.max_depth_error = self.max_depth_error.max(other.max_depth_error);
         self.disagreements.extend(other.disagreements);
     }
-}
-
-fn pair_size(batch: &Batch, pair: u32) -> f32 {
-    let pair = batch.pairs()[pair as usize];
-    let records = batch.shapes().records();
-    let size = |body: u32| records[batch.bodies()[body as usize].shape as usize].size;
-    size(pair.a).max(size(pair.b))
 }
 
 /// Compares `candidate` with `reference` (both in pair order).
@@ -83,7 +81,7 @@ pub fn compare_hits(batch: &Batch, reference: &[SatHit], candidate: &[SatHit]) -
                 j += 1;
                 (candidate[j - 1], "the candidate")
             };
-            let size = pair_size(batch, only.pair);
+            let size = batch.pair_size(only.pair);
             if (only.depth + margin).abs() <= TOUCH_TOLERANCE * size {
                 agreement.near_touching += 1;
             } else {
@@ -97,7 +95,7 @@ pub fn compare_hits(batch: &Batch, reference: &[SatHit], candidate: &[SatHit]) -
         let (r, c) = (reference[i], candidate[j]);
         i += 1;
         j += 1;
-        let size = pair_size(batch, r.pair);
+        let size = batch.pair_size(r.pair);
         let error = (r.depth - c.depth).abs();
         agreement.max_depth_error = agreement.max_depth_error.max(error / size);
         if error > DEPTH_TOLERANCE * size {

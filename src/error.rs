@@ -1,108 +1,239 @@
-//! The one error type of the library.
+//! The library's error types.
 //!
 //! Every error names the item it is about (shape, body or pair index, or the
-//! path inside a scene file) and the reason, in one line.
+//! path inside a scene file) and the reason, in one line. The reasons are
+//! enums a caller can match on; the limits a value broke travel with it, so
+//! this module depends on nothing else in the crate.
 
 use std::path::PathBuf;
 
-use crate::body::MAX_COORDINATE;
-use crate::shape::{MAX_POLYGON_VERTICES, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE};
-
 /// Why a shape was rejected. The message reads after "shape N ".
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ShapeError {
+    /// A coordinate is NaN or infinite.
     #[error("has a non-finite coordinate at vertex {vertex} ({x}, {y})")]
-    NonFinite { vertex: usize, x: f32, y: f32 },
+    NonFinite {
+        /// Index of the offending input point.
+        vertex: usize,
+        /// Its x coordinate.
+        x: f32,
+        /// Its y coordinate.
+        y: f32,
+    },
+    /// Fewer than three distinct points.
     #[error("has {count} distinct points; a polygon needs at least 3")]
-    TooFewPoints { count: usize },
+    TooFewPoints {
+        /// Distinct points found.
+        count: usize,
+    },
+    /// Every point lies on one line.
     #[error("has all its points on one line")]
     Collinear,
+    /// The outline turns the wrong way somewhere.
     #[error("is not convex: it turns the other way at input vertex {vertex}")]
-    NonConvex { vertex: usize },
+    NonConvex {
+        /// Index of the input point where it turns back.
+        vertex: usize,
+    },
+    /// The outline crosses itself.
     #[error("is self-intersecting: its outline winds around {turns} times")]
-    SelfIntersecting { turns: i32 },
+    SelfIntersecting {
+        /// How many times the outline turns around.
+        turns: i32,
+    },
+    /// The area is negligible for the shape's width.
     #[error("has near-zero area ({area:e} for a width of {width:e})")]
-    ZeroArea { area: f32, width: f32 },
-    #[error("has {count} vertices after cleanup; the limit is {MAX_POLYGON_VERTICES}")]
-    TooManyVertices { count: usize },
+    ZeroArea {
+        /// The area.
+        area: f32,
+        /// The width (bounding-box diagonal) it is compared with.
+        width: f32,
+    },
+    /// More vertices than a polygon may keep.
+    #[error("has {count} vertices after cleanup; the limit is {max}")]
+    TooManyVertices {
+        /// Vertices (or input points, when far too many).
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A shape too small or too large for single precision.
     #[error(
-        "is {size:e} units across; sizes from {MIN_SHAPE_SIZE:e} to {MAX_SHAPE_SIZE:e} are \
-         supported (in single precision, the squares and fourth powers of a size outside \
-         that range overflow or lose all their digits)"
+        "is {size:e} units across; sizes from {min:e} to {max:e} are supported (in single \
+         precision, the squares and fourth powers of a size outside that range overflow or \
+         lose all their digits)"
     )]
-    SizeOutOfRange { size: f64 },
+    SizeOutOfRange {
+        /// The shape's size (bounding-box diagonal, or diameter).
+        size: f64,
+        /// The smallest size accepted.
+        min: f64,
+        /// The largest size accepted.
+        max: f64,
+    },
+    /// A circle's radius is NaN or infinite.
     #[error("has a radius that is not finite ({radius})")]
-    RadiusNotFinite { radius: f32 },
+    RadiusNotFinite {
+        /// The radius given.
+        radius: f32,
+    },
+    /// A circle's radius is zero or negative.
     #[error("has a radius that is not positive ({radius})")]
-    RadiusNotPositive { radius: f32 },
+    RadiusNotPositive {
+        /// The radius given.
+        radius: f32,
+    },
 }
 
 /// Why a body was rejected. The message reads after "body N ".
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BodyError {
+    /// The body names a shape the library does not have.
     #[error("refers to shape {shape}, which does not exist (shapes: {shapes})")]
-    MissingShape { shape: u32, shapes: usize },
+    MissingShape {
+        /// The shape index given.
+        shape: u32,
+        /// Shapes in the library.
+        shapes: usize,
+    },
+    /// A field is NaN or infinite.
     #[error("has a {field} that is not finite")]
-    NotFinite { field: &'static str },
-    #[error(
-        "is at ({x:e}, {y:e}), beyond the {MAX_COORDINATE:e} units from the origin that positions may be"
-    )]
-    TooFar { x: f32, y: f32 },
+    NotFinite {
+        /// Which field.
+        field: &'static str,
+    },
+    /// The position is too far from the origin for differences to stay finite.
+    #[error("is at ({x:e}, {y:e}), beyond the {max:e} units from the origin that positions may be")]
+    TooFar {
+        /// Its x coordinate.
+        x: f32,
+        /// Its y coordinate.
+        y: f32,
+        /// The limit.
+        max: f32,
+    },
+    /// A negative inverse mass.
     #[error("has a negative inverse mass ({inv_mass}); use 0 for a static body")]
-    NegativeInvMass { inv_mass: f32 },
+    NegativeInvMass {
+        /// The inverse mass given.
+        inv_mass: f32,
+    },
 }
 
 /// Why a candidate pair was rejected. The message reads after "pair N ".
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PairError {
+    /// The pair names a body that does not exist.
     #[error("refers to body {body}, which does not exist (bodies: {bodies})")]
-    MissingBody { body: u32, bodies: usize },
+    MissingBody {
+        /// The body index given.
+        body: u32,
+        /// Bodies in the batch.
+        bodies: usize,
+    },
+    /// Both indices are the same body.
     #[error("pairs body {body} with itself")]
-    SelfPair { body: u32 },
+    SelfPair {
+        /// The body.
+        body: u32,
+    },
 }
 
 /// Everything that can go wrong in gpusat.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// A shape failed validation.
     #[error("shape {index} {reason}")]
-    Shape { index: usize, reason: ShapeError },
+    Shape {
+        /// Its index in the library (or the index it would have had).
+        index: usize,
+        /// Why.
+        reason: ShapeError,
+    },
+    /// A body failed validation.
     #[error("body {index} {reason}")]
-    Body { index: usize, reason: BodyError },
+    Body {
+        /// Its index.
+        index: usize,
+        /// Why.
+        reason: BodyError,
+    },
+    /// A candidate pair failed validation.
     #[error("pair {index} {reason}")]
-    Pair { index: usize, reason: PairError },
+    Pair {
+        /// Its index in the batch.
+        index: usize,
+        /// Why.
+        reason: PairError,
+    },
+    /// The speculative margin is negative or not finite.
     #[error("the margin {margin} is not a finite number >= 0")]
-    Margin { margin: f32 },
-    /// A scene or other input file that is not what it should be.
+    Margin {
+        /// The margin given.
+        margin: f32,
+    },
+    /// An argument of a call that is out of range (a time step, an option).
+    #[error("{name} {message}")]
+    Argument {
+        /// What the argument is.
+        name: &'static str,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A scene file that is not what it should be.
     #[error("{file}: {message}")]
-    Input { file: String, message: String },
+    Input {
+        /// The file, as the caller named it.
+        file: String,
+        /// What is wrong, with the place in the file.
+        message: String,
+    },
+    /// A file that could not be read.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
     /// Any other error, found while reading the named file.
     #[error("{file}: {source}")]
     InFile {
+        /// The file.
         file: String,
+        /// The error.
         #[source]
         source: Box<Error>,
     },
-    #[error("{0}")]
-    Gpu(String),
-    /// A picture or animation that could not be made.
-    #[error("{0}")]
-    Render(String),
     /// Memory for a batch's results that could not be allocated.
     #[error("{what} need {} MiB, which cannot be allocated", bytes.div_ceil(1 << 20))]
-    OutOfMemory { what: String, bytes: u128 },
-    /// A benchmark that could not be run honestly (a backend disagreeing
-    /// with the CPU reference).
-    #[error("bench: {0}")]
-    Bench(String),
-    /// No adapter could be found (or none matching the requested one).
-    #[error("{0}")]
-    NoAdapter(String),
+    OutOfMemory {
+        /// What the memory was for.
+        what: String,
+        /// Bytes asked for.
+        bytes: u128,
+    },
+    /// Something the GPU backend could not do.
+    #[cfg(feature = "gpu")]
+    #[error(transparent)]
+    Gpu(#[from] crate::gpu::GpuError),
+    /// A backend this build of the library leaves out (a cargo feature that
+    /// is off).
+    #[error(
+        "the {backend} backend is not in this build of gpusat (enable the `{feature}` feature)"
+    )]
+    NotBuilt {
+        /// The backend asked for.
+        backend: &'static str,
+        /// The cargo feature that builds it.
+        feature: &'static str,
+    },
 }
 
+/// `Result` with gpusat's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -23,11 +23,14 @@
 
 use glam::{DVec2, Vec2};
 
+use crate::batch::Batch;
 use crate::body::Body;
+use crate::hull::MAX_POLYGON_VERTICES;
 use crate::manifold::manifold;
-use crate::narrowphase::{Axis, Batch, Hit, Pair, SatHit, collide_cpu, collide_scalar};
+use crate::narrowphase::{collide_cpu, collide_scalar};
 use crate::scene::Scene;
-use crate::shape::{MAX_POLYGON_VERTICES, Shape, ShapeSet};
+use crate::shape::{Shape, ShapeSet};
+use crate::types::{Axis, Hit, Pair, SatHit};
 
 /// Reads the fuzzer's bytes as numbers, yielding zeros once they run out.
 struct Bytes<'a> {

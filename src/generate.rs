@@ -1,6 +1,6 @@
-//! Seeded random scenes, shared by the tests, the benches, `gpusat bench` and
-//! `gpusat demo`, so that every figure and every check is reproducible from a
-//! seed.
+//! Seeded random scenes (the `generate` feature), shared by the tests, the
+//! benches, `gpusat bench` and `gpusat demo`, so that every figure and every
+//! check is reproducible from a seed.
 //!
 //! The reference distribution for headline figures is
 //! [`SceneSpec::reference`]: 4,096 random convex polygons (points at random
@@ -13,12 +13,13 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::body::Body;
-use crate::narrowphase::Pair;
-use crate::shape::{Polygon, Shape, ShapeSet};
+use crate::shape::{Circle, Polygon, Shape, ShapeSet};
+use crate::types::Pair;
 
 /// The generator used everywhere: small, fast, and the same on every platform.
 pub type SceneRng = Pcg64Mcg;
 
+/// The generator for `seed`.
 pub fn rng(seed: u64) -> SceneRng {
     Pcg64Mcg::seed_from_u64(seed)
 }
@@ -86,6 +87,7 @@ pub fn random_sliver(rng: &mut SceneRng, length: f32, aspect: f32) -> Polygon {
 /// [`SceneSpec::reference`] for the headline distribution.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneSpec {
+    /// The seed of the generator.
     pub seed: u64,
     /// Distinct shapes in the library.
     pub shapes: usize,
@@ -103,6 +105,7 @@ pub struct SceneSpec {
     pub sliver_fraction: f64,
     /// Bodies are placed uniformly in the square `offset ± half_extent`.
     pub half_extent: f32,
+    /// The centre of that square.
     pub offset: Vec2,
 }
 
@@ -139,10 +142,17 @@ impl SceneSpec {
         }
     }
 
+    /// The same description with another seed.
     pub fn with_seed(self, seed: u64) -> SceneSpec {
         SceneSpec { seed, ..self }
     }
 
+    /// Generates the scene.
+    ///
+    /// # Panics
+    ///
+    /// If a range is empty, or the radii are not valid circle radii: a
+    /// description for tests and benches, checked by whoever fills it in.
     pub fn generate(&self) -> GeneratedScene {
         let mut rng = rng(self.seed);
         let mut shapes = ShapeSet::new();
@@ -150,7 +160,7 @@ impl SceneSpec {
             let radius = rng.random_range(self.radius.0..=self.radius.1);
             let kind: f64 = rng.random();
             let shape = if kind < self.circle_fraction {
-                Shape::Circle(crate::shape::Circle { radius })
+                Shape::Circle(Circle::new(radius).expect("radii of 0.001 to 1e8 are valid"))
             } else if kind < self.circle_fraction + self.sliver_fraction {
                 let aspect = rng.random_range(20.0..200.0);
                 Shape::Polygon(random_sliver(&mut rng, 2.0 * radius, aspect))
@@ -201,107 +211,10 @@ pub fn random_pairs(rng: &mut SceneRng, bodies: usize, count: usize) -> Vec<Pair
 /// A generated scene: a shape library, bodies and candidate pairs.
 #[derive(Clone, Debug)]
 pub struct GeneratedScene {
+    /// The shape library.
     pub shapes: ShapeSet,
+    /// The bodies.
     pub bodies: Vec<Body>,
+    /// The candidate pairs.
     pub pairs: Vec<Pair>,
-}
-
-/// `gpusat demo`'s particles, frames and time step.
-pub const DEMO_PARTICLES: usize = 3000;
-pub const DEMO_FRAMES: u64 = 300;
-pub const DEMO_DT: f32 = 1.0 / 60.0;
-pub const DEMO_SEED: u64 = 1;
-
-/// The demo: particles dropped into a container of static walls.
-#[derive(Clone, Debug)]
-pub struct DemoScene {
-    pub shapes: ShapeSet,
-    /// The walls first (static), then the particles.
-    pub bodies: Vec<Body>,
-    pub walls: usize,
-    /// The inside of the container: left and right wall faces, floor top.
-    pub inner_left: f32,
-    pub inner_right: f32,
-    pub floor: f32,
-    /// Top of the walls.
-    pub top: f32,
-}
-
-impl DemoScene {
-    /// `particles` random polygons (3 to 8 vertices) and circles of radius
-    /// 0.1 to 0.3, in a grid above the floor of a container sized for them,
-    /// with random angles and a little sideways speed.
-    pub fn new(particles: usize, seed: u64) -> Result<DemoScene, crate::error::Error> {
-        const SPACING: f32 = 0.65;
-        let mut rng = rng(seed);
-        let mut shapes = ShapeSet::new();
-        let mut kinds = Vec::new();
-        for _ in 0..48 {
-            let radius = rng.random_range(0.12..=0.3);
-            let count = rng.random_range(3..=8);
-            kinds.push(shapes.push(Shape::Polygon(random_polygon(&mut rng, count, radius))));
-        }
-        for _ in 0..16 {
-            let radius = rng.random_range(0.1..=0.25);
-            kinds.push(shapes.push(Shape::Circle(crate::shape::Circle { radius })));
-        }
-
-        let width = (particles as f32 * 0.45).sqrt().max(6.0);
-        let columns = ((width / SPACING).floor() as usize).max(1);
-        let rows = particles.div_ceil(columns);
-        let column_height = rows as f32 * SPACING;
-        let top = column_height + 3.0;
-        let half = 0.5 * width;
-        let thickness = 1.0;
-        let mut wall = |half_width: f32, half_height: f32| {
-            shapes.add_polygon(&[
-                Vec2::new(-half_width, -half_height),
-                Vec2::new(half_width, -half_height),
-                Vec2::new(half_width, half_height),
-                Vec2::new(-half_width, half_height),
-            ])
-        };
-        let floor_shape = wall(half + thickness, 0.5 * thickness)?;
-        let side_shape = wall(0.5 * thickness, 0.5 * top + thickness)?;
-        let mut bodies = vec![
-            Body::fixed(floor_shape, Vec2::new(0.0, -0.5 * thickness), 0.0),
-            Body::fixed(
-                side_shape,
-                Vec2::new(-half - 0.5 * thickness, 0.5 * top - thickness),
-                0.0,
-            ),
-            Body::fixed(
-                side_shape,
-                Vec2::new(half + 0.5 * thickness, 0.5 * top - thickness),
-                0.0,
-            ),
-        ];
-        let walls = bodies.len();
-        let left = -half + 0.5 * SPACING;
-        for index in 0..particles {
-            let (row, column) = (index / columns, index % columns);
-            let jitter = Vec2::new(rng.random_range(-0.03..0.03), rng.random_range(-0.03..0.03));
-            let position = Vec2::new(
-                left + column as f32 * SPACING,
-                0.5 * SPACING + row as f32 * SPACING,
-            ) + jitter;
-            let shape = kinds[rng.random_range(0..kinds.len())];
-            let mut body = Body::new(
-                shape,
-                position,
-                rng.random_range(-std::f32::consts::PI..std::f32::consts::PI),
-            );
-            body.velocity = Vec2::new(rng.random_range(-0.5..0.5), 0.0);
-            bodies.push(body);
-        }
-        Ok(DemoScene {
-            shapes,
-            bodies,
-            walls,
-            inner_left: -half,
-            inner_right: half,
-            floor: 0.0,
-            top,
-        })
-    }
 }

@@ -1,7 +1,8 @@
 //! Building a polygon from user input: validate, clean up, re-validate.
 //!
 //! Like Box2D's `b2ComputeHull` followed by `b2MakePolygon`, this is the only
-//! way a [`Polygon`](crate::Polygon) comes to exist, so the narrowphase may
+//! way a [`Polygon`](crate::Polygon) comes to exist (through
+//! [`Polygon::new`](crate::Polygon::new)), so the narrowphase may
 //! assume what it checks here: at least 3 and at most
 //! [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES) vertices,
 //! counter-clockwise, strictly convex, edges of non-zero length, unit outward
@@ -29,12 +30,48 @@
 //!    star-shaped self-intersection), an area that is not negligible, and no
 //!    more than `MAX_POLYGON_VERTICES` vertices.
 //! 7. Normals, centroid, size and mass properties, computed in double
-//!    precision and rounded once.
+//!    precision and rounded once (by [`Polygon::new`](crate::Polygon::new)
+//!    from the outline returned here).
 
 use glam::{DVec2, Vec2};
 
 use crate::error::ShapeError;
-use crate::shape::{MAX_POLYGON_VERTICES, Polygon};
+
+/// The most vertices a polygon may keep after cleanup.
+pub const MAX_POLYGON_VERTICES: usize = 64;
+
+/// The smallest shape size accepted (a polygon's bounding-box diagonal, a
+/// circle's diameter): its fourth power (moments of inertia) is still a
+/// normal single-precision number, and so are the products the narrowphase
+/// forms. The fuzzer found a triangle 4e-42 wide whose every cross product
+/// was zero.
+pub const MIN_SHAPE_SIZE: f64 = 1e-9;
+/// The largest shape size accepted: its fourth power is still finite in
+/// single precision.
+pub const MAX_SHAPE_SIZE: f64 = 1e9;
+
+/// Whether a shape `size` units across is within the supported range.
+pub fn check_size(size: f64) -> Result<(), ShapeError> {
+    if (MIN_SHAPE_SIZE..=MAX_SHAPE_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(ShapeError::SizeOutOfRange {
+            size,
+            min: MIN_SHAPE_SIZE,
+            max: MAX_SHAPE_SIZE,
+        })
+    }
+}
+
+/// A validated outline: counter-clockwise, strictly convex, 3 to
+/// [`MAX_POLYGON_VERTICES`] vertices, in double precision as given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outline {
+    /// The kept input points, counter-clockwise.
+    pub vertices: Vec<DVec2>,
+    /// The enclosed area.
+    pub area: f64,
+}
 
 /// Points closer than this fraction of the width are welded.
 pub const WELD_TOLERANCE: f64 = 1e-5;
@@ -48,8 +85,9 @@ pub const MAX_INPUT_POINTS: usize = 64 * MAX_POLYGON_VERTICES;
 /// its vertices could all be flattened away; slivers of aspect 1,000 pass.
 pub const AREA_TOLERANCE: f64 = 1e-4;
 
-/// Validates `points` (any winding) and builds a counter-clockwise polygon.
-pub fn build_polygon(points: &[Vec2]) -> Result<Polygon, ShapeError> {
+/// Validates `points` (any winding) and returns the cleaned,
+/// counter-clockwise outline.
+pub fn build_outline(points: &[Vec2]) -> Result<Outline, ShapeError> {
     for (vertex, p) in points.iter().enumerate() {
         if !p.x.is_finite() || !p.y.is_finite() {
             return Err(ShapeError::NonFinite {
@@ -69,6 +107,7 @@ pub fn build_polygon(points: &[Vec2]) -> Result<Polygon, ShapeError> {
     if points.len() > MAX_INPUT_POINTS {
         return Err(ShapeError::TooManyVertices {
             count: points.len(),
+            max: MAX_POLYGON_VERTICES,
         });
     }
 
@@ -81,7 +120,7 @@ pub fn build_polygon(points: &[Vec2]) -> Result<Polygon, ShapeError> {
     if width == 0.0 {
         return Err(ShapeError::TooFewPoints { count: 1 });
     }
-    crate::shape::check_size(width)?;
+    check_size(width)?;
 
     // Each kept point remembers its input index, for error messages.
     let mut outline = weld(&input, WELD_TOLERANCE * width);
@@ -114,58 +153,14 @@ pub fn build_polygon(points: &[Vec2]) -> Result<Polygon, ShapeError> {
     if outline.len() > MAX_POLYGON_VERTICES {
         return Err(ShapeError::TooManyVertices {
             count: outline.len(),
+            max: MAX_POLYGON_VERTICES,
         });
     }
 
-    let vertices_f64: Vec<DVec2> = outline.iter().map(|&i| input[i]).collect();
-    Ok(finish(&vertices_f64, area))
-}
-
-/// Normals, centroid, size and inertia of a validated CCW outline.
-fn finish(vertices: &[DVec2], area: f64) -> Polygon {
-    let count = vertices.len();
-    let normals: Vec<Vec2> = (0..count)
-        .map(|i| {
-            let edge = vertices[(i + 1) % count] - vertices[i];
-            (DVec2::new(edge.y, -edge.x) / edge.length()).as_vec2()
-        })
-        .collect();
-
-    // Centroid and second moment of area about the centroid, from triangles
-    // fanned around the first vertex (small numbers, little cancellation).
-    let origin = vertices[0];
-    let mut centroid_sum = DVec2::ZERO;
-    let mut area_sum = 0.0;
-    for i in 1..count - 1 {
-        let e1 = vertices[i] - origin;
-        let e2 = vertices[i + 1] - origin;
-        let triangle_area = 0.5 * e1.perp_dot(e2);
-        centroid_sum += triangle_area * (e1 + e2) / 3.0;
-        area_sum += triangle_area;
-    }
-    let centroid_local = centroid_sum / area_sum;
-    let centroid = origin + centroid_local;
-    // Polar moment of each triangle (centroid, v_i, v_i+1) about the centroid.
-    let mut polar = 0.0;
-    for i in 0..count {
-        let e1 = vertices[i] - centroid;
-        let e2 = vertices[(i + 1) % count] - centroid;
-        let triangle_area = 0.5 * e1.perp_dot(e2);
-        polar += triangle_area * (e1.dot(e1) + e1.dot(e2) + e2.dot(e2)) / 6.0;
-    }
-    let size = vertices
-        .iter()
-        .map(|v| (*v - centroid).length())
-        .fold(0.0, f64::max);
-
-    Polygon {
-        vertices: vertices.iter().map(|v| v.as_vec2()).collect(),
-        normals,
-        centroid: centroid.as_vec2(),
-        area: area as f32,
-        size: size as f32,
-        unit_inertia: (polar / area) as f32,
-    }
+    Ok(Outline {
+        vertices: outline.iter().map(|&i| input[i]).collect(),
+        area,
+    })
 }
 
 fn distinct_count(points: &[Vec2]) -> usize {

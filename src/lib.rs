@@ -1,103 +1,156 @@
 //! # gpusat: batch 2D collision detection on the GPU
 //!
-//! gpusat tests many candidate pairs of convex polygons and circles with the
-//! Separating Axis Theorem and reports, for each overlapping pair, the
-//! minimum translation vector: a unit `normal` from A to B and a `depth`.
-//! The same computation runs on the CPU (the reference, and a parallel
-//! variant) and on the GPU (a WGSL compute shader through wgpu), and every
-//! GPU result is checked against the CPU's.
+//! gpusat tests pairs of convex polygons and circles with the Separating
+//! Axis Theorem and reports, for each overlapping pair, the minimum
+//! translation vector — a unit `normal` from A to B and a `depth` — and the
+//! contact points. The same computation runs on the CPU (the reference, and
+//! a parallel variant) and on the GPU (a WGSL compute shader through wgpu),
+//! and every GPU result is checked against the CPU's.
 //!
-//! ## One frame, as data flows
+//! ## One pair
+//!
+//! [`collide_shapes`] answers for two shapes in one call, as Box2D's
+//! `b2CollidePolygons` does:
+//!
+//! ```
+//! use gpusat::{Polygon, Shape, Transform, collide_shapes};
+//! use gpusat::glam::Vec2;
+//!
+//! let square = Shape::from(Polygon::rectangle(1.0, 1.0)?);
+//! let a = Transform::new(Vec2::ZERO, 0.0);
+//! let b = Transform::new(Vec2::new(1.5, 0.0), 0.0);
+//! let contact = collide_shapes(&square, &a, &square, &b, 0.0).expect("they overlap");
+//! assert_eq!(contact.normal, Vec2::X);
+//! assert!((contact.depth - 0.5).abs() < 1e-6);
+//! # Ok::<(), gpusat::ShapeError>(())
+//! ```
+//!
+//! ## Many pairs
 //!
 //! ```text
 //! shapes ──validate──▶ ShapeSet (local space, CCW, unit normals)
 //! bodies (shape, position, angle, inverse mass, velocity)
 //!       │
-//!       ▼ candidate pairs (given by the user, or a broadphase)
+//!       ▼ candidate pairs (given by the caller, or find_pairs: sweep and prune)
 //! Batch ──▶ narrowphase backend ──▶ SatHit: pair, axis (owner + feature), depth
-//!            ├─ collide_cpu           (scalar, the source of truth)
-//!            └─ collide_cpu_parallel  (same code on all cores, same bits)
+//!            ├─ collide_cpu            (one thread, the source of truth)
+//!            ├─ collide_cpu_parallel   (all cores, the same bits)
+//!            └─ gpu::GpuNarrowphase    (WGSL; the same bits on lavapipe)
 //!       ▼
 //! Batch::hit ──▶ Hit: bodies, world normal rebuilt from the feature, depth
+//!       ▼
+//! manifold ──▶ Manifold: 1–2 contact points with depths and feature ids
 //! ```
 //!
 //! ```
 //! use gpusat::{Batch, Body, Pair, ShapeSet, collide_cpu};
-//! use glam::Vec2;
+//! use gpusat::glam::Vec2;
 //!
 //! let mut shapes = ShapeSet::new();
-//! let square = shapes
-//!     .add_polygon(&[Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0),
-//!                    Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0)])
-//!     .unwrap();
-//! let bodies = [Body::new(square, Vec2::ZERO, 0.0),
-//!               Body::new(square, Vec2::new(1.5, 0.0), 0.0)];
+//! let square = shapes.add_polygon(&[
+//!     Vec2::new(-1.0, -1.0),
+//!     Vec2::new(1.0, -1.0),
+//!     Vec2::new(1.0, 1.0),
+//!     Vec2::new(-1.0, 1.0),
+//! ])?;
+//! let bodies = [Body::new(square, Vec2::ZERO, 0.0), Body::new(square, Vec2::new(1.5, 0.0), 0.0)];
 //! let pairs = [Pair::new(0, 1)];
-//! let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).unwrap();
+//! let batch = Batch::new(&shapes, &bodies, &pairs, 0.0)?;
 //! let hits = batch.hits(&collide_cpu(&batch));
 //! assert_eq!(hits.len(), 1);
 //! assert_eq!(hits[0].normal, Vec2::X);
-//! assert!((hits[0].depth - 0.5).abs() < 1e-6);
+//! # Ok::<(), gpusat::Error>(())
 //! ```
 //!
+//! On the GPU, [`gpu::GpuNarrowphase`] runs the same batch, on a device
+//! gpusat opens or on the caller's own ([`gpu::GpuContext::from_device`]),
+//! blocking ([`collide`](gpu::GpuNarrowphase::collide)) or recorded into the
+//! caller's command encoder and collected later
+//! ([`record`](gpu::GpuNarrowphase::record)). [`World`] strings the stages
+//! into a simulation step.
+//!
 //! The conventions (frames, normal direction, the axis feature, the tie rule
-//! that every backend follows) are documented in the [`sat`] module, the
-//! shape validation in [`hull`].
+//! that every backend follows) are taught in the [`sat`] module, the shape
+//! validation in [`hull`].
+//!
+//! ## Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `gpu` | yes | the [`gpu`] backend (wgpu, pollster) |
+//! | `parallel` | yes | the `*_parallel` CPU backends (rayon) |
+//! | `serde` | no | scene files: [`Scene`], JSON loading (serde, serde_json) |
+//! | `generate` | no | seeded random scenes ([`generate`], rand) |
+//! | `testing` | no | the project's own test internals: not a stable API |
+//!
+//! With `default-features = false` the library needs only glam, bytemuck,
+//! thiserror and wide. [`glam`] (and with `gpu`, [`wgpu`]) are re-exported
+//! so that a caller uses the same versions.
+
+#![warn(missing_docs)]
 
 mod backend;
-mod bench;
+mod batch;
 mod body;
 mod broadphase;
 mod check;
+mod contact;
 mod error;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
 pub mod fuzzing;
+#[cfg(feature = "generate")]
 pub mod generate;
+#[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod hull;
 mod manifold;
-mod math;
+pub mod math;
 mod narrowphase;
-mod plot;
-mod render;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod resolve;
 pub mod sat;
-pub mod sat_lanes;
+#[cfg(feature = "serde")]
 mod scene;
 mod shape;
-mod workload;
+mod types;
 mod world;
 
+pub use glam;
+#[cfg(feature = "gpu")]
+pub use wgpu;
+
 pub use backend::{BackendKind, Narrowphase};
-pub use bench::{BenchBackend, BenchOptions, BenchReport, BenchRow, parallel_ceiling, run_bench};
+pub use batch::{Batch, validate_pairs};
 pub use body::{Body, MAX_COORDINATE};
 pub use broadphase::{
     Aabb, PairFilter, body_aabb, body_aabbs, brute_force_pairs, find_pairs, sweep_and_prune,
     uniform_grid,
 };
 pub use check::{Agreement, DEPTH_TOLERANCE, TOUCH_TOLERANCE, compare_hits};
+pub use contact::{Contact, collide_shapes};
 pub use error::{BodyError, Error, PairError, Result, ShapeError};
-pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds, manifolds_parallel};
-pub use math::{
-    Rot, Transform, cross, inv_mul_transforms, inv_rotate, inv_transform_point, right_perp, rotate,
-    transform_point,
-};
+pub use hull::{MAX_POLYGON_VERTICES, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE};
+#[cfg(feature = "parallel")]
+pub use manifold::manifolds_parallel;
+pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds};
+pub use math::{Rot, Transform};
 pub use narrowphase::{
-    Axis, Batch, Hit, Owner, PARALLEL_MIN_PAIRS, Pair, SatHit, collide_cpu, collide_cpu_parallel,
-    collide_scalar, contacts_cpu, contacts_cpu_into, contacts_cpu_parallel, reserve_output,
-    validate_pairs,
+    collide_cpu, collide_cpu_into, collide_scalar, contacts_cpu, contacts_cpu_into, reserve_output,
 };
-pub use render::{GifRecorder, RenderOptions, encode_png, render, scene_bounds};
+#[cfg(feature = "parallel")]
+pub use narrowphase::{collide_cpu_parallel, contacts_cpu_parallel};
+#[cfg(feature = "parallel")]
+pub use parallel::PARALLEL_MIN_PAIRS;
 pub use resolve::{
     Candidates, ContactSolver, NarrowphaseFn, Overlap, SeparationOptions, SeparationReport,
     SolveReport, SolverOptions, relax_positions, separate_positions,
 };
-pub use scene::{
-    AxisOut, BodyDesc, CollideOutput, ContactOut, HitOut, MAX_SCENE_BYTES, PairDesc, Scene,
-    SceneFile, ShapeDesc, to_json_pretty, write_atomically,
-};
-pub use shape::{
-    Circle, EdgeRecord, MAX_POLYGON_VERTICES, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE, Polygon, Shape,
-    ShapeRecord, ShapeSet,
-};
-pub use workload::{Density, Peer, ShapeKind, workload, workload_spec};
+#[cfg(feature = "serde")]
+pub use scene::{BodyDesc, MAX_SCENE_BYTES, PairDesc, Scene, SceneFile, ShapeDesc};
+pub use shape::{Circle, Polygon, Shape, ShapeSet};
+#[doc(hidden)]
+pub use shape::{EdgeRecord, ShapeRecord};
+pub use types::{Axis, FaceSearch, Hit, Owner, Pair, SatHit};
 pub use world::{FrameStats, RunStats, StageTimes, World, WorldOptions};

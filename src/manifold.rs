@@ -38,9 +38,10 @@
 
 use glam::Vec2;
 
+use crate::batch::Batch;
 use crate::math::{Transform, inv_mul_transforms, inv_rotate, transform_point};
-use crate::narrowphase::{Batch, Hit, Owner};
-use crate::shape::{FaceView, ShapeRecord};
+use crate::shape::Faces;
+use crate::types::{Hit, Owner};
 
 /// One contact point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -57,13 +58,16 @@ pub struct ContactPoint {
 /// The contact points of one reported pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Manifold {
+    /// Index of the pair in the batch.
     pub pair: u32,
+    /// Body A.
     pub a: u32,
+    /// Body B.
     pub b: u32,
     /// Unit normal from A to B (the hit's normal).
     pub normal: Vec2,
-    points: [ContactPoint; 2],
-    count: u8,
+    pub(crate) points: [ContactPoint; 2],
+    pub(crate) count: u8,
 }
 
 impl Manifold {
@@ -78,11 +82,12 @@ impl Manifold {
         }
     }
 
+    /// The one or two contact points.
     pub fn points(&self) -> &[ContactPoint] {
         &self.points[..self.count as usize]
     }
 
-    fn push(&mut self, point: ContactPoint) {
+    pub(crate) fn push(&mut self, point: ContactPoint) {
         if (self.count as usize) < self.points.len() {
             self.points[self.count as usize] = point;
             self.count += 1;
@@ -121,40 +126,63 @@ pub fn manifold(batch: &Batch, hit: &Hit) -> Manifold {
     let (a, b) = (hit.a as usize, hit.b as usize);
     let (index_a, index_b) = (shape_of[a], shape_of[b]);
     let (record_a, record_b) = (&records[index_a as usize], &records[index_b as usize]);
-    let (xf_a, xf_b) = (transforms[a], transforms[b]);
+    let side = |index: u32, record: &crate::shape::ShapeRecord| ContactSide {
+        faces: (record.count > 0).then(|| shapes.faces(index, record)),
+        radius: record.radius,
+        size: record.size,
+    };
+    let mut manifold = Manifold::new(hit.pair, hit.a, hit.b, hit.normal);
+    contact_points(
+        &mut manifold,
+        (transforms[a], side(index_a, record_a)),
+        (transforms[b], side(index_b, record_b)),
+        hit,
+        batch.margin(),
+    );
+    manifold
+}
 
+/// What the contact points need of one shape: its faces (`None` for a
+/// circle), radius and size.
+#[derive(Clone, Copy)]
+pub(crate) struct ContactSide<F> {
+    pub faces: Option<F>,
+    pub radius: f32,
+    pub size: f32,
+}
+
+/// The contact points of a hit between two placed shapes, into `manifold`.
+pub(crate) fn contact_points<F: Faces>(
+    manifold: &mut Manifold,
+    (xf_a, side_a): (Transform, ContactSide<F>),
+    (xf_b, side_b): (Transform, ContactSide<F>),
+    hit: &Hit,
+    margin: f32,
+) {
     // The reference side owns the axis.
-    let (ref_xf, ref_index, ref_record, inc_xf, inc_index, inc_record) = match hit.axis.owner {
-        Owner::A => (xf_a, index_a, record_a, xf_b, index_b, record_b),
-        Owner::B => (xf_b, index_b, record_b, xf_a, index_a, record_a),
+    let ((ref_xf, reference), (inc_xf, incident)) = match hit.axis.owner {
+        Owner::A => ((xf_a, side_a), (xf_b, side_b)),
+        Owner::B => ((xf_b, side_b), (xf_a, side_a)),
     };
-    let mut manifold = Manifold {
-        pair: hit.pair,
-        a: hit.a,
-        b: hit.b,
-        normal: hit.normal,
-        ..Manifold::default()
-    };
-    let size = record_a.size + record_b.size;
-    match (ref_record.count > 0, inc_record.count > 0) {
-        (true, true) => clip_polygons(
-            &mut manifold,
-            (ref_xf, shapes.faces(ref_index, ref_record)),
-            (inc_xf, shapes.faces(inc_index, inc_record)),
+    let size = side_a.size + side_b.size;
+    match (reference.faces, incident.faces) {
+        (Some(reference_faces), Some(incident_faces)) => clip_polygons(
+            manifold,
+            (ref_xf, reference_faces),
+            (inc_xf, incident_faces),
             hit,
             size,
-            batch.margin(),
+            margin,
         ),
-        (true, false) => manifold.push(polygon_circle_point(
+        (Some(faces), None) => manifold.push(polygon_circle_point(
             ref_xf,
-            shapes.faces(ref_index, ref_record),
+            faces,
             inc_xf,
-            inc_record,
+            incident.radius,
             hit,
         )),
-        (false, _) => manifold.push(circle_point(xf_a, xf_b, record_a, record_b, hit)),
+        (None, _) => manifold.push(circle_point(xf_a, xf_b, side_a.radius, side_b.radius, hit)),
     }
-    manifold
 }
 
 /// Manifolds of many hits, in order.
@@ -163,19 +191,19 @@ pub fn manifolds(batch: &Batch, hits: &[Hit]) -> Vec<Manifold> {
 }
 
 /// Manifolds on all cores; the same result as [`manifolds`].
+#[cfg(feature = "parallel")]
 pub fn manifolds_parallel(batch: &Batch, hits: &[Hit]) -> Vec<Manifold> {
-    use rayon::prelude::*;
-    hits.par_iter().map(|hit| manifold(batch, hit)).collect()
+    crate::parallel::map(hits, |hit| manifold(batch, hit))
 }
 
 fn next(i: u32, count: u32) -> u32 {
     if i + 1 < count { i + 1 } else { 0 }
 }
 
-fn clip_polygons(
+fn clip_polygons<F: Faces>(
     manifold: &mut Manifold,
-    (ref_xf, reference_faces): (Transform, FaceView),
-    (inc_xf, incident_faces): (Transform, FaceView),
+    (ref_xf, reference_faces): (Transform, F),
+    (inc_xf, incident_faces): (Transform, F),
     hit: &Hit,
     size: f32,
     margin: f32,
@@ -205,7 +233,7 @@ fn clip_polygons(
 
 /// The incident polygon's edge most anti-parallel to the reference normal,
 /// given that normal in the incident polygon's frame (one rotation, not m).
-pub(crate) fn incident_edge(normal_in_incident: Vec2, incident_faces: FaceView) -> u32 {
+fn incident_edge<F: Faces>(normal_in_incident: Vec2, incident_faces: F) -> u32 {
     let mut incident = 0u32;
     let mut most_opposed = f32::MAX;
     for j in 0..incident_faces.count() {
@@ -219,13 +247,13 @@ pub(crate) fn incident_edge(normal_in_incident: Vec2, incident_faces: FaceView) 
 }
 
 /// Everything clipping needs, found by the caller.
-pub(crate) struct Clip<'a> {
+pub(crate) struct Clip<F> {
     /// The reference polygon's world transform.
     pub ref_xf: Transform,
     /// Takes the incident polygon's points into the reference frame.
     pub xf: Transform,
-    pub reference_faces: FaceView<'a>,
-    pub incident_faces: FaceView<'a>,
+    pub reference_faces: F,
+    pub incident_faces: F,
     pub reference: u32,
     pub incident: u32,
     /// Who owns the reference face.
@@ -239,7 +267,7 @@ pub(crate) struct Clip<'a> {
 /// Clips the incident edge against the reference face's side planes and keeps
 /// the points at or below the face.
 #[inline]
-pub(crate) fn clip(manifold: &mut Manifold, input: &Clip) {
+pub(crate) fn clip<F: Faces>(manifold: &mut Manifold, input: &Clip<F>) {
     let Clip {
         ref_xf,
         xf,
@@ -382,17 +410,16 @@ fn closest_points_of_segments(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2) -> (Vec2, 
 /// operations, so a manifold depends on the backend's choice of feature only,
 /// never on the bits of its depth: two backends that agree on features give
 /// identical manifolds, and simulations driven by them identical trajectories.
-fn polygon_circle_point(
+fn polygon_circle_point<F: Faces>(
     poly_xf: Transform,
-    faces: FaceView,
+    faces: F,
     circle_xf: Transform,
-    circle_record: &ShapeRecord,
+    radius: f32,
     hit: &Hit,
 ) -> ContactPoint {
     let count = faces.count();
     let centre = inv_mul_transforms(poly_xf, circle_xf).p;
     let feature = hit.axis.feature;
-    let radius = circle_record.radius;
     // The axis in the polygon's frame, from the polygon towards the circle.
     let outward = match hit.axis.owner {
         Owner::A => crate::math::inv_rotate(poly_xf.q, hit.normal),
@@ -421,17 +448,17 @@ fn polygon_circle_point(
 fn circle_point(
     xf_a: Transform,
     xf_b: Transform,
-    record_a: &ShapeRecord,
-    record_b: &ShapeRecord,
+    radius_a: f32,
+    radius_b: f32,
     hit: &Hit,
 ) -> ContactPoint {
-    let surface_a = xf_a.p + record_a.radius * hit.normal;
-    let surface_b = xf_b.p - record_b.radius * hit.normal;
+    let surface_a = xf_a.p + radius_a * hit.normal;
+    let surface_b = xf_b.p - radius_b * hit.normal;
     let centre = inv_mul_transforms(xf_a, xf_b).p;
     let distance = (centre.x * centre.x + centre.y * centre.y).sqrt();
     ContactPoint {
         point: 0.5 * (surface_a + surface_b),
-        depth: -(distance - (record_a.radius + record_b.radius)),
+        depth: -(distance - (radius_a + radius_b)),
         id: contact_id(Owner::A, 0, 0),
     }
 }

@@ -10,13 +10,17 @@ use glam::Vec2;
 /// A rotation stored as its cosine and sine, computed once per body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rot {
+    /// Cosine of the angle.
     pub c: f32,
+    /// Sine of the angle.
     pub s: f32,
 }
 
 impl Rot {
+    /// No rotation.
     pub const IDENTITY: Rot = Rot { c: 1.0, s: 0.0 };
 
+    /// The rotation by `angle` radians, counter-clockwise.
     pub fn from_angle(angle: f32) -> Rot {
         let (s, c) = angle.sin_cos();
         Rot { c, s }
@@ -31,16 +35,21 @@ impl Rot {
 /// A rigid transform: rotate, then translate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Transform {
+    /// Translation: where the local origin lands.
     pub p: Vec2,
+    /// Rotation about the local origin.
     pub q: Rot,
 }
 
 impl Transform {
+    /// The identity transform.
     pub const IDENTITY: Transform = Transform {
         p: Vec2::ZERO,
         q: Rot::IDENTITY,
     };
 
+    /// Rotation by `angle` radians about the local origin, then translation
+    /// to `position`.
     pub fn new(position: Vec2, angle: f32) -> Transform {
         Transform {
             p: position,

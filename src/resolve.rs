@@ -37,13 +37,14 @@ use std::collections::HashMap;
 
 use glam::Vec2;
 
+use crate::batch::Batch;
 use crate::body::Body;
 use crate::broadphase::{PairFilter, find_pairs};
 use crate::error::Error;
 use crate::manifold::Manifold;
 use crate::math::{cross, transform_point};
-use crate::narrowphase::{Batch, Hit, Pair};
 use crate::shape::ShapeSet;
+use crate::types::{Hit, Pair, SatHit};
 
 /// How positional separation works.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,6 +73,7 @@ impl Default for SeparationOptions {
 /// What [`separate_positions`] did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SeparationReport {
+    /// Rounds of narrowphase and correction run.
     pub rounds: usize,
     /// Deepest overlap before, over pairs with at least one free body.
     pub initial_max_depth: f32,
@@ -84,6 +86,7 @@ pub struct SeparationReport {
 }
 
 impl SeparationReport {
+    /// Whether no pair with a free body is deeper than the slop.
     pub fn resolved(&self) -> bool {
         self.unresolved == 0
     }
@@ -96,12 +99,14 @@ pub enum Candidates<'a> {
     Fixed(&'a [Pair]),
     /// The broadphase, run again every round since moving bodies meet new
     /// neighbours; boxes grown by `margin`.
-    Broadphase { margin: f32 },
+    Broadphase {
+        /// How much the boxes grow.
+        margin: f32,
+    },
 }
 
 /// Runs the narrowphase on a batch; the closure lets any backend do it.
-pub type NarrowphaseFn<'f> =
-    dyn FnMut(&Batch) -> Result<Vec<crate::narrowphase::SatHit>, Error> + 'f;
+pub type NarrowphaseFn<'f> = dyn FnMut(&Batch) -> Result<Vec<SatHit>, Error> + 'f;
 
 /// Moves the bodies (translation only) until no candidate pair overlaps by
 /// more than the slop, or the round limit is reached (see the report).
@@ -113,8 +118,8 @@ pub fn separate_positions(
     narrowphase: &mut NarrowphaseFn,
 ) -> Result<SeparationReport, Error> {
     if !(options.fraction > 0.0 && options.fraction <= 1.0) || !(options.slop >= 0.0) {
-        return Err(Error::Input {
-            file: "separation options".to_string(),
+        return Err(Error::Argument {
+            name: "separation options:",
             message: format!(
                 "fraction {} must be in (0, 1] and slop {} >= 0",
                 options.fraction, options.slop
@@ -180,9 +185,13 @@ pub fn separate_positions(
 /// One overlap to correct: bodies, normal from A to B, depth.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Overlap {
+    /// Body A.
     pub a: u32,
+    /// Body B.
     pub b: u32,
+    /// Unit normal from A to B.
     pub normal: Vec2,
+    /// How deep the pair is along it.
     pub depth: f32,
 }
 
@@ -413,12 +422,14 @@ pub struct ContactSolver {
 /// What one [`ContactSolver::solve`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolveReport {
+    /// Contact points solved.
     pub points: usize,
     /// Points that started from a previous impulse.
     pub warm_started: usize,
 }
 
 impl ContactSolver {
+    /// A solver with no remembered impulses.
     pub fn new() -> ContactSolver {
         ContactSolver::default()
     }

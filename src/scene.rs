@@ -20,16 +20,19 @@ use std::path::Path;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
+use crate::batch::Batch;
 use crate::body::Body;
 use crate::error::Error;
-use crate::narrowphase::{Batch, Hit, Owner, Pair};
 use crate::shape::ShapeSet;
+use crate::types::Pair;
 
 /// One shape as written in a scene file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum ShapeDesc {
+    /// A convex polygon's points, either winding: `{"polygon": [[x, y], ...]}`.
     Polygon(Vec<[f32; 2]>),
+    /// A circle's radius: `{"circle": r}`.
     Circle(f32),
 }
 
@@ -49,14 +52,20 @@ fn is_zero_vec(value: &[f32; 2]) -> bool {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BodyDesc {
+    /// Index into `shapes`.
     pub shape: u32,
+    /// Where the shape's origin sits.
     pub position: [f32; 2],
+    /// Rotation in radians (default 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub angle: f32,
+    /// Inverse mass (default 1; 0 for a static body).
     #[serde(default = "default_inv_mass")]
     pub inv_mass: f32,
+    /// Velocity (default 0).
     #[serde(default, skip_serializing_if = "is_zero_vec")]
     pub velocity: [f32; 2],
+    /// Angular velocity in radians per second (default 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub angular_velocity: f32,
 }
@@ -83,10 +92,14 @@ impl<'de> Deserialize<'de> for PairDesc {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SceneFile {
+    /// The shape library.
     pub shapes: Vec<ShapeDesc>,
+    /// The bodies.
     pub bodies: Vec<BodyDesc>,
+    /// Candidate pairs; without them the broadphase finds them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<Vec<PairDesc>>,
+    /// Speculative margin (default 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub margin: f32,
 }
@@ -94,10 +107,13 @@ pub struct SceneFile {
 /// A validated scene.
 #[derive(Clone, Debug)]
 pub struct Scene {
+    /// The validated shapes.
     pub shapes: ShapeSet,
+    /// The validated bodies.
     pub bodies: Vec<Body>,
     /// The candidate pairs, when the file lists them.
     pub pairs: Option<Vec<Pair>>,
+    /// The speculative margin.
     pub margin: f32,
     /// The shapes as written, to write the scene back unchanged.
     pub shape_descs: Vec<ShapeDesc>,
@@ -246,112 +262,4 @@ impl Scene {
             margin: self.margin,
         }
     }
-}
-
-/// A contact point as written in a result file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ContactOut {
-    pub point: [f32; 2],
-    pub depth: f32,
-    pub id: u32,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AxisOut {
-    /// "a" or "b".
-    pub owner: String,
-    pub feature: u32,
-}
-
-/// One reported pair as written in a result file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HitOut {
-    pub pair: u32,
-    pub a: u32,
-    pub b: u32,
-    pub normal: [f32; 2],
-    pub depth: f32,
-    pub axis: AxisOut,
-    pub contacts: Vec<ContactOut>,
-}
-
-impl HitOut {
-    pub fn new(hit: &Hit, contacts: Vec<ContactOut>) -> HitOut {
-        HitOut {
-            pair: hit.pair,
-            a: hit.a,
-            b: hit.b,
-            normal: hit.normal.to_array(),
-            depth: hit.depth,
-            axis: AxisOut {
-                owner: match hit.axis.owner {
-                    Owner::A => "a".to_string(),
-                    Owner::B => "b".to_string(),
-                },
-                feature: hit.axis.feature,
-            },
-            contacts,
-        }
-    }
-}
-
-/// The result file of `gpusat collide`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CollideOutput {
-    pub backend: String,
-    pub pairs_tested: u64,
-    pub hits: Vec<HitOut>,
-}
-
-/// Writes `contents` to `path` through a temporary file in the same folder,
-/// so that a failure never leaves a partial file behind.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), Error> {
-    let io_error = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file_name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".to_string());
-    let temporary = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, contents).map_err(io_error)?;
-    std::fs::rename(&temporary, path).map_err(|source| {
-        let _ = std::fs::remove_file(&temporary);
-        io_error(source)
-    })
-}
-
-/// JSON for people: serde_json's pretty layout, with arrays of plain values
-/// (coordinates, pairs) kept on one line.
-pub fn to_json_pretty<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
-    let pretty = serde_json::to_string_pretty(value)?;
-    let mut out = String::with_capacity(pretty.len());
-    let mut rest = pretty.as_str();
-    while let Some(open) = rest.find('[') {
-        out.push_str(&rest[..=open]);
-        rest = &rest[open + 1..];
-        // Innermost arrays of numbers only: no nesting, no strings.
-        let inner_end = rest.find(['[', ']', '{', '"']);
-        match inner_end {
-            Some(close) if rest.as_bytes()[close] == b']' => {
-                let items: Vec<&str> = rest[..close]
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|item| !item.is_empty())
-                    .collect();
-                out.push_str(&items.join(", "));
-                out.push(']');
-                rest = &rest[close + 1..];
-            }
-            _ => {}
-        }
-    }
-    out.push_str(rest);
-    out.push('\n');
-    Ok(out)
 }

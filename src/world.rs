@@ -25,22 +25,26 @@ use std::time::{Duration, Instant};
 use glam::Vec2;
 
 use crate::backend::Narrowphase;
+use crate::batch::Batch;
 use crate::body::Body;
 use crate::broadphase::{PairFilter, find_pairs};
 use crate::check::{Agreement, compare_hits};
 use crate::error::Error;
-use crate::manifold::{Manifold, manifolds_parallel};
+use crate::manifold::Manifold;
 use crate::math::{Rot, rotate};
-use crate::narrowphase::{Batch, Hit, Pair, collide_cpu_parallel};
+use crate::narrowphase::{collide_cpu_best, manifolds_best};
 use crate::resolve::{ContactSolver, Overlap, SolverOptions, relax_positions};
 use crate::shape::ShapeSet;
+use crate::types::{Hit, Pair};
 
 /// How a world behaves.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldOptions {
+    /// Acceleration of every dynamic body.
     pub gravity: Vec2,
     /// Speculative margin: pairs this far apart already get contacts.
     pub margin: f32,
+    /// The impulse solver's options.
     pub solver: SolverOptions,
     /// Overlap the positional correction leaves alone.
     pub slop: f32,
@@ -69,7 +73,9 @@ impl Default for WorldOptions {
 /// Time spent in each stage of one frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StageTimes {
+    /// Velocities and positions.
     pub integrate: Duration,
+    /// Finding the candidate pairs.
     pub broadphase: Duration,
     /// GPU only: packing and queueing uploads.
     pub upload: Duration,
@@ -78,9 +84,13 @@ pub struct StageTimes {
     pub kernel: Duration,
     /// GPU only: reading back and ordering the results.
     pub readback: Duration,
+    /// Contact points by clipping.
     pub manifolds: Duration,
+    /// The impulse solver.
     pub solve: Duration,
+    /// Positional correction.
     pub correct: Duration,
+    /// The whole step.
     pub total: Duration,
 }
 
@@ -115,25 +125,34 @@ impl StageTimes {
 /// What one frame did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameStats {
+    /// The frame's number, from 1.
     pub frame: u64,
     /// Candidate pairs tested by the narrowphase.
     pub pairs: usize,
     /// Pairs reported (overlapping, or within the margin).
     pub hits: usize,
+    /// Contact points solved.
     pub contact_points: usize,
     /// Deepest contact point after the step's correction was planned.
     pub max_depth: f32,
+    /// Time per stage.
     pub times: StageTimes,
 }
 
 /// Totals over all frames so far.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunStats {
+    /// Frames stepped.
     pub frames: u64,
+    /// Candidate pairs tested, in all.
     pub pairs: u64,
+    /// Pairs reported, in all.
     pub hits: u64,
+    /// The most candidate pairs of one frame.
     pub max_pairs: usize,
+    /// The most pairs reported in one frame.
     pub max_hits: usize,
+    /// Time per stage, in all.
     pub times: StageTimes,
 }
 
@@ -176,18 +195,22 @@ impl World {
         })
     }
 
+    /// The shape library.
     pub fn shapes(&self) -> &ShapeSet {
         &self.shapes
     }
 
+    /// The bodies, as the last step left them.
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
     }
 
+    /// How the world behaves.
     pub fn options(&self) -> &WorldOptions {
         &self.options
     }
 
+    /// The narrowphase backend.
     pub fn narrowphase(&self) -> &Narrowphase {
         &self.narrowphase
     }
@@ -197,6 +220,7 @@ impl World {
         &self.hits
     }
 
+    /// The last frame's contact manifolds.
     pub fn manifolds(&self) -> &[Manifold] {
         &self.manifolds
     }
@@ -243,9 +267,9 @@ impl World {
     /// Advances the world by `dt` seconds.
     pub fn step(&mut self, dt: f32) -> Result<&FrameStats, Error> {
         if !(dt.is_finite() && dt > 0.0) {
-            return Err(Error::Input {
-                file: "step".to_string(),
-                message: format!("time step {dt} is not a positive number"),
+            return Err(Error::Argument {
+                name: "the time step",
+                message: format!("{dt} is not a positive number"),
             });
         }
         let start = Instant::now();
@@ -273,22 +297,21 @@ impl World {
         let batch = Batch::new(&self.shapes, &self.bodies, &self.pairs, options.margin)?;
         let sat_hits = self.narrowphase.collide(&batch)?;
         let narrowphase_time = stage.elapsed();
-        match self.narrowphase.gpu_stats() {
-            Some(gpu) => {
-                times.upload = gpu.upload;
-                times.readback = gpu.readback;
-                times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
-            }
-            None => times.kernel = narrowphase_time,
+        times.kernel = narrowphase_time;
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = self.narrowphase.gpu_stats() {
+            times.upload = gpu.upload;
+            times.readback = gpu.readback;
+            times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
         }
         if let Some(check) = self.check.as_mut() {
-            let reference = collide_cpu_parallel(&batch);
+            let reference = collide_cpu_best(&batch);
             check.absorb(compare_hits(&batch, &reference, &sat_hits));
         }
         self.hits = batch.hits(&sat_hits);
 
         let stage = Instant::now();
-        self.manifolds = manifolds_parallel(&batch, &self.hits);
+        self.manifolds = manifolds_best(&batch, &self.hits);
         times.manifolds = stage.elapsed();
         drop(batch);
 

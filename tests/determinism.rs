@@ -88,7 +88,7 @@ fn gpu_repeats_bit_for_bit_on_one_adapter() {
     // windows overflow and re-run): the same bits.
     let options = GpuOptions {
         max_window_pairs: Some(7_919),
-        initial_capacity: 64,
+        initial_capacity: Some(64),
         workgroup_size: 64,
         ..GpuOptions::default()
     };

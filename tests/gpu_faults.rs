@@ -8,7 +8,8 @@ mod common;
 use std::sync::Arc;
 
 use gpusat::generate::SceneSpec;
-use gpusat::gpu::{AdapterChoice, GpuContext, GpuNarrowphase, GpuOptions};
+use gpusat::gpu::{AdapterChoice, GpuContext, GpuError, GpuNarrowphase, GpuOptions};
+use gpusat::wgpu;
 use gpusat::{Batch, collide_cpu};
 
 /// A context of its own: these tests break it.
@@ -67,29 +68,77 @@ fn a_workgroup_size_the_device_cannot_run_is_an_error() {
     }
 }
 
-/// An output larger than the device allows is an error that says how much
-/// was asked for, not an abort.
+/// On a device with small buffers, a batch whose output cannot fit one
+/// recording is an error for `record` that says how many bytes were needed
+/// and allowed; `collide` runs the same batch in several submissions and
+/// gets the CPU's hits.
 #[test]
-fn an_output_too_large_for_the_device_is_an_error() {
-    let Some(context) = own_context() else { return };
-    let options = GpuOptions {
-        initial_capacity: u32::MAX,
-        ..GpuOptions::default()
+fn a_batch_too_large_for_one_recording_is_an_error_and_collide_splits_it() {
+    let limits = wgpu::Limits {
+        max_buffer_size: 1 << 20,
+        max_storage_buffer_binding_size: 1 << 20,
+        ..wgpu::Limits::default()
     };
-    let message = match GpuNarrowphase::new(context.clone(), options) {
-        Ok(mut gpu) => {
-            let scene = SceneSpec::mixed(82, 1_000).generate();
-            let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
-            match gpu.collide(&batch) {
-                Ok(hits) => panic!("{} hits from a 64 GiB output", hits.len()),
-                Err(err) => err.to_string(),
-            }
-        }
-        Err(err) => err.to_string(),
+    let Some(device) = common::caller_device(limits, wgpu::Features::empty()) else {
+        return;
     };
-    eprintln!("{message}");
+    let context = Arc::new(
+        GpuContext::from_device(device.device.clone(), device.queue.clone()).expect("context"),
+    );
+    let mut gpu = GpuNarrowphase::new(context, GpuOptions::default()).expect("GPU");
+    let scene = SceneSpec::mixed(82, 200_000).generate();
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
     assert!(
-        message.contains("hit records need 65536 MiB") && message.contains("the device allows"),
+        gpu.max_recorded_pairs() < scene.pairs.len(),
+        "{} pairs fit one recording",
+        gpu.max_recorded_pairs()
+    );
+    let mut encoder = device
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    let err = gpu
+        .record(&batch, &mut encoder)
+        .expect_err("200,000 pairs' outputs do not fit 1 MiB");
+    let message = err.to_string();
+    eprintln!("{message}");
+    match &err {
+        GpuError::OverLimit {
+            needed,
+            allowed,
+            limit,
+            ..
+        } => {
+            assert_eq!(*allowed, 1 << 20, "{message}");
+            assert!(*needed > *allowed, "{message}");
+            assert_eq!(*limit, "max_buffer_size", "{message}");
+        }
+        other => panic!("not an OverLimit error: {other:?}"),
+    }
+    assert!(
+        message.contains("MiB") && message.contains("the device allows"),
         "{message}"
     );
+    let hits = gpu.collide(&batch).expect("collide runs it in rounds");
+    assert!(
+        gpu.stats().submissions >= 2,
+        "{} submissions",
+        gpu.stats().submissions
+    );
+    let bits = |hits: &[gpusat::SatHit]| {
+        hits.iter()
+            .map(|h| (h.pair, h.axis.pack(), h.depth.to_bits()))
+            .collect::<Vec<_>>()
+    };
+    let reference = collide_cpu(&batch);
+    assert_eq!(hits.len(), reference.len());
+    if context_is_lavapipe(&gpu) {
+        assert!(
+            bits(&hits) == bits(&reference),
+            "rounds differ from the CPU"
+        );
+    }
+}
+
+fn context_is_lavapipe(gpu: &GpuNarrowphase) -> bool {
+    gpu.context().adapter().name.contains("llvmpipe")
 }

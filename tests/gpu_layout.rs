@@ -132,8 +132,8 @@ fn rust_mirrors_match_the_wgsl_layout() {
             capacity,
             margin,
             merge_threshold,
-            _pad1,
-            _pad2
+            window,
+            _pad
         ]
     );
     // The 8-byte pair record (inputs stay within 16 bytes per pair).

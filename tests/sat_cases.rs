@@ -225,7 +225,7 @@ fn case_10_clockwise_input_gives_the_same_result() {
         other => panic!("expected a polygon, got {other:?}"),
     };
     let area2: f32 = (0..3)
-        .map(|i| gpusat::cross(polygon.vertices()[i], polygon.vertices()[(i + 1) % 3]))
+        .map(|i| gpusat::math::cross(polygon.vertices()[i], polygon.vertices()[(i + 1) % 3]))
         .sum();
     assert!(area2 > 0.0, "stored counter-clockwise");
 }

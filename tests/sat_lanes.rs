@@ -2,8 +2,9 @@
 //! computes exactly what the scalar twin of the WGSL kernel (`sat`) states,
 //! on the AVX path (where the CPU has it) and on the portable one.
 
+use gpusat::Batch;
 use gpusat::generate::SceneSpec;
-use gpusat::{Batch, sat, sat_lanes};
+use gpusat::sat::{self, twins as sat_lanes};
 
 #[test]
 fn eight_faces_at_a_time_equals_one_at_a_time_bit_for_bit() {
@@ -34,16 +35,15 @@ fn eight_faces_at_a_time_equals_one_at_a_time_bit_for_bit() {
             let scene = spec.generate();
             let batch =
                 Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
-            let records = scene.shapes.records();
             let mut reported = 0;
             for (pair_index, pair) in scene.pairs.iter().enumerate() {
                 let (a, b) = (pair.a as usize, pair.b as usize);
-                let scalar = sat::collide_pair(
+                let scalar = sat_lanes::collide_pair_records(
                     &scene.shapes,
                     batch.transforms()[a],
                     batch.transforms()[b],
-                    &records[scene.bodies[a].shape as usize],
-                    &records[scene.bodies[b].shape as usize],
+                    scene.bodies[a].shape,
+                    scene.bodies[b].shape,
                     margin,
                     sat::CPU_MERGE_THRESHOLD,
                 );

@@ -3,11 +3,13 @@
 //! ones do, and the merged face search what the brute force does.
 
 use gpusat::generate::SceneSpec;
-use gpusat::sat::{
-    PairResult, TIE_TOLERANCE, collide_polygon_circle, collide_polygon_circle8,
-    collide_polygon_circle16, collide_polygons, collide_polygons8, collide_polygons16,
+use gpusat::math::inv_mul_transforms;
+use gpusat::sat::TIE_TOLERANCE;
+use gpusat::sat::twins::{
+    PairResult, collide_polygon_circle, collide_polygon_circle8, collide_polygon_circle16,
+    collide_polygons, collide_polygons8, collide_polygons16,
 };
-use gpusat::{Batch, EdgeRecord, Owner, Transform, inv_mul_transforms};
+use gpusat::{Batch, EdgeRecord, Owner, Transform};
 
 type PolygonsFn =
     fn(&[EdgeRecord], &[EdgeRecord], Transform, Transform, f32, f32) -> Option<PairResult>;
@@ -86,7 +88,8 @@ fn straight_line_16_equals_looped_bit_for_bit() {
 
 #[test]
 fn merged_search_finds_what_brute_force_finds() {
-    use gpusat::sat::{find_max_separation, find_max_separation_merged};
+    use gpusat::sat::TIE_TOLERANCE;
+    use gpusat::sat::twins::{find_max_separation, find_max_separation_merged};
     let mut identical = 0;
     let mut compared = 0;
     for (seed, vertices) in [(121, (17, 64)), (122, (40, 64)), (123, (17, 24))] {

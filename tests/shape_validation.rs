@@ -119,7 +119,8 @@ fn too_many_vertices_are_rejected() {
     assert_eq!(
         err,
         ShapeError::TooManyVertices {
-            count: MAX_POLYGON_VERTICES + 1
+            count: MAX_POLYGON_VERTICES + 1,
+            max: MAX_POLYGON_VERTICES
         }
     );
 }

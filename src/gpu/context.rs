@@ -1,16 +1,23 @@
 //! The GPU context: adapter choice, device, and error capture.
 //!
-//! Build one [`GpuContext`] and reuse it: it owns the device and queue that
-//! every GPU pipeline of this crate is built on. Errors that wgpu would
-//! otherwise turn into a panic (validation errors, device loss) are captured
-//! and returned by [`GpuContext::check`].
+//! Build one [`GpuContext`] and reuse it: it holds the device and queue that
+//! every GPU pipeline of this crate is built on. [`GpuContext::new`] finds an
+//! adapter and opens a device of its own; [`GpuContext::from_device`] takes
+//! an engine's device and queue, so that the narrowphase shares buffers and
+//! submissions with the engine's own work. Errors that wgpu would otherwise
+//! turn into a panic are captured: everything this crate creates runs inside
+//! error scopes, and on a device of its own it also listens for uncaptured
+//! errors and device loss ([`GpuContext::check`]). A caller's device keeps
+//! the caller's handlers.
 
 use std::sync::{Arc, Mutex};
 
-use crate::error::Error;
+use super::error::GpuError;
+use super::layout::TEXTURE_WIDTH;
 
 /// How to pick an adapter.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AdapterChoice {
     /// Hardware first (discrete, integrated, virtual), then a software
     /// adapter such as Mesa's lavapipe; Vulkan, Metal and DX12 before GL.
@@ -23,6 +30,7 @@ pub enum AdapterChoice {
 }
 
 impl AdapterChoice {
+    /// `auto` (or nothing) for [`AdapterChoice::Auto`], anything else as a name.
     pub fn parse(text: &str) -> AdapterChoice {
         if text.is_empty() || text.eq_ignore_ascii_case("auto") {
             AdapterChoice::Auto
@@ -47,10 +55,15 @@ impl AdapterChoice {
 /// What `gpusat info` shows of an adapter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AdapterSummary {
+    /// The adapter's name.
     pub name: String,
+    /// Its backend: `vulkan`, `metal`, `dx12`, `gl`, ...
     pub backend: String,
+    /// Its type: `discrete`, `integrated`, `virtual`, `cpu` (software), `other`.
     pub device_type: String,
+    /// The driver's name.
     pub driver: String,
+    /// The driver's version and details.
     pub driver_info: String,
     /// Whether it can run compute shaders (the kernel needs them).
     pub compute: bool,
@@ -78,6 +91,7 @@ impl std::fmt::Display for AdapterSummary {
     }
 }
 
+/// The short name of a device type, as [`AdapterChoice::Named`] matches it.
 pub fn device_type_name(device_type: wgpu::DeviceType) -> &'static str {
     match device_type {
         wgpu::DeviceType::DiscreteGpu => "discrete",
@@ -88,6 +102,7 @@ pub fn device_type_name(device_type: wgpu::DeviceType) -> &'static str {
     }
 }
 
+/// The short name of a backend, as [`AdapterChoice::Named`] matches it.
 pub fn backend_name(backend: wgpu::Backend) -> &'static str {
     match backend {
         wgpu::Backend::Vulkan => "vulkan",
@@ -99,20 +114,19 @@ pub fn backend_name(backend: wgpu::Backend) -> &'static str {
     }
 }
 
-/// What to say when there is no adapter.
-pub const NO_ADAPTER_HELP: &str = "no GPU adapter found. For a software adapter install Mesa's \
-     Vulkan drivers (Debian/Ubuntu: apt-get install mesa-vulkan-drivers), or use --backend cpu";
-
-fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
-    let info = adapter.get_info();
+fn summary_of(info: &wgpu::AdapterInfo, compute: bool) -> AdapterSummary {
     AdapterSummary {
         name: info.name.clone(),
         backend: backend_name(info.backend).to_string(),
         device_type: device_type_name(info.device_type).to_string(),
         driver: info.driver.clone(),
         driver_info: info.driver_info.clone(),
-        compute: supports_compute(adapter),
+        compute,
     }
+}
+
+fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
+    summary_of(&adapter.get_info(), supports_compute(adapter))
 }
 
 fn supports_compute(adapter: &wgpu::Adapter) -> bool {
@@ -171,16 +185,17 @@ struct ErrorSink {
     lost: Mutex<Option<String>>,
 }
 
-/// An adapter, its device and queue, built once and shared.
+/// A device and its queue, and what this crate knows of them.
 pub struct GpuContext {
-    // Kept alive for as long as the device.
-    _instance: wgpu::Instance,
-    adapter: wgpu::Adapter,
-    pub(crate) device: wgpu::Device,
-    pub(crate) queue: wgpu::Queue,
+    // Kept alive for as long as the device, when this crate opened it.
+    _instance: Option<wgpu::Instance>,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
     summary: AdapterSummary,
+    device_type: wgpu::DeviceType,
     timestamps: bool,
-    errors: Arc<ErrorSink>,
+    /// wgpu's callbacks, on a device this crate opened.
+    errors: Option<Arc<ErrorSink>>,
 }
 
 impl std::fmt::Debug for GpuContext {
@@ -188,13 +203,16 @@ impl std::fmt::Debug for GpuContext {
         f.debug_struct("GpuContext")
             .field("adapter", &self.summary)
             .field("timestamps", &self.timestamps)
+            .field("own_device", &self.errors.is_some())
             .finish()
     }
 }
 
 impl GpuContext {
-    /// Finds an adapter as `choice` says and opens a device on it.
-    pub fn new(choice: &AdapterChoice) -> Result<GpuContext, Error> {
+    /// Finds an adapter as `choice` says and opens a device of its own on it,
+    /// with the limits the adapter offers for what the narrowphase uses, and
+    /// timestamp queries when it has them.
+    pub fn new(choice: &AdapterChoice) -> Result<GpuContext, GpuError> {
         let mut found = None;
         for backends in BACKEND_TIERS {
             let instance = instance(backends);
@@ -207,20 +225,13 @@ impl GpuContext {
             }
         }
         let Some((instance, adapter)) = found else {
-            let seen: Vec<String> = list_adapters().iter().map(|a| a.to_string()).collect();
-            if seen.is_empty() {
-                return Err(Error::NoAdapter(NO_ADAPTER_HELP.to_string()));
-            }
-            return Err(Error::NoAdapter(match choice {
-                AdapterChoice::Auto => format!(
-                    "no GPU adapter with compute shaders (found: {}). {NO_ADAPTER_HELP}",
-                    seen.join("; ")
-                ),
-                AdapterChoice::Named(name) => format!(
-                    "no adapter with compute shaders matches \"{name}\" (found: {})",
-                    seen.join("; ")
-                ),
-            }));
+            return Err(GpuError::NoAdapter {
+                requested: match choice {
+                    AdapterChoice::Auto => None,
+                    AdapterChoice::Named(name) => Some(name.clone()),
+                },
+                found: list_adapters().iter().map(|a| a.to_string()).collect(),
+            });
         };
 
         let offered = adapter.limits();
@@ -252,11 +263,9 @@ impl GpuContext {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         }))
-        .map_err(|err| {
-            Error::Gpu(format!(
-                "cannot open a device on {}: {err}",
-                adapter.get_info().name
-            ))
+        .map_err(|err| GpuError::Validation {
+            what: format!("a device on {}", adapter.get_info().name),
+            message: err.to_string(),
         })?;
 
         let errors = Arc::new(ErrorSink::default());
@@ -273,25 +282,130 @@ impl GpuContext {
             }
         });
 
-        Ok(GpuContext {
+        let info = adapter.get_info();
+        let context = GpuContext {
             summary: summary(&adapter),
-            _instance: instance,
-            adapter,
+            device_type: info.device_type,
+            _instance: Some(instance),
             device,
             queue,
             timestamps,
-            errors,
-        })
+            errors: Some(errors),
+        };
+        context.check_capabilities()?;
+        Ok(context)
     }
 
+    /// Wraps a device and queue the caller opened, so that the narrowphase
+    /// runs on the caller's GPU: its buffers on the caller's device, its
+    /// work recorded into the caller's command encoders
+    /// ([`GpuNarrowphase::record`](super::GpuNarrowphase::record)).
+    ///
+    /// Any device that can run compute shaders will do, one opened with
+    /// `wgpu::DeviceDescriptor::default()` included: windows of pairs are
+    /// sized from the device's own limits, kernel times are measured only
+    /// when it has `TIMESTAMP_QUERY`, and a missing capability is an error
+    /// that names it. The caller's error and device-lost handlers are left
+    /// as they are; this crate's own calls run inside error scopes.
+    pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Result<GpuContext, GpuError> {
+        let info = device.adapter_info();
+        let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let context = GpuContext {
+            _instance: None,
+            summary: summary_of(
+                &info,
+                device.limits().max_compute_workgroups_per_dimension > 0,
+            ),
+            device_type: info.device_type,
+            device,
+            queue,
+            timestamps,
+            errors: None,
+        };
+        context.check_capabilities()?;
+        Ok(context)
+    }
+
+    /// Fails, naming it, on the first thing the narrowphase needs that the
+    /// device lacks.
+    fn check_capabilities(&self) -> Result<(), GpuError> {
+        let limits = self.device.limits();
+        let missing = |capability: &'static str, detail: String| {
+            Err(GpuError::MissingCapability { capability, detail })
+        };
+        if limits.max_compute_workgroups_per_dimension == 0
+            || limits.max_compute_invocations_per_workgroup == 0
+        {
+            return missing(
+                "compute shaders",
+                "its compute limits are zero (a WebGL2-class device)".to_string(),
+            );
+        }
+        if limits.max_storage_buffers_per_shader_stage < 3 {
+            return missing(
+                "storage buffers",
+                format!(
+                    "3 per compute shader needed, {} allowed",
+                    limits.max_storage_buffers_per_shader_stage
+                ),
+            );
+        }
+        if limits.max_dynamic_storage_buffers_per_pipeline_layout < 2 {
+            return missing(
+                "dynamic storage buffer offsets",
+                format!(
+                    "2 needed, {} allowed",
+                    limits.max_dynamic_storage_buffers_per_pipeline_layout
+                ),
+            );
+        }
+        if limits.max_dynamic_uniform_buffers_per_pipeline_layout < 1 {
+            return missing(
+                "dynamic uniform buffer offsets",
+                "1 needed, 0 allowed".to_string(),
+            );
+        }
+        if limits.max_sampled_textures_per_shader_stage < 3 {
+            return missing(
+                "sampled textures",
+                format!(
+                    "3 per compute shader needed, {} allowed",
+                    limits.max_sampled_textures_per_shader_stage
+                ),
+            );
+        }
+        if limits.max_texture_dimension_2d < TEXTURE_WIDTH {
+            return missing(
+                "2D textures wide enough",
+                format!(
+                    "{TEXTURE_WIDTH} texels needed, {} allowed",
+                    limits.max_texture_dimension_2d
+                ),
+            );
+        }
+        if limits.max_storage_buffer_binding_size < 1 << 16 {
+            return missing(
+                "storage bindings large enough",
+                format!(
+                    "64 KiB needed, {} bytes allowed",
+                    limits.max_storage_buffer_binding_size
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The adapter the device runs on.
     pub fn adapter(&self) -> &AdapterSummary {
         &self.summary
     }
 
+    /// The device.
     pub fn device(&self) -> &wgpu::Device {
         &self.device
     }
 
+    /// The device's queue.
     pub fn queue(&self) -> &wgpu::Queue {
         &self.queue
     }
@@ -306,62 +420,96 @@ impl GpuContext {
         self.timestamps
     }
 
-    /// Whether the adapter is a software one (lavapipe, SwiftShader, WARP).
+    /// Whether the adapter is a software one (lavapipe, SwiftShader, WARP):
+    /// wgpu's device type `Cpu`.
     pub fn is_software(&self) -> bool {
-        self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+        self.device_type == wgpu::DeviceType::Cpu
     }
 
-    /// Fails if the device was lost or wgpu reported an error nobody caught.
-    pub fn check(&self) -> Result<(), Error> {
-        if let Some(reason) = self.errors.lost.lock().ok().and_then(|lost| lost.clone()) {
-            return Err(Error::Gpu(format!("the GPU device was lost ({reason})")));
+    /// Whether this crate opened the device ([`GpuContext::new`]) rather
+    /// than the caller ([`GpuContext::from_device`]).
+    pub fn owns_device(&self) -> bool {
+        self.errors.is_some()
+    }
+
+    /// Fails if the device was lost or wgpu reported an error nobody caught
+    /// (known on a device this crate opened; on a caller's device those go to
+    /// the caller's handlers).
+    pub fn check(&self) -> Result<(), GpuError> {
+        let Some(errors) = &self.errors else {
+            return Ok(());
+        };
+        if let Some(reason) = errors.lost.lock().ok().and_then(|lost| lost.clone()) {
+            return Err(GpuError::DeviceLost { reason });
         }
-        let mut list = match self.errors.uncaptured.lock() {
+        let mut list = match errors.uncaptured.lock() {
             Ok(list) => list,
-            Err(_) => return Err(Error::Gpu("the GPU error log is poisoned".to_string())),
+            Err(_) => {
+                return Err(GpuError::Uncaptured {
+                    message: "the GPU error log is poisoned".to_string(),
+                });
+            }
         };
         if let Some(first) = list.first().cloned() {
             let more = list.len() - 1;
             list.clear();
-            return Err(Error::Gpu(if more > 0 {
-                format!("GPU error: {first} (and {more} more)")
-            } else {
-                format!("GPU error: {first}")
-            }));
+            return Err(GpuError::Uncaptured {
+                message: if more > 0 {
+                    format!("{first} (and {more} more)")
+                } else {
+                    first
+                },
+            });
         }
         Ok(())
     }
 
     /// Runs `create` inside error scopes, so that running out of memory or a
     /// validation error comes back as an error instead of a panic.
-    pub(crate) fn scoped<T>(&self, what: &str, create: impl FnOnce() -> T) -> Result<T, Error> {
+    pub(crate) fn scoped<T>(&self, what: &str, create: impl FnOnce() -> T) -> Result<T, GpuError> {
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let value = create();
         let validation_error = pollster::block_on(validation.pop());
         let memory_error = pollster::block_on(memory.pop());
         if let Some(err) = memory_error {
-            return Err(Error::Gpu(format!("out of GPU memory for {what}: {err}")));
+            return Err(GpuError::OutOfMemory {
+                what: what.to_string(),
+                message: err.to_string(),
+            });
         }
         if let Some(err) = validation_error {
-            return Err(Error::Gpu(format!("cannot create {what}: {err}")));
+            return Err(GpuError::Validation {
+                what: what.to_string(),
+                message: err.to_string(),
+            });
         }
         Ok(value)
     }
 
-    /// Waits for a submission, turning a failed wait into an error.
-    pub(crate) fn wait(&self, submission: wgpu::SubmissionIndex) -> Result<(), Error> {
+    /// Waits for `submission` (or everything submitted, with `None`),
+    /// turning a failed wait into an error.
+    pub(crate) fn wait(&self, submission: Option<wgpu::SubmissionIndex>) -> Result<(), GpuError> {
         let waited = self.device.poll(wgpu::PollType::Wait {
-            submission_index: Some(submission),
+            submission_index: submission,
             timeout: None,
         });
         // A rejected submission makes the wait fail too: report the cause.
         self.check()?;
-        waited.map(|_| ()).map_err(|err| {
-            Error::Gpu(format!(
-                "the GPU did not run the submitted work; the device may have been lost \
-                     or destroyed ({err})"
-            ))
+        waited.map(|_| ()).map_err(|err| GpuError::DeviceLost {
+            reason: format!(
+                "the GPU did not run the submitted work; the device may have been lost or \
+                 destroyed ({err})"
+            ),
+        })
+    }
+
+    /// Runs the callbacks of finished work without waiting.
+    pub(crate) fn poll(&self) -> Result<(), GpuError> {
+        let polled = self.device.poll(wgpu::PollType::Poll);
+        self.check()?;
+        polled.map(|_| ()).map_err(|err| GpuError::DeviceLost {
+            reason: format!("polling the device failed ({err})"),
         })
     }
 }

@@ -1,15 +1,37 @@
-//! The GPU backend: a WGSL compute shader per candidate pair, through wgpu.
+//! The GPU backend: a WGSL compute shader per candidate pair, through wgpu
+//! (the `gpu` feature).
 //!
-//! [`GpuContext`] picks the adapter and opens the device once;
-//! [`GpuNarrowphase`] builds the SAT pipeline and its buffers on it and runs
-//! batches. `shaders/sat.wgsl` is the kernel, the twin of [`crate::sat`].
+//! [`GpuContext`] holds the device and queue: opened by gpusat
+//! ([`GpuContext::new`]) or handed over by an engine
+//! ([`GpuContext::from_device`]). [`GpuNarrowphase`] builds the SAT pipeline
+//! and its buffers on it and runs batches, either start to finish
+//! ([`GpuNarrowphase::collide`]) or recorded into the caller's command
+//! encoder and collected later ([`GpuNarrowphase::record`],
+//! [`GpuNarrowphase::poll`]). `shaders/sat.wgsl` is the kernel, the twin of
+//! [`crate::sat`]; every error is a [`GpuError`].
+//!
+//! | file | concern |
+//! |---|---|
+//! | `context.rs` | adapter choice, the device, capabilities, error capture |
+//! | `buffers.rs` | device memory that only grows, checked against the limits |
+//! | `kinds.rs` | kinds of pair and their entry points; a window sorted by kind |
+//! | `dispatch.rs` | pipelines, bindings, recording the pass and the copies back |
+//! | `readback.rs` | compacted records back in pair order |
+//! | `narrowphase.rs` | windows, rounds, overflow re-runs: one batch from start to finish |
+//! | `layout.rs` | the byte layout shared with the kernel |
 
+mod buffers;
 mod context;
+mod dispatch;
+mod error;
+mod kinds;
+#[doc(hidden)]
 pub mod layout;
 mod narrowphase;
+mod readback;
 
 pub use context::{
-    AdapterChoice, AdapterSummary, GpuContext, NO_ADAPTER_HELP, backend_name, device_type_name,
-    list_adapters,
+    AdapterChoice, AdapterSummary, GpuContext, backend_name, device_type_name, list_adapters,
 };
-pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuNarrowphase, GpuOptions, GpuStats};
+pub use error::{GpuError, NO_ADAPTER_HELP};
+pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuNarrowphase, GpuOptions, GpuStats, PendingHits};

@@ -1,42 +1,46 @@
 //! The GPU narrowphase: `shaders/sat.wgsl` run over a [`Batch`].
 //!
-//! One call goes like this:
+//! One batch goes like this:
 //!
-//! 1. Upload the shape library (only when it changed) and the bodies (their
-//!    transforms and shape records, 32 bytes each) into textures (see
-//!    [`layout`](super::layout) for why textures).
-//! 2. Split the pairs into *windows* no larger than one storage binding and
-//!    one output binding allow (or [`GpuOptions::max_window_pairs`]). For each
-//!    window: upload its pairs (8 bytes each), clear the counter, dispatch one
-//!    invocation per pair on a 2D grid of workgroups (so that no dimension
-//!    passes the 65,535 limit), and read back the counter.
-//! 3. If the counter passed the output's capacity, grow the output and run the
-//!    window again: nothing is ever dropped. Otherwise copy back exactly the
-//!    reported records (16 bytes each).
-//! 4. Put the records in pair order (they come in blocks, one per workgroup,
-//!    each already in order) and return them as [`SatHit`]s.
+//! ```text
+//! upload the shape library (when it changed) and the bodies: textures
+//! split the pairs into windows no larger than one storage binding allows
+//! for each window: sort its pairs by kind, upload them at the window's offset,
+//!     write each kind's parameters, size its output from the last batch's hits
+//! record: one compute pass over every window, then copies of the counters,
+//!     the timestamps and each window's output into one staging buffer,
+//!     mapped when the work is done
+//! when mapped: each window whose counter fits its output is put in pair order;
+//!     a window whose counter passed it gets room and runs again (nothing is
+//!     ever dropped)
+//! ```
 //!
-//! Buffers, textures, the pipeline and the bind group persist across calls;
-//! buffers and textures grow geometrically and the bind group is rebuilt only
-//! when one of them does, so a caller running frame after frame pays for
-//! neither.
+//! The work can be recorded into the caller's command encoder
+//! ([`GpuNarrowphase::record`]), so that a frame loop submits once and
+//! collects the hits later without waiting inside gpusat
+//! ([`GpuNarrowphase::poll`]), or run start to finish
+//! ([`GpuNarrowphase::collide`]). Buffers, textures, pipelines and the bind
+//! group persist across calls and grow geometrically; the bind group is
+//! rebuilt only when one of them grows.
 
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bytemuck::Pod;
-
+use super::buffers::{GrowBuffer, GrowTexture, pad_to_rows, too_large};
 use super::context::GpuContext;
-use super::layout::{
-    HitRecord, Params, SAT_WGSL, ShapeTexel, TEXTURE_WIDTH, TransformTexel, shape_texel,
-    transform_texel,
+use super::dispatch::{
+    Bindings, Dispatch, PARAMS_STRIDE, SatPipelines, StagingCopy, grid, params_offset, record_bytes,
 };
-use crate::error::Error;
-use crate::narrowphase::{Axis, Batch, Pair, SatHit};
+use super::error::GpuError;
+use super::kinds::{BodyClasses, KindRanges, PAIR_KINDS, sort_by_kind};
+use super::layout::{HitRecord, Params, ShapeTexel, TransformTexel, shape_texel, transform_texel};
+use super::readback::append_window;
+use crate::batch::Batch;
 use crate::sat::GPU_MERGE_THRESHOLD;
 use crate::shape::EdgeRecord;
+use crate::types::{Pair, SatHit};
 
-/// Tuning and test knobs of the GPU narrowphase.
 /// Invocations per workgroup unless asked otherwise, chosen with
 /// `gpusat bench --workgroup-size N` on lavapipe (kernel ns per pair, 1M
 /// pairs): 8-gons 32: 78-83, 64: 57-58, 128: 55-56, 256: 53; mixed shapes,
@@ -44,16 +48,27 @@ use crate::shape::EdgeRecord;
 /// per-group cost; 256 is also the largest size every adapter must allow.
 pub const DEFAULT_WORKGROUP_SIZE: u32 = 256;
 
+/// A window's output is sized at this many times the hits per pair of the
+/// last batch (plus [`CAPACITY_SLACK`]), so that the copy back moves little
+/// more than the hits while a batch a little denser than the last still
+/// fits; one that does not fit runs again.
+const CAPACITY_GROWTH: f64 = 1.125;
+/// Records added to every window's estimated output.
+const CAPACITY_SLACK: u64 = 256;
+
+/// Tuning and test knobs of the GPU narrowphase.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuOptions {
-    /// Invocations per workgroup (1 to 256).
+    /// Invocations per workgroup (1 to 256, and what the device allows).
     pub workgroup_size: u32,
     /// Split batches into windows of at most this many pairs (the device's
     /// limits cap it anyway). Tests force tiny windows with it.
     pub max_window_pairs: Option<usize>,
-    /// Output records to allocate at first; the output grows when a window
-    /// reports more. Tests force overflows with a tiny value.
-    pub initial_capacity: u32,
+    /// Records each window's output holds in the first batch. `None` (the
+    /// default): room for every pair, so the first batch never runs twice.
+    /// Later batches size the output from the last one's hits. Tests force
+    /// overflows with a tiny value.
+    pub initial_capacity: Option<u32>,
     /// At most this many texture rows (of 2,048 texels), below what the
     /// device allows. Tests force the limit errors with a small value.
     pub texture_rows_limit: Option<u32>,
@@ -64,401 +79,202 @@ impl Default for GpuOptions {
         GpuOptions {
             workgroup_size: DEFAULT_WORKGROUP_SIZE,
             max_window_pairs: None,
-            initial_capacity: 1 << 16,
+            initial_capacity: None,
             texture_rows_limit: None,
         }
     }
 }
 
-/// What the last call did and where its time went.
+/// What the last batch did and where its time went.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GpuStats {
+    /// Pairs tested.
     pub pairs: u64,
+    /// Pairs reported.
     pub hits: u64,
     /// Windows the batch was split into.
     pub windows: u32,
     /// Windows run again because their output overflowed.
     pub reruns: u32,
-    /// Packing and queueing the uploads on the CPU.
+    /// Submissions: one per round of windows that fits the device's
+    /// buffers, plus one per re-run.
+    pub submissions: u32,
+    /// Sorting, packing and queueing the uploads on the CPU.
     pub upload: Duration,
-    /// Kernel time from timestamp queries, summed over windows (and re-runs);
-    /// `None` when the adapter has no timestamps.
+    /// Kernel time from timestamp queries, summed over rounds and re-runs;
+    /// `None` when the device has no timestamp queries.
     pub kernel: Option<Duration>,
-    /// From the first submission to the counters being read (transfer,
-    /// kernel and the first round trip).
+    /// From submitting the work to its results being mapped (transfers,
+    /// kernel and the round trip), when gpusat submitted it.
     pub gpu: Duration,
-    /// Copying back the records, mapping them, and putting them in order.
+    /// Reading the mapped results and putting them in pair order.
     pub readback: Duration,
+    /// The whole call.
     pub total: Duration,
+    /// Bytes written to the device.
     pub bytes_uploaded: u64,
+    /// Bytes copied back from the device.
     pub bytes_read_back: u64,
 }
 
-/// A buffer that only ever grows, geometrically.
-struct GrowBuffer {
-    buffer: wgpu::Buffer,
-    size: u64,
-    usage: wgpu::BufferUsages,
-    label: &'static str,
+/// The results of a batch recorded with [`GpuNarrowphase::record`], to be
+/// collected with [`GpuNarrowphase::poll`] or [`GpuNarrowphase::wait`].
+#[derive(Debug, PartialEq, Eq)]
+#[must_use = "the hits of a recorded batch must be collected (poll or wait) or discarded"]
+pub struct PendingHits {
+    ticket: u64,
 }
 
-/// A buffer larger than the device allows, with how much was needed.
-fn too_large(label: &str, needed: u64, limit: u64) -> Error {
-    Error::Gpu(format!(
-        "the {label} need {} MiB, more than the {} MiB the device allows in one buffer",
-        needed.div_ceil(1 << 20),
-        limit >> 20
-    ))
+/// One window of a batch in flight.
+struct Window {
+    /// Index of its first pair in the batch.
+    base: u32,
+    ranges: KindRanges,
+    /// Where its slots' pair indices start in `InFlight::slot_order`.
+    slot_order_start: usize,
+    /// Records its output holds.
+    capacity: u32,
+    /// Its hits, once read back.
+    hits: Option<Vec<SatHit>>,
+    /// Where its output sits in the staging buffer.
+    staging_offset: u64,
 }
 
-impl GrowBuffer {
-    fn new(
-        context: &GpuContext,
-        label: &'static str,
-        usage: wgpu::BufferUsages,
-        size: u64,
-    ) -> Result<GrowBuffer, Error> {
-        let size = size.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
-        let limit = context.limits().max_buffer_size;
-        if size > limit {
-            return Err(too_large(label, size, limit));
-        }
-        let buffer = context.scoped(label, || {
-            context.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size,
-                usage,
-                mapped_at_creation: false,
-            })
-        })?;
-        Ok(GrowBuffer {
-            buffer,
-            size,
-            usage,
-            label,
-        })
-    }
+/// Set by the staging buffer's map callback.
+type MapFlag = Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
 
-    /// Makes room for `needed` bytes (at most `limit`); true if reallocated.
-    fn ensure(&mut self, context: &GpuContext, needed: u64, limit: u64) -> Result<bool, Error> {
-        if needed <= self.size {
-            return Ok(false);
-        }
-        if needed > limit {
-            return Err(too_large(self.label, needed, limit));
-        }
-        let size = needed.max(self.size.saturating_mul(2)).min(limit);
-        *self = GrowBuffer::new(context, self.label, self.usage, size)?;
-        Ok(true)
-    }
+/// A recorded batch whose results are not collected yet.
+struct InFlight {
+    ticket: u64,
+    windows: Vec<Window>,
+    slot_order: Vec<u32>,
+    margin: f32,
+    merge_threshold: u32,
+    mapped: MapFlag,
+    /// Bytes of staging mapped.
+    staging_bytes: u64,
+    /// When gpusat submitted the work itself (collide, re-runs).
+    submitted: Option<Instant>,
 }
-
-/// A texture of 16-byte texels, `TEXTURE_WIDTH` to a row, that only ever
-/// grows (by rows, geometrically).
-struct GrowTexture {
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-    rows: u32,
-    format: wgpu::TextureFormat,
-    label: &'static str,
-}
-
-impl GrowTexture {
-    fn new(
-        context: &GpuContext,
-        label: &'static str,
-        format: wgpu::TextureFormat,
-        rows: u32,
-    ) -> Result<GrowTexture, Error> {
-        let rows = rows.max(1);
-        let texture = context.scoped(label, || {
-            context.device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d {
-                    width: TEXTURE_WIDTH,
-                    height: rows,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            })
-        })?;
-        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        Ok(GrowTexture {
-            texture,
-            view,
-            rows,
-            format,
-            label,
-        })
-    }
-
-    /// Makes room for `texels` (at most `max_rows` rows); true if reallocated.
-    fn ensure(
-        &mut self,
-        context: &GpuContext,
-        texels: usize,
-        max_rows: u32,
-    ) -> Result<bool, Error> {
-        let needed = texels.div_ceil(TEXTURE_WIDTH as usize).max(1);
-        if needed <= self.rows as usize {
-            return Ok(false);
-        }
-        if needed > max_rows as usize {
-            return Err(Error::Gpu(format!(
-                "the batch needs {texels} {} texels; the device holds at most {} ({max_rows} rows of {TEXTURE_WIDTH})",
-                self.label,
-                max_rows as u64 * TEXTURE_WIDTH as u64,
-            )));
-        }
-        let rows = (needed as u32)
-            .max(self.rows.saturating_mul(2))
-            .min(max_rows);
-        *self = GrowTexture::new(context, self.label, self.format, rows)?;
-        Ok(true)
-    }
-
-    /// Writes whole rows from `texels`, which holds a multiple of a row.
-    fn write<T: Pod>(&self, context: &GpuContext, texels: &[T]) {
-        let rows = (texels.len() / TEXTURE_WIDTH as usize) as u32;
-        if rows == 0 {
-            return;
-        }
-        context.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &self.texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            as_bytes(texels),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(TEXTURE_WIDTH * size_of::<T>() as u32),
-                rows_per_image: Some(rows),
-            },
-            wgpu::Extent3d {
-                width: TEXTURE_WIDTH,
-                height: rows,
-                depth_or_array_layers: 1,
-            },
-        );
-    }
-}
-
-/// Pads `texels` with copies of `filler` to a whole number of rows.
-fn pad_to_rows<T: Copy>(texels: &mut Vec<T>, filler: T) {
-    let padded = texels.len().div_ceil(TEXTURE_WIDTH as usize).max(1) * TEXTURE_WIDTH as usize;
-    texels.resize(padded, filler);
-}
-
-const COUNT_STAGING_SIZE: u64 = 32;
-/// Where the two timestamps sit in the count staging buffer.
-const TIMESTAMP_OFFSET: u64 = 8;
 
 /// The SAT kernel with its buffers, built once on a [`GpuContext`].
 pub struct GpuNarrowphase {
     context: Arc<GpuContext>,
     options: GpuOptions,
-    /// One per kind of pair, in the order of `ENTRY_POINTS`.
-    pipelines: Vec<wgpu::ComputePipeline>,
-    bind_group_layout: wgpu::BindGroupLayout,
+    kernel: SatPipelines,
     bind_group: Option<wgpu::BindGroup>,
-    params: wgpu::Buffer,
+    params: GrowBuffer,
     edges: GrowTexture,
     body_transforms: GrowTexture,
     body_shapes: GrowTexture,
     pairs: GrowBuffer,
     hits: GrowBuffer,
-    counter: wgpu::Buffer,
-    count_staging: wgpu::Buffer,
-    hits_staging: GrowBuffer,
+    counters: GrowBuffer,
+    staging: GrowBuffer,
     timestamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
+    /// Bytes of one window's pairs, and of one window's output, in their
+    /// buffers (and the bindings' sizes); they only grow.
+    pairs_stride: u64,
+    hits_stride: u64,
     /// (library id, shape count) of the shapes on the device.
     uploaded_shapes: Option<(u64, usize)>,
-    /// A window's pairs sorted by kind, where each came from, and its
-    /// results by slot: scratch reused from call to call.
-    kinds: Vec<u8>,
-    /// Each body's class, and the class of all of them if they share one.
-    body_classes: Vec<u8>,
-    single_class: Option<u8>,
-    staged_pairs: Vec<Pair>,
-    slot_order: Vec<u32>,
-    slot_hits: Vec<SatHit>,
-    /// Texel staging, reused from call to call.
+    classes: BodyClasses,
+    /// Scratch reused from call to call.
+    staged: Vec<Pair>,
+    scratch: Vec<SatHit>,
     edge_texels: Vec<EdgeRecord>,
     transform_texels: Vec<TransformTexel>,
     shape_texels: Vec<ShapeTexel>,
-    /// Most bytes one binding (and one buffer) may have.
+    /// Hits per pair of the last batch (its densest window), for sizing outputs.
+    hit_ratio: Option<f64>,
+    /// Most bytes one binding may have.
     binding_limit: u64,
+    /// Most bytes one buffer may have.
+    buffer_limit: u64,
+    /// Storage buffers' dynamic offsets are multiples of this.
+    storage_alignment: u64,
     /// Most rows a texture may have.
     texture_rows: u32,
     max_window: usize,
+    in_flight: Option<InFlight>,
+    next_ticket: u64,
     stats: GpuStats,
 }
 
-fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
+impl std::fmt::Debug for GpuNarrowphase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuNarrowphase")
+            .field("context", &self.context)
+            .field("options", &self.options)
+            .field("max_window", &self.max_window)
+            .finish()
     }
 }
 
-fn texture_entry(binding: u32, sample_type: wgpu::TextureSampleType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Texture {
-            sample_type,
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
-}
-
-fn as_bytes<T: Pod>(items: &[T]) -> &[u8] {
-    bytemuck::cast_slice(items)
+/// Rounds `value` up to a multiple of `alignment` (a power of two).
+fn align(value: u64, alignment: u64) -> u64 {
+    value.next_multiple_of(alignment)
 }
 
 impl GpuNarrowphase {
-    pub fn new(context: Arc<GpuContext>, options: GpuOptions) -> Result<GpuNarrowphase, Error> {
+    /// Builds the kernel's pipelines and buffers on `context`.
+    pub fn new(context: Arc<GpuContext>, options: GpuOptions) -> Result<GpuNarrowphase, GpuError> {
         let limits = context.limits();
-        if options.workgroup_size == 0
-            || options.workgroup_size > 256
-            || options.workgroup_size > limits.max_compute_invocations_per_workgroup
-        {
-            return Err(Error::Gpu(format!(
-                "workgroup size {} is not between 1 and {}",
-                options.workgroup_size,
-                limits.max_compute_invocations_per_workgroup.min(256)
-            )));
+        let largest_group = limits
+            .max_compute_invocations_per_workgroup
+            .min(limits.max_compute_workgroup_size_x)
+            .min(256);
+        if options.workgroup_size == 0 || options.workgroup_size > largest_group {
+            return Err(GpuError::InvalidOption {
+                message: format!(
+                    "workgroup size {} is not between 1 and {largest_group}",
+                    options.workgroup_size
+                ),
+            });
         }
-        let device = &context.device;
-        let module = context.scoped("the SAT shader", || {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("sat.wgsl"),
-                source: wgpu::ShaderSource::Wgsl(SAT_WGSL.into()),
-            })
-        })?;
-        let uniform = wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: true,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("sat bindings"),
-            entries: &[
-                uniform,
-                texture_entry(1, wgpu::TextureSampleType::Float { filterable: false }),
-                texture_entry(2, wgpu::TextureSampleType::Float { filterable: false }),
-                texture_entry(3, wgpu::TextureSampleType::Uint),
-                storage_entry(4, true),
-                storage_entry(5, false),
-                storage_entry(6, false),
-            ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("sat"),
-            bind_group_layouts: &[Some(&bind_group_layout)],
-            immediate_size: 0,
-        });
-        let constants = [("WORKGROUP_SIZE", options.workgroup_size as f64)];
-        let pipelines = ENTRY_POINTS
-            .iter()
-            .map(|&entry_point| {
-                context.scoped("the SAT pipelines", || {
-                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(entry_point),
-                        layout: Some(&pipeline_layout),
-                        module: &module,
-                        entry_point: Some(entry_point),
-                        compilation_options: wgpu::PipelineCompilationOptions {
-                            constants: &constants,
-                            // Every slot is written before it is read.
-                            zero_initialize_workgroup_memory: false,
-                        },
-                        cache: None,
-                    })
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-
-        let binding_limit = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        // A window's pairs and its worst-case output must each fit one binding.
-        let mut max_window = (binding_limit / size_of::<HitRecord>() as u64) as usize;
+        let kernel = SatPipelines::new(&context, options.workgroup_size)?;
+        let buffer_limit = limits.max_buffer_size;
+        let binding_limit = limits.max_storage_buffer_binding_size.min(buffer_limit);
+        // A window's pairs and its worst-case output must each fit one
+        // binding (the pairs, sorted by kind, gain at most a workgroup per kind).
+        let padding = (PAIR_KINDS as u64) * u64::from(options.workgroup_size);
+        let mut max_window =
+            (binding_limit / size_of::<HitRecord>() as u64).saturating_sub(padding) as usize;
         if let Some(forced) = options.max_window_pairs {
             max_window = max_window.min(forced.max(1));
         }
-
-        use wgpu::BufferUsages as U;
-        let storage_in = U::STORAGE | U::COPY_DST;
-        let params = context.scoped("the parameters buffer", || {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("params"),
-                size: (PARAMS_STRIDE * PAIR_KINDS) as u64,
-                usage: U::UNIFORM | U::COPY_DST,
-                mapped_at_creation: false,
-            })
-        })?;
-        let counter = context.scoped("the counter", || {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("counter"),
-                size: 4,
-                usage: U::STORAGE | U::COPY_SRC | U::COPY_DST,
-                mapped_at_creation: false,
-            })
-        })?;
-        let count_staging = context.scoped("the counter readback", || {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("counter readback"),
-                size: COUNT_STAGING_SIZE,
-                usage: U::MAP_READ | U::COPY_DST,
-                mapped_at_creation: false,
-            })
-        })?;
-        let timestamps = if context.has_timestamps() {
-            let query_set = device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("kernel time"),
-                ty: wgpu::QueryType::Timestamp,
-                count: 2,
-            });
-            let resolve = context.scoped("the timestamp buffer", || {
-                device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("timestamps"),
-                    size: 16,
-                    usage: U::QUERY_RESOLVE | U::COPY_SRC,
-                    mapped_at_creation: false,
-                })
-            })?;
-            Some((query_set, resolve))
-        } else {
-            None
-        };
-        let capacity = options.initial_capacity.max(1) as u64 * size_of::<HitRecord>() as u64;
+        let storage_alignment = u64::from(limits.min_storage_buffer_offset_alignment).max(16);
         let mut texture_rows = limits.max_texture_dimension_2d;
         if let Some(forced) = options.texture_rows_limit {
             texture_rows = texture_rows.min(forced.max(1));
         }
+
+        use wgpu::BufferUsages as U;
+        let device = context.device();
+        let timestamps = if context.has_timestamps() {
+            let query_set = context.scoped("the timestamp queries", || {
+                device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("kernel time"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: 2,
+                })
+            })?;
+            let resolve =
+                GrowBuffer::new(&context, "timestamps", U::QUERY_RESOLVE | U::COPY_SRC, 16)?;
+            Some((query_set, resolve.buffer))
+        } else {
+            None
+        };
         let float = wgpu::TextureFormat::Rgba32Float;
         let narrowphase = GpuNarrowphase {
+            kernel,
+            bind_group: None,
+            params: GrowBuffer::new(
+                &context,
+                "parameters",
+                U::UNIFORM | U::COPY_DST,
+                PARAMS_STRIDE * PAIR_KINDS as u64,
+            )?,
             edges: GrowTexture::new(&context, "shape edge", float, 1)?,
             body_transforms: GrowTexture::new(&context, "body transform", float, 1)?,
             body_shapes: GrowTexture::new(
@@ -467,51 +283,52 @@ impl GpuNarrowphase {
                 wgpu::TextureFormat::Rgba32Uint,
                 1,
             )?,
-            pairs: GrowBuffer::new(&context, "pairs", storage_in, 1 << 16)?,
-            hits: GrowBuffer::new(&context, "hit records", U::STORAGE | U::COPY_SRC, capacity)?,
-            hits_staging: GrowBuffer::new(
+            pairs: GrowBuffer::new(&context, "pairs", U::STORAGE | U::COPY_DST, 1 << 16)?,
+            hits: GrowBuffer::new(&context, "hit records", U::STORAGE | U::COPY_SRC, 1 << 16)?,
+            counters: GrowBuffer::new(
                 &context,
-                "hit readback",
-                U::MAP_READ | U::COPY_DST,
-                capacity,
+                "counters",
+                U::STORAGE | U::COPY_SRC | U::COPY_DST,
+                256,
             )?,
-            context,
-            options,
-            pipelines,
-            bind_group_layout,
-            bind_group: None,
-            params,
-            counter,
-            count_staging,
+            staging: GrowBuffer::new(&context, "hit readback", U::MAP_READ | U::COPY_DST, 1 << 16)?,
             timestamps,
+            pairs_stride: storage_alignment,
+            hits_stride: storage_alignment,
             uploaded_shapes: None,
-            kinds: Vec::new(),
-            body_classes: Vec::new(),
-            single_class: None,
-            staged_pairs: Vec::new(),
-            slot_order: Vec::new(),
-            slot_hits: Vec::new(),
+            classes: BodyClasses::default(),
+            staged: Vec::new(),
+            scratch: Vec::new(),
             edge_texels: Vec::new(),
             transform_texels: Vec::new(),
             shape_texels: Vec::new(),
+            hit_ratio: None,
             binding_limit,
+            buffer_limit,
+            storage_alignment,
             texture_rows,
-            max_window,
+            max_window: max_window.max(1),
+            in_flight: None,
+            next_ticket: 1,
             stats: GpuStats::default(),
+            context,
+            options,
         };
         narrowphase.context.check()?;
         Ok(narrowphase)
     }
 
+    /// The context it runs on.
     pub fn context(&self) -> &Arc<GpuContext> {
         &self.context
     }
 
+    /// The options it was built with.
     pub fn options(&self) -> &GpuOptions {
         &self.options
     }
 
-    /// What the last [`collide`](Self::collide) did.
+    /// What the last batch did.
     pub fn stats(&self) -> &GpuStats {
         &self.stats
     }
@@ -519,9 +336,14 @@ impl GpuNarrowphase {
     /// Bytes of device memory held now: the textures, the pairs and output
     /// buffers and their staging copy (all grown to the largest batch seen).
     pub fn device_bytes(&self) -> u64 {
-        let texels = u64::from(self.edges.rows + self.body_transforms.rows + self.body_shapes.rows)
-            * u64::from(TEXTURE_WIDTH);
-        texels * 16 + self.pairs.size + self.hits.size + self.hits_staging.size
+        self.edges.bytes()
+            + self.body_transforms.bytes()
+            + self.body_shapes.bytes()
+            + self.params.size
+            + self.pairs.size
+            + self.hits.size
+            + self.counters.size
+            + self.staging.size
     }
 
     /// The most pairs one window holds.
@@ -529,41 +351,550 @@ impl GpuNarrowphase {
         self.max_window
     }
 
-    /// Runs the SAT kernel on every pair of the batch; the same result as
-    /// [`collide_cpu`](crate::collide_cpu), in pair order.
-    pub fn collide(&mut self, batch: &Batch) -> Result<Vec<SatHit>, Error> {
+    /// The most pairs [`record`](Self::record) takes in one batch: as many
+    /// windows as the device's buffers hold with room for every pair to be
+    /// reported. [`collide`](Self::collide) takes any number, in several
+    /// submissions.
+    pub fn max_recorded_pairs(&self) -> usize {
+        let window_output = align(record_bytes(self.max_window as u32), self.storage_alignment);
+        // What else the staging buffer holds (counters, timestamps), and
+        // dynamic offsets are 32-bit.
+        let room = self.buffer_limit.min(1 << 32).saturating_sub(1 << 16);
+        let windows = (room / window_output).max(1) as usize;
+        windows.saturating_mul(self.max_window)
+    }
+
+    /// Runs the SAT kernel on every pair of the batch and waits for the
+    /// result: the same as [`collide_cpu`](crate::collide_cpu), in pair order.
+    pub fn collide(&mut self, batch: &Batch) -> Result<Vec<SatHit>, GpuError> {
         let start = Instant::now();
+        self.begin(batch)?;
+        let count = batch.pairs().len();
+        let mut hits = Vec::new();
+        let per_round = self.max_recorded_pairs();
+        let mut round_start = 0;
+        while round_start < count {
+            let round = round_start..(round_start + per_round).min(count);
+            let mut encoder = self
+                .context
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sat") });
+            let ticket = self.record_round(batch, round.clone(), round_start == 0, &mut encoder)?;
+            self.submit(encoder);
+            let mut round_hits = self.wait_for(ticket)?;
+            if hits.is_empty() {
+                hits = round_hits;
+            } else {
+                hits.append(&mut round_hits);
+            }
+            round_start = round.end;
+        }
+        self.finish_stats(&hits, start);
+        Ok(hits)
+    }
+
+    /// Records the batch into `encoder`: its uploads go through the queue
+    /// (so they happen when `encoder` is submitted, before its work), and the
+    /// kernel and the copies back into `encoder`. Submit `encoder` on this
+    /// context's queue, then collect the hits with [`poll`](Self::poll) (never
+    /// waits) or [`wait`](Self::wait). One batch at a time: recording another
+    /// before collecting this one is [`GpuError::Busy`]. A batch larger than
+    /// [`max_recorded_pairs`](Self::max_recorded_pairs) is an error (use
+    /// [`collide`](Self::collide), which runs it in several submissions).
+    pub fn record(
+        &mut self,
+        batch: &Batch,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<PendingHits, GpuError> {
+        self.begin(batch)?;
+        let pairs = batch.pairs().len();
+        let most = self.max_recorded_pairs();
+        if pairs > most {
+            return Err(too_large(
+                &format!("outputs of {pairs} pairs (at most {most} in one recording)"),
+                record_bytes(pairs.min(u32::MAX as usize) as u32),
+                self.buffer_limit,
+                "max_buffer_size",
+            ));
+        }
+        let ticket = self.record_round(batch, 0..pairs, true, encoder)?;
+        Ok(PendingHits { ticket })
+    }
+
+    /// The hits of a recorded batch if its work is done, in pair order;
+    /// `None` while the GPU is still at it (call again later). Never waits.
+    /// A window whose output overflowed is run again here (gpusat submits
+    /// that work itself), and the hits come a call or two later.
+    pub fn poll(&mut self, pending: &PendingHits) -> Result<Option<Vec<SatHit>>, GpuError> {
+        self.check_ticket(pending.ticket)?;
+        self.context.poll()?;
+        let start = Instant::now();
+        let done = self.try_finish()?;
+        if let Some(hits) = &done {
+            self.finish_stats(hits, start);
+        }
+        Ok(done)
+    }
+
+    /// The hits of a recorded batch, in pair order, waiting for the GPU if
+    /// need be. The encoder it was recorded into must have been submitted
+    /// (else [`GpuError::NotSubmitted`]).
+    pub fn wait(&mut self, pending: PendingHits) -> Result<Vec<SatHit>, GpuError> {
+        self.check_ticket(pending.ticket)?;
+        let start = Instant::now();
+        let hits = self.wait_for(pending.ticket)?;
+        self.finish_stats(&hits, start);
+        Ok(hits)
+    }
+
+    /// Forgets a recorded batch without collecting it (say, when its encoder
+    /// was dropped instead of submitted), so that another can be recorded.
+    pub fn discard(&mut self, pending: PendingHits) -> Result<(), GpuError> {
+        self.check_ticket(pending.ticket)?;
+        self.abandon();
+        Ok(())
+    }
+
+    /// Drops the batch in flight. Its staging buffer may still be mapped
+    /// later by work the caller submits, so a fresh one takes its place.
+    fn abandon(&mut self) {
+        if self.in_flight.take().is_some() {
+            let usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+            if let Ok(fresh) =
+                GrowBuffer::new(&self.context, "hit readback", usage, self.staging.size)
+            {
+                self.staging = fresh;
+            }
+        }
+    }
+
+    fn check_ticket(&self, ticket: u64) -> Result<(), GpuError> {
+        match &self.in_flight {
+            Some(in_flight) if in_flight.ticket == ticket => Ok(()),
+            _ => Err(GpuError::NotPending),
+        }
+    }
+
+    /// The checks and resets at the start of a batch.
+    fn begin(&mut self, batch: &Batch) -> Result<(), GpuError> {
+        self.context.check()?;
+        if self.in_flight.is_some() {
+            return Err(GpuError::Busy);
+        }
         self.stats = GpuStats {
             pairs: batch.pairs().len() as u64,
             ..GpuStats::default()
         };
-        self.context.check()?;
-        let pairs = batch.pairs();
-        if pairs.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.upload_scene(batch)?;
-
-        let mut hits: Vec<SatHit> = Vec::new();
-        for (window_index, window) in pairs.chunks(self.max_window).enumerate() {
-            let base = window_index * self.max_window;
-            self.run_window(
-                base as u32,
-                window,
-                (
-                    batch.margin(),
-                    batch.face_search().threshold(GPU_MERGE_THRESHOLD),
-                ),
-                &mut hits,
-            )?;
-        }
-        self.stats.hits = hits.len() as u64;
-        self.stats.total = start.elapsed();
-        Ok(hits)
+        Ok(())
     }
 
-    fn upload_scene(&mut self, batch: &Batch) -> Result<(), Error> {
+    fn finish_stats(&mut self, hits: &[SatHit], start: Instant) {
+        self.stats.hits = hits.len() as u64;
+        self.stats.total += start.elapsed();
+    }
+
+    fn submit(&mut self, encoder: wgpu::CommandEncoder) {
+        self.context.queue().submit([encoder.finish()]);
+        self.stats.submissions += 1;
+        if let Some(in_flight) = self.in_flight.as_mut() {
+            in_flight.submitted = Some(Instant::now());
+        }
+    }
+
+    /// Waits until the batch `ticket` is read back, re-runs included.
+    fn wait_for(&mut self, ticket: u64) -> Result<Vec<SatHit>, GpuError> {
+        loop {
+            self.check_ticket(ticket)?;
+            self.context.wait(None)?;
+            let mapped = self
+                .in_flight
+                .as_ref()
+                .is_some_and(|in_flight| flag(&in_flight.mapped).is_some());
+            if !mapped {
+                // Everything submitted is done, and still no results.
+                self.abandon();
+                return Err(GpuError::NotSubmitted);
+            }
+            if let Some(hits) = self.try_finish()? {
+                return Ok(hits);
+            }
+        }
+    }
+
+    /// Uploads the shapes (when changed) and the bodies, plans the windows of
+    /// `pairs` (a range of the batch), uploads them and records the work.
+    fn record_round(
+        &mut self,
+        batch: &Batch,
+        range: Range<usize>,
+        upload_bodies: bool,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<u64, GpuError> {
         let start = Instant::now();
+        let merge_threshold = batch.face_search().threshold(GPU_MERGE_THRESHOLD);
+        if upload_bodies {
+            self.upload_scene(batch, merge_threshold)?;
+        }
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        let mut in_flight = InFlight {
+            ticket,
+            windows: Vec::new(),
+            slot_order: Vec::new(),
+            margin: batch.margin(),
+            merge_threshold,
+            mapped: Arc::new(Mutex::new(None)),
+            staging_bytes: 0,
+            submitted: None,
+        };
+        let pairs = &batch.pairs()[range.clone()];
+        let workgroup_size = self.options.workgroup_size;
+        // Sort each window by kind; its staged pairs wait in `window_pairs`
+        // until the buffer is sized for all of them.
+        let mut window_pairs: Vec<Vec<Pair>> = Vec::new();
+        for (index, window) in pairs.chunks(self.max_window).enumerate() {
+            let base = (range.start + index * self.max_window) as u32;
+            let slot_order_start = in_flight.slot_order.len();
+            let ranges = sort_by_kind(
+                window,
+                base,
+                &self.classes,
+                workgroup_size,
+                &mut self.staged,
+                &mut in_flight.slot_order,
+            );
+            window_pairs.push(if ranges.in_order {
+                Vec::new()
+            } else {
+                std::mem::take(&mut self.staged)
+            });
+            in_flight.windows.push(Window {
+                base,
+                ranges,
+                slot_order_start,
+                capacity: self.first_capacity(window.len() as u32),
+                hits: None,
+                staging_offset: 0,
+            });
+        }
+        if in_flight.windows.is_empty() {
+            // Nothing to run: already done.
+            *in_flight.mapped.lock().map_err(|_| poisoned())? = Some(Ok(()));
+            self.in_flight = Some(in_flight);
+            return Ok(ticket);
+        }
+
+        let slots = in_flight
+            .windows
+            .iter()
+            .map(|window| window.ranges.slots)
+            .max()
+            .unwrap_or(0);
+        let stride = align(
+            u64::from(slots) * size_of::<Pair>() as u64,
+            self.storage_alignment,
+        );
+        if stride > self.pairs_stride {
+            self.pairs_stride = stride;
+            self.bind_group = None;
+        }
+        let needed = self.pairs_stride * in_flight.windows.len() as u64;
+        if self.pairs.ensure(
+            &self.context,
+            needed,
+            (self.buffer_limit, "max_buffer_size"),
+        )? {
+            self.bind_group = None;
+        }
+        for (index, (window, staged)) in in_flight.windows.iter().zip(&window_pairs).enumerate() {
+            let offset = index as u64 * self.pairs_stride;
+            let bytes: &[u8] = if window.ranges.in_order {
+                let first = window.base as usize;
+                bytemuck::cast_slice(&batch.pairs()[first..first + window.ranges.slots as usize])
+            } else {
+                bytemuck::cast_slice(staged)
+            };
+            if !bytes.is_empty() {
+                self.context
+                    .queue()
+                    .write_buffer(&self.pairs.buffer, offset, bytes);
+            }
+            self.stats.bytes_uploaded += bytes.len() as u64;
+        }
+        self.stats.windows += in_flight.windows.len() as u32;
+        self.in_flight = Some(in_flight);
+        self.encode_pending(encoder)?;
+        self.stats.upload += start.elapsed();
+        Ok(ticket)
+    }
+
+    /// Records of output for a window of `pairs` pairs in a new batch.
+    fn first_capacity(&self, pairs: u32) -> u32 {
+        let estimate = match (self.hit_ratio, self.options.initial_capacity) {
+            (Some(ratio), _) => {
+                (f64::from(pairs) * ratio * CAPACITY_GROWTH).ceil() as u64 + CAPACITY_SLACK
+            }
+            (None, Some(initial)) => u64::from(initial),
+            (None, None) => u64::from(pairs),
+        };
+        estimate.clamp(1, u64::from(pairs.max(1))) as u32
+    }
+
+    /// Writes the parameters of the windows not read back yet, sizes the
+    /// output and staging buffers for them, and records their work into
+    /// `encoder` with the staging buffer mapped on submission.
+    fn encode_pending(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), GpuError> {
+        let Some(mut in_flight) = self.in_flight.take() else {
+            return Ok(());
+        };
+        let result = self.encode_windows(&mut in_flight, encoder);
+        self.in_flight = Some(in_flight);
+        result
+    }
+
+    fn encode_windows(
+        &mut self,
+        in_flight: &mut InFlight,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<(), GpuError> {
+        let context = self.context.clone();
+        let windows = in_flight.windows.len();
+        let workgroup_size = self.options.workgroup_size;
+        let max_groups = context.limits().max_compute_workgroups_per_dimension;
+
+        // Outputs: one stride per window, as large as the largest pending one.
+        let largest = in_flight
+            .windows
+            .iter()
+            .filter(|window| window.hits.is_none())
+            .map(|window| window.capacity)
+            .max()
+            .unwrap_or(1);
+        let stride = align(record_bytes(largest), self.storage_alignment);
+        if stride > self.hits_stride {
+            self.hits_stride = stride;
+            self.bind_group = None;
+        }
+        let limits = (self.buffer_limit, "max_buffer_size");
+        let mut grew = self
+            .hits
+            .ensure(&context, self.hits_stride * windows as u64, limits)?;
+        let counter_bytes = align(4 * windows as u64, 4);
+        grew |= self.counters.ensure(&context, counter_bytes, limits)?;
+        let params_bytes = PARAMS_STRIDE * (windows * PAIR_KINDS) as u64;
+        grew |= self.params.ensure(&context, params_bytes, limits)?;
+        if grew {
+            self.bind_group = None;
+        }
+
+        // Staging: the counters, the timestamps, then each pending window's
+        // output.
+        let timestamp_offset = align(counter_bytes, 8);
+        let mut staging_bytes = timestamp_offset + 16;
+        let mut copies = Vec::new();
+        let mut params = vec![0u8; params_bytes as usize];
+        let mut dispatches = Vec::new();
+        for (index, window) in in_flight.windows.iter_mut().enumerate() {
+            if window.hits.is_some() {
+                continue;
+            }
+            window.staging_offset = staging_bytes;
+            let bytes = record_bytes(window.capacity);
+            copies.push(StagingCopy {
+                source_offset: index as u64 * self.hits_stride,
+                staging_offset: staging_bytes,
+                bytes,
+            });
+            staging_bytes += bytes;
+            for kind in 0..PAIR_KINDS {
+                let count = window.ranges.counts[kind];
+                let groups = grid(count, workgroup_size, max_groups);
+                let kind_params = Params {
+                    pair_base: window.ranges.starts[kind],
+                    pair_count: count,
+                    groups_x: groups.0,
+                    capacity: window.capacity,
+                    margin: in_flight.margin,
+                    merge_threshold: in_flight.merge_threshold,
+                    window: index as u32,
+                    _pad: 0,
+                };
+                let offset = params_offset(index, kind);
+                params[offset as usize..offset as usize + size_of::<Params>()]
+                    .copy_from_slice(bytemuck::bytes_of(&kind_params));
+                if count > 0 {
+                    let window_offset = |stride: u64| {
+                        u32::try_from(index as u64 * stride).map_err(|_| {
+                            too_large(
+                                "windows of one recording",
+                                (index as u64 + 1) * stride,
+                                u64::from(u32::MAX),
+                                "dynamic offsets are 32-bit",
+                            )
+                        })
+                    };
+                    dispatches.push(Dispatch {
+                        kind,
+                        offsets: [
+                            offset as u32,
+                            window_offset(self.pairs_stride)?,
+                            window_offset(self.hits_stride)?,
+                        ],
+                        groups,
+                    });
+                }
+            }
+        }
+        if staging_bytes > self.staging.size {
+            // The staging buffer is not mapped here: every batch unmaps it
+            // before another is recorded.
+            self.staging.ensure(&context, staging_bytes, limits)?;
+        }
+        context
+            .queue()
+            .write_buffer(&self.params.buffer, 0, &params);
+        let bind_group = self.bind_group();
+        self.kernel.encode(
+            encoder,
+            &bind_group,
+            &dispatches,
+            (&self.counters.buffer, counter_bytes),
+            self.timestamps.as_ref(),
+            (&self.hits.buffer, &copies),
+            (&self.staging.buffer, timestamp_offset),
+        );
+        let mapped = Arc::new(Mutex::new(None));
+        let sink = mapped.clone();
+        encoder.map_buffer_on_submit(
+            &self.staging.buffer,
+            wgpu::MapMode::Read,
+            0..staging_bytes,
+            move |result| {
+                if let Ok(mut flag) = sink.lock() {
+                    *flag = Some(result);
+                }
+            },
+        );
+        in_flight.mapped = mapped;
+        in_flight.staging_bytes = staging_bytes;
+        in_flight.submitted = None;
+        self.stats.bytes_read_back += staging_bytes;
+        Ok(())
+    }
+
+    /// Reads the mapped staging buffer: every window that fit is put in
+    /// pair order; the others get room and are recorded and submitted again.
+    /// Returns the batch's hits once every window is in.
+    fn try_finish(&mut self) -> Result<Option<Vec<SatHit>>, GpuError> {
+        let Some(in_flight) = self.in_flight.as_mut() else {
+            return Err(GpuError::NotPending);
+        };
+        match flag(&in_flight.mapped) {
+            None => return Ok(None),
+            Some(Err(err)) => {
+                self.abandon();
+                return Err(GpuError::Readback {
+                    message: format!("mapping the staging buffer failed: {err}"),
+                });
+            }
+            Some(Ok(())) => {}
+        }
+        if let Some(submitted) = in_flight.submitted.take() {
+            self.stats.gpu += submitted.elapsed();
+        }
+        let start = Instant::now();
+        let mut rerun = false;
+        if in_flight.staging_bytes > 0 {
+            let slice = self.staging.buffer.slice(0..in_flight.staging_bytes);
+            let view = slice.get_mapped_range().map_err(|err| GpuError::Readback {
+                message: format!("the mapped staging buffer cannot be read: {err}"),
+            })?;
+            if self.timestamps.is_some() {
+                let at = align(4 * in_flight.windows.len() as u64, 4);
+                let at = align(at, 8) as usize;
+                let begin: u64 = bytemuck::pod_read_unaligned(&view[at..at + 8]);
+                let end: u64 = bytemuck::pod_read_unaligned(&view[at + 8..at + 16]);
+                let nanos = end.saturating_sub(begin) as f64
+                    * f64::from(self.context.queue().get_timestamp_period());
+                *self.stats.kernel.get_or_insert(Duration::ZERO) +=
+                    Duration::from_nanos(nanos as u64);
+            }
+            let workgroup_size = self.options.workgroup_size;
+            for (index, window) in in_flight.windows.iter_mut().enumerate() {
+                if window.hits.is_some() {
+                    continue;
+                }
+                let count: u32 = bytemuck::pod_read_unaligned(&view[4 * index..4 * index + 4]);
+                if count > window.capacity {
+                    // Overflow: room for all of them (and some), run again.
+                    let pairs = window.ranges.slots.max(1);
+                    window.capacity = (u64::from(count) + u64::from(count) / 8 + CAPACITY_SLACK)
+                        .min(u64::from(pairs)) as u32;
+                    rerun = true;
+                    self.stats.reruns += 1;
+                    continue;
+                }
+                let at = window.staging_offset as usize;
+                let bytes = &view[at..at + record_bytes(count) as usize];
+                let slot_order = &in_flight.slot_order[window.slot_order_start..];
+                let mut hits = Vec::new();
+                let window_info = (&window.ranges, window.base, slot_order);
+                match bytemuck::try_cast_slice::<u8, HitRecord>(bytes) {
+                    Ok(records) => append_window(
+                        records,
+                        workgroup_size,
+                        window_info,
+                        &mut self.scratch,
+                        &mut hits,
+                    ),
+                    Err(_) => append_window(
+                        &bytemuck::pod_collect_to_vec::<u8, HitRecord>(bytes),
+                        workgroup_size,
+                        window_info,
+                        &mut self.scratch,
+                        &mut hits,
+                    ),
+                }
+                window.hits = Some(hits);
+            }
+            drop(view);
+            self.staging.buffer.unmap();
+        }
+        self.stats.readback += start.elapsed();
+        if rerun {
+            let mut encoder =
+                self.context
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("sat re-run"),
+                    });
+            self.encode_pending(&mut encoder)?;
+            self.submit(encoder);
+            return Ok(None);
+        }
+        let Some(in_flight) = self.in_flight.take() else {
+            return Err(GpuError::NotPending);
+        };
+        if in_flight.windows.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        let mut ratio: f64 = 0.0;
+        let mut hits = Vec::new();
+        for window in in_flight.windows {
+            let window_hits = window.hits.unwrap_or_default();
+            let pairs = window.ranges.counts.iter().sum::<u32>().max(1);
+            ratio = ratio.max(window_hits.len() as f64 / f64::from(pairs));
+            if hits.is_empty() {
+                hits = window_hits;
+            } else {
+                hits.extend_from_slice(&window_hits);
+            }
+        }
+        self.hit_ratio = Some(ratio);
+        Ok(Some(hits))
+    }
+
+    fn upload_scene(&mut self, batch: &Batch, merge_threshold: u32) -> Result<(), GpuError> {
         let context = self.context.clone();
         let shapes = batch.shapes();
         let key = (shapes.uid(), shapes.len());
@@ -584,28 +915,20 @@ impl GpuNarrowphase {
         }
 
         let records = shapes.records();
+        let shape_of = batch.shape_of();
         self.transform_texels.clear();
         self.transform_texels
             .extend(batch.transforms().iter().map(transform_texel));
         self.shape_texels.clear();
         self.shape_texels.extend(
-            batch
-                .shape_of()
+            shape_of
                 .iter()
                 .map(|&shape| shape_texel(&records[shape as usize])),
         );
-        let merge_threshold = batch.face_search().threshold(GPU_MERGE_THRESHOLD);
-        self.body_classes.clear();
-        self.body_classes.extend(
-            batch
-                .shape_of()
-                .iter()
-                .map(|&shape| body_class(&records[shape as usize], merge_threshold)),
+        self.classes.classify(
+            shape_of.iter().map(|&shape| &records[shape as usize]),
+            merge_threshold,
         );
-        self.single_class = match self.body_classes.first() {
-            Some(&first) if self.body_classes.iter().all(|&class| class == first) => Some(first),
-            _ => None,
-        };
         let bodies = batch.bodies().len();
         let mut grew = self
             .body_transforms
@@ -622,7 +945,6 @@ impl GpuNarrowphase {
         self.body_shapes.write(&context, &self.shape_texels);
         self.stats.bytes_uploaded +=
             (bodies * (size_of::<TransformTexel>() + size_of::<ShapeTexel>())) as u64;
-        self.stats.upload += start.elapsed();
         Ok(())
     }
 
@@ -630,422 +952,32 @@ impl GpuNarrowphase {
         if let Some(bind_group) = &self.bind_group {
             return bind_group.clone();
         }
-        let bind_group = self
-            .context
-            .device
-            .create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("sat bindings"),
-                layout: &self.bind_group_layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &self.params,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(size_of::<Params>() as u64),
-                        }),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&self.edges.view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::TextureView(&self.body_transforms.view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(&self.body_shapes.view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 4,
-                        resource: self.pairs.buffer.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 5,
-                        resource: self.hits.buffer.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 6,
-                        resource: self.counter.as_entire_binding(),
-                    },
-                ],
-            });
+        let bind_group = self.kernel.bind_group(
+            &self.context,
+            &Bindings {
+                params: &self.params.buffer,
+                edges: &self.edges.view,
+                body_transforms: &self.body_transforms.view,
+                body_shapes: &self.body_shapes.view,
+                pairs: &self.pairs.buffer,
+                pairs_stride: self.pairs_stride.min(self.binding_limit),
+                hits: &self.hits.buffer,
+                hits_stride: self.hits_stride.min(self.binding_limit),
+                counters: &self.counters.buffer,
+            },
+        );
         self.bind_group = Some(bind_group.clone());
         bind_group
     }
-
-    /// Records that fit in the output buffer.
-    fn capacity(&self) -> u32 {
-        (self.hits.size / size_of::<HitRecord>() as u64).min(u32::MAX as u64) as u32
-    }
-
-    fn run_window(
-        &mut self,
-        base: u32,
-        window: &[Pair],
-        (margin, merge_threshold): (f32, u32),
-        out: &mut Vec<SatHit>,
-    ) -> Result<(), Error> {
-        let context = self.context.clone();
-        let upload_start = Instant::now();
-        let workgroup_size = self.options.workgroup_size as usize;
-
-        // Sort the window's pairs by kind, keeping their order within a kind,
-        // each kind starting at a workgroup boundary so that no workgroup
-        // mixes kinds and blocks of output stay one kind's. When every body
-        // is of one class (the common case), every pair is of one kind: the
-        // pairs go up as they are.
-        let mut counts = [0usize; PAIR_KINDS];
-        let mut starts = [0usize; PAIR_KINDS];
-        let single_kind = match self.single_class {
-            Some(class) => {
-                counts[KIND_OF_CLASSES[class as usize][class as usize] as usize] = window.len();
-                true
-            }
-            None => false,
-        };
-        let slots = if single_kind {
-            window.len()
-        } else {
-            let classes = &self.body_classes;
-            self.kinds.clear();
-            self.kinds.extend(window.iter().map(|pair| {
-                let kind = KIND_OF_CLASSES[classes[pair.a as usize] as usize]
-                    [classes[pair.b as usize] as usize];
-                counts[kind as usize] += 1;
-                kind
-            }));
-            let mut slots = 0;
-            for kind in 0..PAIR_KINDS {
-                starts[kind] = slots;
-                slots += counts[kind].div_ceil(workgroup_size) * workgroup_size;
-            }
-            self.staged_pairs.clear();
-            self.staged_pairs.resize(slots, Pair::default());
-            self.slot_order.clear();
-            self.slot_order.resize(slots, u32::MAX);
-            let mut next = starts;
-            for (offset, (pair, &kind)) in window.iter().zip(&self.kinds).enumerate() {
-                let slot = next[kind as usize];
-                self.staged_pairs[slot] = *pair;
-                self.slot_order[slot] = base + offset as u32;
-                next[kind as usize] += 1;
-            }
-            slots
-        };
-
-        if self.pairs.ensure(
-            &context,
-            (slots * size_of::<Pair>()) as u64,
-            self.binding_limit,
-        )? {
-            self.bind_group = None;
-        }
-        let staged: &[Pair] = if single_kind {
-            window
-        } else {
-            &self.staged_pairs
-        };
-        context
-            .queue
-            .write_buffer(&self.pairs.buffer, 0, as_bytes(staged));
-        self.stats.bytes_uploaded += size_of_val(window) as u64;
-        self.stats.windows += 1;
-        self.stats.upload += upload_start.elapsed();
-
-        let max_groups = context.limits().max_compute_workgroups_per_dimension;
-        let grid = |count: usize| {
-            let groups = (count as u32).div_ceil(workgroup_size as u32);
-            let groups_x = groups.clamp(1, max_groups);
-            (groups_x, groups.div_ceil(groups_x))
-        };
-
-        let gpu_start = Instant::now();
-        let count = loop {
-            let capacity = self.capacity();
-            let mut params = [0u8; PARAMS_STRIDE * PAIR_KINDS];
-            for kind in 0..PAIR_KINDS {
-                let kind_params = Params {
-                    pair_base: starts[kind] as u32,
-                    pair_count: counts[kind] as u32,
-                    groups_x: grid(counts[kind]).0,
-                    capacity,
-                    margin,
-                    merge_threshold,
-                    ..Params::default()
-                };
-                params[kind * PARAMS_STRIDE..kind * PARAMS_STRIDE + size_of::<Params>()]
-                    .copy_from_slice(bytemuck::bytes_of(&kind_params));
-            }
-            context.queue.write_buffer(&self.params, 0, &params);
-            let bind_group = self.bind_group();
-
-            let mut encoder = context
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sat") });
-            encoder.clear_buffer(&self.counter, 0, None);
-            {
-                let timestamp_writes = self.timestamps.as_ref().map(|(query_set, _)| {
-                    wgpu::ComputePassTimestampWrites {
-                        query_set,
-                        beginning_of_pass_write_index: Some(0),
-                        end_of_pass_write_index: Some(1),
-                    }
-                });
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("sat"),
-                    timestamp_writes,
-                });
-                for kind in 0..PAIR_KINDS {
-                    if counts[kind] == 0 {
-                        continue;
-                    }
-                    let (groups_x, groups_y) = grid(counts[kind]);
-                    pass.set_pipeline(&self.pipelines[kind]);
-                    pass.set_bind_group(0, &bind_group, &[(kind * PARAMS_STRIDE) as u32]);
-                    pass.dispatch_workgroups(groups_x, groups_y, 1);
-                }
-            }
-            encoder.copy_buffer_to_buffer(&self.counter, 0, &self.count_staging, 0, 4);
-            if let Some((query_set, resolve)) = &self.timestamps {
-                encoder.resolve_query_set(query_set, 0..2, resolve, 0);
-                encoder.copy_buffer_to_buffer(
-                    resolve,
-                    0,
-                    &self.count_staging,
-                    TIMESTAMP_OFFSET,
-                    16,
-                );
-            }
-            let submission = context.queue.submit([encoder.finish()]);
-
-            let (count, ticks) = read_mapped(
-                &context,
-                &self.count_staging,
-                COUNT_STAGING_SIZE,
-                submission,
-                |bytes| {
-                    let count: u32 = bytemuck::pod_read_unaligned(&bytes[0..4]);
-                    let begin: u64 = bytemuck::pod_read_unaligned(&bytes[8..16]);
-                    let end: u64 = bytemuck::pod_read_unaligned(&bytes[16..24]);
-                    (count, end.saturating_sub(begin))
-                },
-            )?;
-            self.stats.bytes_read_back += 4;
-            if self.timestamps.is_some() {
-                let nanos = ticks as f64 * context.queue.get_timestamp_period() as f64;
-                let kernel = self.stats.kernel.get_or_insert(Duration::ZERO);
-                *kernel += Duration::from_nanos(nanos as u64);
-            }
-            if count <= capacity {
-                break count;
-            }
-            // Overflow: make room for all of them (and some), run again.
-            let needed = (count as u64 + count as u64 / 4) * size_of::<HitRecord>() as u64;
-            let limit = self.binding_limit;
-            self.hits.ensure(&context, needed.min(limit), limit)?;
-            self.hits_staging
-                .ensure(&context, needed.min(limit), limit)?;
-            self.bind_group = None;
-            self.stats.reruns += 1;
-            if (self.capacity() as u64) < count as u64 {
-                return Err(Error::Gpu(format!(
-                    "{count} reported pairs do not fit the largest output buffer the device allows"
-                )));
-            }
-        };
-        self.stats.gpu += gpu_start.elapsed();
-
-        if count == 0 {
-            return Ok(());
-        }
-        let readback_start = Instant::now();
-        let bytes = count as u64 * size_of::<HitRecord>() as u64;
-        self.hits_staging
-            .ensure(&context, bytes, self.binding_limit)?;
-        let mut encoder = context
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("sat readback"),
-            });
-        encoder.copy_buffer_to_buffer(&self.hits.buffer, 0, &self.hits_staging.buffer, 0, bytes);
-        let submission = context.queue.submit([encoder.finish()]);
-        let mut by_slot = std::mem::take(&mut self.slot_hits);
-        by_slot.clear();
-        read_mapped(
-            &context,
-            &self.hits_staging.buffer,
-            bytes,
-            submission,
-            |mapped| match bytemuck::try_cast_slice::<u8, HitRecord>(mapped) {
-                Ok(records) => {
-                    append_in_pair_order(records, 0, workgroup_size as u32, &mut by_slot)
-                }
-                Err(_) => {
-                    let records = bytemuck::pod_collect_to_vec::<u8, HitRecord>(mapped);
-                    append_in_pair_order(&records, 0, workgroup_size as u32, &mut by_slot)
-                }
-            },
-        )?;
-        if single_kind {
-            // Slots are the window's own order.
-            out.extend(by_slot.iter().map(|hit| SatHit {
-                pair: base + hit.pair,
-                ..*hit
-            }));
-            self.slot_hits = by_slot;
-            self.stats.bytes_read_back += bytes;
-            self.stats.readback += readback_start.elapsed();
-            return Ok(());
-        }
-        // Slots back to pair indices: one ascending run per kind, merged.
-        let mut runs: [&[SatHit]; PAIR_KINDS] = [&[]; PAIR_KINDS];
-        let mut rest = &by_slot[..];
-        for (kind, run) in runs.iter_mut().enumerate() {
-            let end = starts.get(kind + 1).copied().unwrap_or(usize::MAX);
-            let split = rest.partition_point(|hit| (hit.pair as usize) < end);
-            *run = &rest[..split];
-            rest = &rest[split..];
-        }
-        merge_runs(&runs, &self.slot_order, out);
-        self.slot_hits = by_slot;
-        self.stats.bytes_read_back += bytes;
-        self.stats.readback += readback_start.elapsed();
-        Ok(())
-    }
 }
 
-/// Kinds of pair, each with its own kernel entry point (in this order).
-const ENTRY_POINTS: [&str; PAIR_KINDS] = [
-    "polygons8",
-    "polygon_circle8",
-    "circles",
-    "general",
-    "polygons16",
-    "polygon_circle16",
-];
-const PAIR_KINDS: usize = 6;
-/// Each kind's parameters sit at a multiple of this (the uniform offset alignment).
-const PARAMS_STRIDE: usize = 256;
-
-/// A body's class: 0 a polygon of up to 8 vertices, 1 a circle, 2 a larger
-/// polygon, 3 a polygon of 9 to 16 vertices. Class 3 exists only when no
-/// pair of such polygons merges (`merge_threshold` of 16 or more); otherwise
-/// they are class 2 and go through the kernel's full dispatch.
-fn body_class(record: &crate::shape::ShapeRecord, merge_threshold: u32) -> u8 {
-    match record.count {
-        0 => 1,
-        1..=8 => 0,
-        9..=16 if merge_threshold >= 16 => 3,
-        _ => 2,
-    }
+/// What the map callback has said so far.
+fn flag(mapped: &MapFlag) -> Option<Result<(), wgpu::BufferAsyncError>> {
+    mapped.lock().ok().and_then(|flag| flag.clone())
 }
 
-/// The entry point (kind) for a pair of body classes: the straight-line
-/// entry points take exactly the pairs for which the kernel's `collide_pair`
-/// would pick the function they call.
-const KIND_OF_CLASSES: [[u8; 4]; 4] = [
-    // small polygon with: small polygon, circle, large polygon, medium polygon
-    [0, 1, 3, 4],
-    // circle with: small polygon, circle, large polygon, medium polygon
-    [1, 2, 3, 5],
-    // large polygon with anything
-    [3, 3, 3, 3],
-    // medium polygon with: small polygon, circle, large polygon, medium polygon
-    [4, 5, 3, 4],
-];
-
-/// Merges runs of hits that are each ascending in pair index once their
-/// slots are mapped through `slot_order`, appending to `out`.
-fn merge_runs(runs: &[&[SatHit]; PAIR_KINDS], slot_order: &[u32], out: &mut Vec<SatHit>) {
-    let original = |hit: &SatHit| SatHit {
-        pair: slot_order[hit.pair as usize],
-        ..*hit
-    };
-    let mut heads = [0usize; PAIR_KINDS];
-    out.reserve(runs.iter().map(|run| run.len()).sum());
-    loop {
-        let mut next: Option<(usize, u32)> = None;
-        for (kind, run) in runs.iter().enumerate() {
-            if let Some(hit) = run.get(heads[kind]) {
-                let pair = slot_order[hit.pair as usize];
-                if next.is_none_or(|(_, best)| pair < best) {
-                    next = Some((kind, pair));
-                }
-            }
-        }
-        let Some((kind, _)) = next else { break };
-        out.push(original(&runs[kind][heads[kind]]));
-        heads[kind] += 1;
+fn poisoned() -> GpuError {
+    GpuError::Readback {
+        message: "the map flag is poisoned".to_string(),
     }
-}
-
-/// Appends a window's records in pair order. The kernel writes one block per
-/// workgroup, in pair order within the block, blocks in any order: find the
-/// blocks (a record's workgroup is its pair's offset in the window divided by
-/// the workgroup size), order them by workgroup, and copy them out in one
-/// pass. Linear in the records, plus a sort of one entry per block.
-fn append_in_pair_order(
-    records: &[HitRecord],
-    window_base: u32,
-    workgroup_size: u32,
-    out: &mut Vec<SatHit>,
-) {
-    let group = |record: &HitRecord| (record.pair - window_base) / workgroup_size;
-    let mut blocks: Vec<(u32, usize, usize)> = Vec::new();
-    let mut start = 0;
-    for index in 1..=records.len() {
-        if index == records.len() || group(&records[index]) != group(&records[start]) {
-            blocks.push((group(&records[start]), start, index));
-            start = index;
-        }
-    }
-    blocks.sort_unstable_by_key(|&(group, _, _)| group);
-    out.reserve(records.len());
-    for (_, start, end) in blocks {
-        out.extend(records[start..end].iter().map(|record| SatHit {
-            pair: record.pair,
-            axis: Axis::unpack(record.axis),
-            depth: record.depth,
-        }));
-    }
-}
-
-/// Maps the first `size` bytes of `buffer` once `submission` is done, hands
-/// them to `read`, and unmaps.
-fn read_mapped<R>(
-    context: &GpuContext,
-    buffer: &wgpu::Buffer,
-    size: u64,
-    submission: wgpu::SubmissionIndex,
-    read: impl FnOnce(&[u8]) -> R,
-) -> Result<R, Error> {
-    let slice = buffer.slice(0..size);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |result| {
-        let _ = sender.send(result);
-    });
-    context.wait(submission)?;
-    match receiver.recv() {
-        Ok(Ok(())) => {}
-        Ok(Err(err)) => {
-            return Err(Error::Gpu(format!(
-                "failed to map the readback buffer: {err}"
-            )));
-        }
-        Err(_) => {
-            return Err(Error::Gpu(
-                "the readback buffer was never mapped".to_string(),
-            ));
-        }
-    }
-    let value = {
-        let view = slice
-            .get_mapped_range()
-            .map_err(|err| Error::Gpu(format!("failed to read the mapped buffer: {err}")))?;
-        read(&view)
-    };
-    buffer.unmap();
-    Ok(value)
 }

@@ -182,3 +182,42 @@ pub fn distance_to_shape(p: DVec2, shape: &WorldShape) -> f64 {
         WorldShape::Circle { centre, radius } => (p - *centre).length() - radius,
     }
 }
+
+/// A device and queue opened the way an application opens its own (not by
+/// gpusat), with the given limits and features; the instance and adapter
+/// kept alive beside them.
+pub struct CallerDevice {
+    pub instance: gpusat::wgpu::Instance,
+    pub adapter: gpusat::wgpu::Adapter,
+    pub device: gpusat::wgpu::Device,
+    pub queue: gpusat::wgpu::Queue,
+}
+
+/// Opens a [`CallerDevice`] on the adapter wgpu picks by default (Vulkan,
+/// Metal or DX12). `None` (the test returns early) when there is no
+/// adapter, unless `GPUSAT_REQUIRE_GPU=1`.
+pub fn caller_device(
+    limits: gpusat::wgpu::Limits,
+    features: gpusat::wgpu::Features,
+) -> Option<CallerDevice> {
+    use gpusat::wgpu;
+    gpu_context()?;
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+    descriptor.backends = wgpu::Backends::PRIMARY;
+    let instance = wgpu::Instance::new(descriptor.with_env());
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .expect("the adapter gpu_context found");
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        required_limits: limits,
+        required_features: features,
+        ..wgpu::DeviceDescriptor::default()
+    }))
+    .expect("a device with these limits");
+    Some(CallerDevice {
+        instance,
+        adapter,
+        device,
+        queue,
+    })
+}

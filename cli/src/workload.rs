@@ -14,10 +14,8 @@
 
 use glam::Vec2;
 
-use crate::body::Body;
-use crate::generate::{GeneratedScene, SceneSpec};
-use crate::narrowphase::{Batch, Pair, collide_cpu};
-use crate::shape::{Shape, ShapeSet};
+use gpusat::generate::{GeneratedScene, SceneSpec};
+use gpusat::{Batch, Body, Pair, Shape, ShapeSet, collide_cpu};
 
 /// What the shapes are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,6 +1,7 @@
 //! `gpusat demo` and `gpusat render` end to end: the summary, --check, the
 //! PNG and the GIF.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::process::{Command, Output};

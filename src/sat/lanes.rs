@@ -1,7 +1,8 @@
 //! The CPU narrowphase, eight faces at a time.
 //!
-//! [`sat`](crate::sat) states the computation one face at a time (and is the
-//! WGSL kernel's twin). This module computes exactly the same values with
+//! The scalar files of [`sat`](crate::sat) state the computation one face at
+//! a time (and are the WGSL kernel's twin). This module computes exactly the
+//! same values with
 //! vectors whose eight lanes are eight faces of one polygon: every lane does
 //! the scalar code's operations in the scalar code's order, with no fused
 //! multiply-adds, so each lane's result is the scalar result bit for bit
@@ -24,16 +25,19 @@ use std::ops::{Add, Mul, Sub};
 use glam::Vec2;
 use wide::f32x4;
 
+use crate::batch::Batch;
 use crate::manifold::{Clip, Manifold, clip, manifold};
 use crate::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
-use crate::narrowphase::{Axis, Batch, Owner, SatHit};
-use crate::sat::{
-    CPU_MERGE_THRESHOLD, PairResult, Separation, TIE_TOLERANCE, collide_circles,
-    finish_polygon_circle, uses_merge_above,
-};
-use crate::shape::{EdgeRecord, FACE_LANES, FaceLanes, ShapeRecord, ShapeSet};
+use crate::shape::{EdgeRecord, FACE_LANES, FaceLanes, Faces, ShapeRecord, ShapeSet};
+use crate::types::{Owner, SatHit};
 
-const LOWEST: f32 = -f32::MAX;
+use super::circles::collide_circles;
+use super::pair::complete_hit;
+use super::polygon_circle::finish_polygon_circle;
+use super::separation::{
+    CPU_MERGE_THRESHOLD, LOWEST, PairResult, Separation, TIE_TOLERANCE, choose_polygon_axis,
+    uses_merge_above,
+};
 
 /// What [`Lanes::scan`] finds in a group of lanes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -315,7 +319,7 @@ fn moved_faces<V: Lanes>(faces: &FaceLanes, (c, s): (V, V), (px, py): (V, V)) ->
     (nx, ny, nx * vx + ny * vy)
 }
 
-/// [`sat::find_max_separation`](crate::sat::find_max_separation), eight
+/// [`find_max_separation`](super::polygons::find_max_separation), eight
 /// faces of `poly1` at a time; `poly2`'s vertices are read from its own
 /// face groups.
 #[inline(always)]
@@ -330,10 +334,7 @@ fn find_max_separation<V: Lanes>(
 ) -> Separation {
     let (c, s) = (V::splat(xf.q.c), V::splat(xf.q.s));
     let (px, py) = (V::splat(xf.p.x), V::splat(xf.p.y));
-    let mut best = Separation {
-        value: LOWEST,
-        edge: 0,
-    };
+    let mut best = Separation::NONE;
     for (group, faces) in poly1.iter().enumerate() {
         let (nx, ny, offset) = moved_faces::<V>(faces, (c, s), (px, py));
         // Two running minima, so that consecutive vertices do not wait on
@@ -374,7 +375,7 @@ fn ring_heights<V: Lanes>(xs: &[f32], ys: &[f32], (nx, ny, offset): (V, V, V), j
     (nx * V::load_slice(&xs[j..]) - offset) + ny * V::load_slice(&ys[j..])
 }
 
-/// [`sat::descend`](crate::sat::descend) eight steps at a time, on the
+/// [`descend`](super::merged::descend) eight steps at a time, on the
 /// polygon's ring (see [`ShapeSet::ring_of`]): the walk stops at the first
 /// vertex whose successor lies higher, and each lane compares one vertex
 /// with its successor.
@@ -407,7 +408,7 @@ fn descend_ring<V: Lanes>(
     if last < count { last } else { last - count }
 }
 
-/// [`sat::find_max_separation_merged`](crate::sat::find_max_separation_merged):
+/// [`find_max_separation_merged`](super::merged::find_max_separation_merged):
 /// a group's 8 faces at once over its window of `poly2`'s vertices.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -424,10 +425,7 @@ fn find_max_separation_merged<V: Lanes>(
     let count2 = count2 as usize;
     let (c, s) = (V::splat(xf.q.c), V::splat(xf.q.s));
     let (px, py) = (V::splat(xf.p.x), V::splat(xf.p.y));
-    let mut best = Separation {
-        value: LOWEST,
-        edge: 0,
-    };
+    let mut best = Separation::NONE;
     let mut low = usize::MAX;
     for (group, faces) in poly1.iter().enumerate() {
         let (nx, ny, offset) = moved_faces::<V>(faces, (c, s), (px, py));
@@ -479,7 +477,7 @@ fn find_max_separation_merged<V: Lanes>(
     best
 }
 
-/// [`sat::collide_polygon_circle`](crate::sat::collide_polygon_circle) with
+/// [`collide_polygon_circle`](super::polygon_circle::collide_polygon_circle) with
 /// the face loop eight faces at a time.
 #[inline(always)]
 fn collide_polygon_circle<V: Lanes>(
@@ -494,10 +492,7 @@ fn collide_polygon_circle<V: Lanes>(
     let count = poly.len() as u32;
     let limit = margin + radius;
     let (cx, cy) = (V::splat(centre.x), V::splat(centre.y));
-    let mut best = Separation {
-        value: LOWEST,
-        edge: 0,
-    };
+    let mut best = Separation::NONE;
     for (group, faces) in lanes.iter().enumerate() {
         let (nx, ny) = (V::load(&faces.nx), V::load(&faces.ny));
         // dot(normal, vertex), as the scalar twin computes it.
@@ -512,7 +507,7 @@ fn collide_polygon_circle<V: Lanes>(
     finish_polygon_circle(poly, centre, radius, owner, margin, best)
 }
 
-/// [`sat::collide_pair`](crate::sat::collide_pair), vectorised.
+/// [`collide_pair`](super::pair::collide_pair), vectorised.
 #[inline(always)]
 fn collide_pair_with<V: Lanes>(
     merge_threshold: u32,
@@ -557,20 +552,7 @@ fn collide_pair_with<V: Lanes>(
                     lanes_b, count_b, lanes_a, count_a, xf_ab, tolerance, margin,
                 )
             };
-            if separation_b.value >= margin {
-                return None;
-            }
-            Some(if separation_b.value > separation_a.value + tolerance {
-                PairResult {
-                    axis: Axis::new(Owner::B, separation_b.edge),
-                    separation: separation_b.value,
-                }
-            } else {
-                PairResult {
-                    axis: Axis::new(Owner::A, separation_a.edge),
-                    separation: separation_a.value,
-                }
-            })
+            choose_polygon_axis(separation_a, separation_b, tolerance, margin)
         }
         (true, false) => collide_polygon_circle::<V>(
             shapes.lanes_of(index_a, shape_a),
@@ -603,7 +585,7 @@ fn relative_transforms(xf_a: Transform, xf_b: Transform) -> (Transform, Transfor
     )
 }
 
-/// [`incident_edge`](crate::manifold) over face groups: the edge whose normal
+/// The manifold's incident edge over face groups: the edge whose normal
 /// is most anti-parallel to `normal_in_incident`, as the first largest of
 /// the negated alignments (negation is exact: the same edge, ties included).
 #[inline(always)]
@@ -651,7 +633,7 @@ fn contact_with<V: Lanes>(batch: &Batch, index: usize, out: &mut Vec<Manifold>) 
             axis: result.axis,
             depth: -result.separation,
         };
-        out.push(manifold(batch, &batch.hit(sat_hit)));
+        out.push(manifold(batch, &complete_hit(batch, sat_hit)));
         return;
     }
     // As `Batch::hit` and `manifold` compute them, from the same values.
@@ -850,6 +832,7 @@ pub fn collide_range(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) 
 }
 
 /// The same on the portable path, whatever the CPU (for tests and benches).
+#[cfg(feature = "testing")]
 pub fn collide_range_portable(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
     collide_range_with::<Portable>(batch, range, out)
 }

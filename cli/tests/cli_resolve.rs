@@ -2,7 +2,8 @@
 
 use std::process::{Command, Output};
 
-use gpusat::{Batch, CollideOutput, PairFilter, Scene, collide_cpu, find_pairs};
+use gpusat::{Batch, PairFilter, Scene, collide_cpu, find_pairs};
+use gpusat_cli::output::CollideOutput;
 
 fn gpusat(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gpusat"))

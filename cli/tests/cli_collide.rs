@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use gpusat::{Batch, CollideOutput, Scene, collide_cpu};
+use gpusat::{Batch, Scene, collide_cpu};
+use gpusat_cli::output::CollideOutput;
 
 const SCENE: &str = r#"{
   "shapes": [{"polygon": [[-1,-1],[1,-1],[1,1],[-1,1]]}, {"circle": 0.5},
@@ -215,4 +216,25 @@ fn unreadable_scene_is_an_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("/nonexistent/scene.json"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1);
+}
+
+#[test]
+fn the_command_refuses_a_file_that_never_ends_and_writes_nothing() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("out.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_gpusat"))
+        .args(["collide", "/dev/zero", "--output"])
+        .arg(&output)
+        .output()
+        .expect("gpusat runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("/dev/zero") && stderr.contains("limit"),
+        "{stderr}"
+    );
+    assert!(!output.exists());
 }

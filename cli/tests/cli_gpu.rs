@@ -1,11 +1,12 @@
 //! The command's GPU side: `--backend gpu|auto`, `--adapter`, `gpusat info`,
 //! and what happens without an adapter.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::process::{Command, Output};
 
-use gpusat::CollideOutput;
+use gpusat_cli::output::CollideOutput;
 
 const SCENE: &str = r#"{
   "shapes": [{"polygon": [[-1,-1],[1,-1],[1,1],[-1,1]]}, {"circle": 0.5},
@@ -66,9 +67,55 @@ fn gpu_backend_reports_what_the_cpu_reports() {
             c.depth
         );
     }
-    let (auto, stderr) = collide(&scene, "auto");
-    assert_eq!(auto.backend, "gpu");
-    assert!(stderr.contains("using the GPU"), "{stderr}");
+}
+
+/// `auto` picks by speed: a hardware GPU when there is one; when the only
+/// adapter is a software rasterizer (lavapipe here), the CPU, saying why.
+/// An adapter named with `--adapter` is used whatever it is.
+#[test]
+fn auto_passes_over_a_software_adapter_for_the_cpu() {
+    let Some(context) = common::gpu_context() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene = scene_file(&dir);
+    let (cpu, _) = collide(&scene, "cpu");
+    let out = gpusat(&["collide", &scene, "--backend", "auto"], &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let auto: CollideOutput = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(auto.hits, cpu.hits);
+    if context.is_software() {
+        assert_eq!(auto.backend, "cpu-parallel");
+        assert!(
+            stderr.contains("software rasterizer") && stderr.contains("using the CPU"),
+            "{stderr}"
+        );
+        let out = gpusat(
+            &[
+                "collide",
+                &scene,
+                "--backend",
+                "auto",
+                "--adapter",
+                &context.adapter().name,
+            ],
+            &[],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let named: CollideOutput = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(named.backend, "gpu", "{stderr}");
+        assert!(stderr.contains("using the GPU"), "{stderr}");
+        let info = gpusat(&["info"], &[]);
+        let stdout = String::from_utf8_lossy(&info.stdout);
+        assert!(
+            stdout.contains("auto picks: the CPU") && stdout.contains("software rasterizer"),
+            "{stdout}"
+        );
+    } else {
+        assert_eq!(auto.backend, "gpu");
+        assert!(stderr.contains("using the GPU"), "{stderr}");
+    }
 }
 
 #[test]

@@ -1,14 +1,15 @@
 //! The demo scene through the frame pipeline: the pile settles on every
 //! backend, and the backends' trajectories agree.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
-use gpusat::generate::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
-use gpusat::gpu::{AdapterChoice, GpuNarrowphase, GpuOptions};
+use gpusat::gpu::{GpuNarrowphase, GpuOptions};
 use gpusat::{
     BackendKind, Batch, Body, Narrowphase, PairFilter, World, WorldOptions, body_aabb,
     collide_cpu_parallel, find_pairs,
 };
+use gpusat_cli::demo::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
 
 struct Run {
     bodies: Vec<Body>,
@@ -100,7 +101,7 @@ fn assert_settled(name: &str, run: &Run, scene: &DemoScene) {
 }
 
 fn cpu(kind: BackendKind) -> Narrowphase {
-    Narrowphase::new(kind, &AdapterChoice::Auto, GpuOptions::default()).expect("CPU backend")
+    Narrowphase::new(kind).expect("CPU backend")
 }
 
 #[test]

@@ -17,7 +17,7 @@
 //! leaves out upload, readback and the submission round trip.
 //!
 //! Every backend's hits are compared with the CPU reference's
-//! ([`crate::compare_hits`]) before anything is timed: a backend that
+//! ([`gpusat::compare_hits`]) before anything is timed: a backend that
 //! disagrees fails the bench instead of producing a fast wrong number.
 //! parry2d is a peer with its own conventions, so only its hit count is
 //! shown.
@@ -27,13 +27,13 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::check::compare_hits;
-use crate::error::Error;
-use crate::gpu::GpuNarrowphase;
-use crate::narrowphase::{
+use crate::error::CliError as Error;
+use crate::workload::{Density, Peer, ShapeKind, workload_spec};
+use gpusat::gpu::GpuNarrowphase;
+use gpusat::{
     Batch, Pair, SatHit, collide_cpu, collide_cpu_parallel, contacts_cpu, contacts_cpu_into,
 };
-use crate::workload::{Density, Peer, ShapeKind, workload_spec};
+use gpusat::{Manifold, compare_hits};
 
 /// One way of running the narrowphase, as a row of the bench.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -415,7 +415,7 @@ pub fn run_bench(
 /// Host bytes per reported pair of a backend's output.
 fn output_bytes(backend: BenchBackend) -> usize {
     match backend {
-        BenchBackend::CpuContacts => size_of::<crate::manifold::Manifold>(),
+        BenchBackend::CpuContacts => size_of::<Manifold>(),
         // parry2d's contacts are counted, not kept.
         BenchBackend::Parry2d => 0,
         _ => size_of::<SatHit>(),
@@ -460,7 +460,9 @@ impl BenchReport {
         {
             let _ = writeln!(
                 out,
-                "GPU transfer at {} pairs: {up:.1} bytes uploaded per pair, {down:.1} bytes read back per reported pair",
+                "GPU transfer at {} pairs: {up:.1} bytes uploaded per pair, {down:.1} bytes read back per reported pair \
+                 (16-byte records; each window's output is sized at 1.125 times the last batch's hits \
+                 plus 256 records and comes back whole, with the counters, in one round trip)",
                 row.pairs
             );
         }
@@ -469,7 +471,7 @@ impl BenchReport {
             "memory: {} bytes per pair in (two body indices), {} per reported pair out ({} with contacts)",
             size_of::<Pair>(),
             size_of::<SatHit>(),
-            size_of::<crate::manifold::Manifold>()
+            size_of::<Manifold>()
         );
         if let Some(row) = largest_gpu
             && let Some(device) = row.device_bytes_per_pair

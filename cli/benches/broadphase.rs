@@ -2,22 +2,16 @@
 //! starting grid of particles, and the settled pile after the demo's frames.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use gpusat::generate::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
-use gpusat::gpu::{AdapterChoice, GpuOptions};
 use gpusat::{
     Aabb, BackendKind, Narrowphase, World, WorldOptions, body_aabbs, sweep_and_prune, uniform_grid,
 };
+use gpusat_cli::demo::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
 
 fn scenes() -> Vec<(&'static str, Vec<Aabb>)> {
     let scene = DemoScene::new(DEMO_PARTICLES, DEMO_SEED).expect("demo scene");
     let margin = WorldOptions::default().margin;
     let start = body_aabbs(&scene.shapes, &scene.bodies, margin);
-    let narrowphase = Narrowphase::new(
-        BackendKind::CpuParallel,
-        &AdapterChoice::Auto,
-        GpuOptions::default(),
-    )
-    .expect("CPU");
+    let narrowphase = Narrowphase::new(BackendKind::CpuParallel).expect("CPU");
     let mut world = World::new(
         scene.shapes,
         scene.bodies,

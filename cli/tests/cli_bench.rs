@@ -1,6 +1,7 @@
 //! `gpusat bench`: the table, the CSV, the JSON lines and the plot it
 //! writes, and its errors, on a sweep small enough for a test.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;
@@ -72,9 +73,27 @@ fn a_small_sweep_writes_the_table_csv_json_and_plot() {
     }
     assert!(stdout.contains("parallel ceiling"), "{stdout}");
     if has_gpu {
+        // 16 bytes per record, from outputs sized at 1.125 times the last
+        // batch's hits plus 256 records (the largest batch: 3,000 pairs).
+        let line = stdout
+            .lines()
+            .find(|line| line.contains("bytes read back per reported pair"))
+            .unwrap_or_else(|| panic!("no transfer line in\n{stdout}"));
+        let per_hit: f64 = line
+            .split(", ")
+            .nth(1)
+            .and_then(|part| part.split_whitespace().next())
+            .and_then(|number| number.parse().ok())
+            .unwrap_or_else(|| panic!("no figure in {line}"));
+        let hits: f64 = stdout
+            .lines()
+            .filter(|line| line.trim_start().starts_with("3000") && line.contains(" gpu "))
+            .find_map(|line| line.split_whitespace().nth(2)?.parse().ok())
+            .unwrap_or_else(|| panic!("no gpu row at 3000 pairs in\n{stdout}"));
+        let most = 16.0 * 1.125 + 16.0 * 258.0 / hits;
         assert!(
-            stdout.contains("16.0 bytes read back per reported pair"),
-            "{stdout}"
+            (16.0..=most + 0.05).contains(&per_hit),
+            "{per_hit} bytes per hit, at most {most:.1} expected: {line}"
         );
     }
 

@@ -7,15 +7,20 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use glam::Vec2;
-use gpusat::generate::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
-use gpusat::gpu::{AdapterChoice, GpuContext, GpuNarrowphase, GpuOptions, list_adapters};
+use gpusat::gpu::{AdapterChoice, GpuContext, GpuError, GpuNarrowphase, GpuOptions, list_adapters};
 use gpusat::{
-    BackendKind, BenchBackend, BenchOptions, Candidates, CollideOutput, ContactOut, ContactSolver,
-    Density, Error, GifRecorder, Hit, HitOut, MAX_POLYGON_VERTICES, Narrowphase, Pair, PairFilter,
-    RenderOptions, Scene, SeparationOptions, ShapeKind, SolverOptions, World, WorldOptions,
-    encode_png, find_pairs, manifolds_parallel, render, run_bench, separate_positions,
-    to_json_pretty, write_atomically,
+    BackendKind, Candidates, ContactSolver, MAX_POLYGON_VERTICES, Narrowphase, Pair, PairFilter,
+    Scene, SeparationOptions, SolverOptions, World, WorldOptions, find_pairs, manifolds_parallel,
+    separate_positions,
 };
+use gpusat_cli::CliError as Error;
+use gpusat_cli::bench::{BenchBackend, BenchOptions, run_bench};
+use gpusat_cli::demo::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
+use gpusat_cli::output::{
+    to_json_pretty, write_atomically, write_atomically_with, write_collide_output,
+};
+use gpusat_cli::render::{GifRecorder, RenderOptions, encode_png, render};
+use gpusat_cli::workload::{Density, ShapeKind};
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Parser)]
@@ -45,6 +50,9 @@ enum Command {
         /// cpu) or backend (vulkan, metal, dx12, gl).
         #[arg(long, default_value = "auto")]
         adapter: String,
+        /// Indent the JSON for people (compact by default).
+        #[arg(long)]
+        pretty: bool,
     },
     /// Push a scene's overlapping bodies apart and write the scene back.
     ///
@@ -239,7 +247,7 @@ impl BackendArg {
 
 /// Builds the backend, telling stderr what `auto` chose and why.
 fn narrowphase(backend: BackendArg, adapter: &str) -> Result<Narrowphase, Error> {
-    let narrowphase = Narrowphase::new(
+    let narrowphase = Narrowphase::with_adapter(
         backend.kind(),
         &AdapterChoice::parse(adapter),
         GpuOptions::default(),
@@ -259,47 +267,29 @@ fn collide(
     backend: BackendArg,
     adapter: &str,
     output: Option<&Path>,
+    pretty: bool,
 ) -> Result<(), Error> {
     let scene = Scene::load(scene_path)?;
     let pairs = candidate_pairs(&scene, PairFilter::default());
     let batch = scene.batch_with(&pairs)?;
     let mut narrowphase = narrowphase(backend, adapter)?;
     let sat_hits = narrowphase.collide(&batch)?;
-    let hits: Vec<Hit> = batch.hits(&sat_hits);
-    let manifolds = manifolds_parallel(&batch, &hits);
-    let hits: Vec<HitOut> = hits
-        .iter()
-        .zip(&manifolds)
-        .map(|(hit, manifold)| {
-            let contacts = manifold
-                .points()
-                .iter()
-                .map(|p| ContactOut {
-                    point: p.point.to_array(),
-                    depth: p.depth,
-                    id: p.id,
-                })
-                .collect();
-            HitOut::new(hit, contacts)
-        })
-        .collect();
-    let result = CollideOutput {
-        backend: narrowphase.name().to_string(),
-        pairs_tested: batch.pairs().len() as u64,
-        hits,
-    };
-    let json = to_json_pretty(&result).map_err(|err| Error::Input {
-        file: "output".to_string(),
-        message: err.to_string(),
-    })?;
-    let json = json.into_bytes();
+    let name = narrowphase.name();
     match output {
-        Some(path) => write_atomically(path, &json),
+        Some(path) => write_atomically_with(path, |out| {
+            write_collide_output(out, name, &batch, &sat_hits, pretty).map_err(|source| {
+                Error::File {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })
+        }),
         None => {
-            use std::io::Write;
-            std::io::stdout()
-                .write_all(&json)
-                .map_err(|source| Error::Io {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+            write_collide_output(&mut out, name, &batch, &sat_hits, pretty)
+                .and_then(|()| std::io::Write::flush(&mut out))
+                .map_err(|source| Error::File {
                     path: PathBuf::from("<stdout>"),
                     source,
                 })
@@ -341,20 +331,18 @@ fn resolve(
             0.005 * sizes.get(sizes.len() / 2).copied().unwrap_or(1.0)
         }
     };
-    let invalid = |message: String| Error::Input {
-        file: "options".to_string(),
-        message,
-    };
     if !(slop.is_finite() && slop >= 0.0) {
-        return Err(invalid(format!(
-            "--slop {slop} is not a finite number >= 0"
-        )));
+        return Err(Error::option(
+            "--slop",
+            format!("{slop} is not a finite number >= 0"),
+        ));
     }
     if !(args.restitution.is_finite() && args.restitution >= 0.0)
         || !(args.friction.is_finite() && args.friction >= 0.0)
     {
-        return Err(invalid(
-            "--restitution and --friction must be finite numbers >= 0".to_string(),
+        return Err(Error::option(
+            "--restitution and --friction",
+            "must be finite numbers >= 0",
         ));
     }
 
@@ -401,7 +389,7 @@ fn resolve(
         );
     }
     if !report.resolved() {
-        return Err(Error::Input {
+        return Err(Error::Unresolved {
             file: scene_path.display().to_string(),
             message: format!(
                 "after {} rounds {} pairs still overlap by more than the slop {slop} (deepest {}); \
@@ -410,9 +398,9 @@ fn resolve(
             ),
         });
     }
-    let json = to_json_pretty(&scene.to_file()).map_err(|err| Error::Input {
-        file: output.display().to_string(),
-        message: err.to_string(),
+    let json = to_json_pretty(&scene.to_file()).map_err(|err| Error::File {
+        path: output.to_path_buf(),
+        source: err.into(),
     })?;
     write_atomically(output, json.as_bytes())?;
     eprintln!(
@@ -457,10 +445,10 @@ fn ms(duration: std::time::Duration) -> f64 {
 
 fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Error> {
     if !(args.dt.is_finite() && args.dt > 0.0) {
-        return Err(Error::Input {
-            file: "options".to_string(),
-            message: format!("--dt {} is not a positive number", args.dt),
-        });
+        return Err(Error::option(
+            "--dt",
+            format!("{} is not a positive number", args.dt),
+        ));
     }
     let scene = DemoScene::new(args.bodies, args.seed)?;
     let view = (
@@ -649,7 +637,16 @@ fn info() -> Result<(), Error> {
     match GpuContext::new(&AdapterChoice::Auto) {
         Ok(context) => {
             let limits = context.limits();
-            println!("auto picks: {}", context.adapter());
+            if context.is_software() {
+                println!(
+                    "auto picks: the CPU ({} is a software rasterizer, slower than the CPU it \
+                     runs on; --backend gpu uses it)",
+                    context.adapter()
+                );
+            } else {
+                println!("auto picks: {}", context.adapter());
+            }
+            println!("the best adapter: {}", context.adapter());
             println!(
                 "  storage binding {} MiB, buffer {} MiB, {} workgroups per dimension, timestamps {}",
                 limits.max_storage_buffer_binding_size >> 20,
@@ -675,10 +672,7 @@ fn info() -> Result<(), Error> {
 const MAX_BENCH_PAIRS: usize = 50_000_000;
 
 fn bench_options(args: &BenchArgs) -> Result<BenchOptions, Error> {
-    let invalid = |message: String| Error::Input {
-        file: "gpusat bench".to_string(),
-        message,
-    };
+    let invalid = |message: String| Error::option("gpusat bench", message);
     if args.sizes.is_empty() {
         return Err(invalid("--sizes is empty".to_string()));
     }
@@ -747,10 +741,10 @@ fn bench(args: &BenchArgs) -> Result<(), Error> {
         match built {
             Ok(narrowphase) => gpu = Some(narrowphase),
             // An adapter asked for by name must be there; `auto` may find none.
-            Err(err @ Error::NoAdapter(_)) if args.adapter == "auto" => {
+            Err(err @ GpuError::NoAdapter { .. }) if args.adapter == "auto" => {
                 eprintln!("gpusat: no GPU rows: {err}");
             }
-            Err(err) => return Err(err),
+            Err(err) => return Err(err.into()),
         }
     }
     let cells = options.sizes.len() * options.backends.len();
@@ -790,7 +784,8 @@ fn main() -> ExitCode {
             backend,
             output,
             adapter,
-        } => collide(scene, *backend, adapter, output.as_deref()),
+            pretty,
+        } => collide(scene, *backend, adapter, output.as_deref(), *pretty),
         Command::Demo {
             bodies,
             frames,

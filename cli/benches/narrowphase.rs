@@ -3,7 +3,7 @@
 //! GPU kernel alone (timestamp queries), for batches of 1k to 1M pairs of
 //! 4-, 8- and 16-gons, circles and mixed shapes, sparse (about 10%
 //! overlapping) and dense (about 80%); plus the reference distribution
-//! (`gpusat::Density::Reference`), SAT + clipping, and parry2d on the
+//! (`Density::Reference`), SAT + clipping, and parry2d on the
 //! identical pairs.
 //!
 //! Select with criterion's filter, e.g. `cargo bench --bench narrowphase -- reference`.
@@ -15,9 +15,8 @@ mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuNarrowphase, GpuOptions};
-use gpusat::{
-    Batch, Density, Peer, ShapeKind, collide_cpu, collide_cpu_parallel, contacts_cpu, workload,
-};
+use gpusat::{Batch, collide_cpu, collide_cpu_parallel, contacts_cpu};
+use gpusat_cli::workload::{Density, Peer, ShapeKind, workload};
 
 const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 

@@ -11,13 +11,10 @@ use tiny_skia::{
     Color, FillRule, LineCap, Paint, PathBuilder, Pixmap, Stroke, Transform as SkTransform,
 };
 
-use crate::body::Body;
-use crate::broadphase::body_aabb;
-use crate::error::Error;
-use crate::manifold::Manifold;
-use crate::math::transform_point;
-use crate::narrowphase::Hit;
-use crate::shape::{Shape, ShapeSet};
+use gpusat::math::transform_point;
+use gpusat::{Body, Hit, Manifold, Shape, ShapeSet, body_aabb};
+
+use crate::error::CliError as Error;
 
 /// What to draw and how big.
 #[derive(Clone, Copy, Debug, PartialEq)]

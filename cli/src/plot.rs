@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
 
 use crate::bench::BenchReport;
-use crate::error::Error;
+use crate::error::CliError as Error;
 
 const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSansMono.ttf");
 const FONT_FAMILY: &str = "sans-serif";

@@ -13,8 +13,8 @@ mod support;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuNarrowphase, GpuOptions};
-use gpusat::sat::FaceSearch;
-use gpusat::{Batch, Density, ShapeKind, collide_cpu, collide_scalar, workload};
+use gpusat::{Batch, FaceSearch, collide_cpu, collide_scalar};
+use gpusat_cli::workload::{Density, ShapeKind, workload};
 
 const PAIRS: usize = 20_000;
 

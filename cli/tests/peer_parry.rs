@@ -1,7 +1,8 @@
 //! parry2d as a peer: on the same pairs, its `query::contact` and our SAT
 //! agree on which pairs overlap, how deep, and along which normal.
 
-use gpusat::{Batch, Density, Peer, ShapeKind, collide_cpu, workload};
+use gpusat::{Batch, collide_cpu};
+use gpusat_cli::workload::{Density, Peer, ShapeKind, workload};
 
 #[test]
 fn parry2d_agrees_with_the_reference_sat() {

@@ -1,0 +1,14 @@
+//! The `gpusat` command's own code: the bench, its plots and workloads
+//! (parry2d as a peer), pictures of scenes, the demo's scene and the result
+//! files. Shared by the binary, its tests and its benches; not a library for
+//! other programs (that is `gpusat`).
+
+pub mod bench;
+pub mod demo;
+pub mod error;
+pub mod output;
+mod plot;
+pub mod render;
+pub mod workload;
+
+pub use error::CliError;

@@ -1,0 +1,258 @@
+//! The SAT kernel's pipelines and bindings, and recording its work into a
+//! command encoder: one compute pass over every window of a batch, then the
+//! copies that bring the counters, the kernel's timestamps and each window's
+//! output back in one staging buffer.
+
+use super::context::GpuContext;
+use super::error::GpuError;
+use super::kinds::{ENTRY_POINTS, PAIR_KINDS};
+use super::layout::{HitRecord, Params, SAT_WGSL};
+
+/// Each dispatch's parameters sit at a multiple of this in the uniform
+/// buffer (the largest uniform offset alignment a device may ask).
+pub(crate) const PARAMS_STRIDE: u64 = 256;
+
+/// The pipelines, one per kind of pair, and their bind group layout.
+pub(crate) struct SatPipelines {
+    pipelines: Vec<wgpu::ComputePipeline>,
+    layout: wgpu::BindGroupLayout,
+}
+
+fn storage_entry(binding: u32, read_only: bool, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: dynamic,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+fn texture_entry(binding: u32, sample_type: wgpu::TextureSampleType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// What the bind group binds.
+pub(crate) struct Bindings<'a> {
+    pub params: &'a wgpu::Buffer,
+    pub edges: &'a wgpu::TextureView,
+    pub body_transforms: &'a wgpu::TextureView,
+    pub body_shapes: &'a wgpu::TextureView,
+    pub pairs: &'a wgpu::Buffer,
+    /// Bytes of one window's pairs (the binding's size).
+    pub pairs_stride: u64,
+    pub hits: &'a wgpu::Buffer,
+    /// Bytes of one window's output (the binding's size).
+    pub hits_stride: u64,
+    pub counters: &'a wgpu::Buffer,
+}
+
+/// One dispatch: one kind of pair in one window.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dispatch {
+    pub kind: usize,
+    /// Offsets of its parameters, its window's pairs and its window's output.
+    pub offsets: [u32; 3],
+    pub groups: (u32, u32),
+}
+
+/// A copy from the device's buffers into the staging buffer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StagingCopy {
+    pub source_offset: u64,
+    pub staging_offset: u64,
+    pub bytes: u64,
+}
+
+impl SatPipelines {
+    /// Compiles the kernel's entry points for `workgroup_size`.
+    pub fn new(context: &GpuContext, workgroup_size: u32) -> Result<SatPipelines, GpuError> {
+        let device = context.device();
+        let module = context.scoped("the SAT shader", || {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("sat.wgsl"),
+                source: wgpu::ShaderSource::Wgsl(SAT_WGSL.into()),
+            })
+        })?;
+        let uniform = wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let layout = context.scoped("the SAT bindings", || {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("sat bindings"),
+                entries: &[
+                    uniform,
+                    texture_entry(1, wgpu::TextureSampleType::Float { filterable: false }),
+                    texture_entry(2, wgpu::TextureSampleType::Float { filterable: false }),
+                    texture_entry(3, wgpu::TextureSampleType::Uint),
+                    storage_entry(4, true, true),
+                    storage_entry(5, false, true),
+                    storage_entry(6, false, false),
+                ],
+            })
+        })?;
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("sat"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let constants = [("WORKGROUP_SIZE", f64::from(workgroup_size))];
+        let pipelines = ENTRY_POINTS
+            .iter()
+            .map(|&entry_point| {
+                context.scoped("the SAT pipelines", || {
+                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some(entry_point),
+                        layout: Some(&pipeline_layout),
+                        module: &module,
+                        entry_point: Some(entry_point),
+                        compilation_options: wgpu::PipelineCompilationOptions {
+                            constants: &constants,
+                            // Every slot is written before it is read.
+                            zero_initialize_workgroup_memory: false,
+                        },
+                        cache: None,
+                    })
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(SatPipelines { pipelines, layout })
+    }
+
+    /// The bind group over these buffers and textures.
+    pub fn bind_group(&self, context: &GpuContext, bindings: &Bindings) -> wgpu::BindGroup {
+        let buffer = |buffer, size| {
+            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer,
+                offset: 0,
+                size: wgpu::BufferSize::new(size),
+            })
+        };
+        context
+            .device()
+            .create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("sat bindings"),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: buffer(bindings.params, size_of::<Params>() as u64),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::TextureView(bindings.edges),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::TextureView(bindings.body_transforms),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(bindings.body_shapes),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: buffer(bindings.pairs, bindings.pairs_stride),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: buffer(bindings.hits, bindings.hits_stride),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 6,
+                        resource: bindings.counters.as_entire_binding(),
+                    },
+                ],
+            })
+    }
+
+    /// Records the pass and the copies back:
+    ///
+    /// ```text
+    /// clear the windows' counters
+    /// one compute pass (timestamps around it): each dispatch's pipeline,
+    ///     bind group at its window's offsets, a 2D grid of workgroups
+    /// copy the counters, the timestamps and each window's output into staging
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        bind_group: &wgpu::BindGroup,
+        dispatches: &[Dispatch],
+        (counters, counter_bytes): (&wgpu::Buffer, u64),
+        timestamps: Option<&(wgpu::QuerySet, wgpu::Buffer)>,
+        (hits, copies): (&wgpu::Buffer, &[StagingCopy]),
+        (staging, timestamp_offset): (&wgpu::Buffer, u64),
+    ) {
+        encoder.clear_buffer(counters, 0, Some(counter_bytes));
+        {
+            let timestamp_writes =
+                timestamps.map(|(query_set, _)| wgpu::ComputePassTimestampWrites {
+                    query_set,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("sat"),
+                timestamp_writes,
+            });
+            for dispatch in dispatches {
+                pass.set_pipeline(&self.pipelines[dispatch.kind]);
+                pass.set_bind_group(0, bind_group, &dispatch.offsets);
+                pass.dispatch_workgroups(dispatch.groups.0, dispatch.groups.1, 1);
+            }
+        }
+        encoder.copy_buffer_to_buffer(counters, 0, staging, 0, counter_bytes);
+        if let Some((query_set, resolve)) = timestamps {
+            encoder.resolve_query_set(query_set, 0..2, resolve, 0);
+            encoder.copy_buffer_to_buffer(resolve, 0, staging, timestamp_offset, 16);
+        }
+        for copy in copies.iter().filter(|copy| copy.bytes > 0) {
+            encoder.copy_buffer_to_buffer(
+                hits,
+                copy.source_offset,
+                staging,
+                copy.staging_offset,
+                copy.bytes,
+            );
+        }
+    }
+}
+
+/// Bytes of `records` hit records.
+pub(crate) fn record_bytes(records: u32) -> u64 {
+    u64::from(records) * size_of::<HitRecord>() as u64
+}
+
+/// The 2D grid of workgroups for `count` pairs: as wide as the device
+/// allows, then as many rows as needed.
+pub(crate) fn grid(count: u32, workgroup_size: u32, max_groups: u32) -> (u32, u32) {
+    let groups = count.div_ceil(workgroup_size);
+    let groups_x = groups.clamp(1, max_groups);
+    (groups_x, groups.div_ceil(groups_x))
+}
+
+/// Where each kind's parameters sit for window `window`.
+pub(crate) fn params_offset(window: usize, kind: usize) -> u64 {
+    (window * PAIR_KINDS + kind) as u64 * PARAMS_STRIDE
+}

@@ -1,0 +1,94 @@
+//! From the kernel's compacted records back to hits in pair order.
+//!
+//! Each workgroup writes its reported pairs as one block, in invocation
+//! (slot) order; the blocks land in the output in whatever order the
+//! workgroups reserved them. A record's workgroup is its slot divided by the
+//! workgroup size, so the blocks are put in order by sorting one entry per
+//! block, and copied out in one pass: linear in the records. When the window
+//! was sorted by kind, each kind's slots are one run ascending in pair
+//! index, and the runs are merged through the slot-to-pair map.
+
+use super::kinds::{KindRanges, PAIR_KINDS};
+use super::layout::HitRecord;
+use crate::types::{Axis, SatHit};
+
+/// Appends a window's `records` to `out` in pair order. `base` is the
+/// window's first pair's index in the batch and `slot_order` (for a window
+/// sorted by kind) the batch index of the pair in each slot; `scratch` is
+/// reused from call to call.
+pub(crate) fn append_window(
+    records: &[HitRecord],
+    workgroup_size: u32,
+    (ranges, base, slot_order): (&KindRanges, u32, &[u32]),
+    scratch: &mut Vec<SatHit>,
+    out: &mut Vec<SatHit>,
+) {
+    if ranges.in_order {
+        // Slots are the window's own order.
+        let start = out.len();
+        append_in_slot_order(records, workgroup_size, out);
+        for hit in &mut out[start..] {
+            hit.pair += base;
+        }
+        return;
+    }
+    scratch.clear();
+    append_in_slot_order(records, workgroup_size, scratch);
+    // Slots back to pair indices: one ascending run per kind, merged.
+    let mut runs: [&[SatHit]; PAIR_KINDS] = [&[]; PAIR_KINDS];
+    let mut rest = &scratch[..];
+    for (kind, run) in runs.iter_mut().enumerate() {
+        let end = ranges.starts.get(kind + 1).map_or(u32::MAX, |&start| start);
+        let split = rest.partition_point(|hit| hit.pair < end);
+        *run = &rest[..split];
+        rest = &rest[split..];
+    }
+    merge_runs(&runs, slot_order, out);
+}
+
+/// Appends the records in slot order: blocks ordered by workgroup, each
+/// block already in order.
+fn append_in_slot_order(records: &[HitRecord], workgroup_size: u32, out: &mut Vec<SatHit>) {
+    let group = |record: &HitRecord| record.pair / workgroup_size;
+    let mut blocks: Vec<(u32, usize, usize)> = Vec::new();
+    let mut start = 0;
+    for index in 1..=records.len() {
+        if index == records.len() || group(&records[index]) != group(&records[start]) {
+            blocks.push((group(&records[start]), start, index));
+            start = index;
+        }
+    }
+    blocks.sort_unstable_by_key(|&(group, _, _)| group);
+    out.reserve(records.len());
+    for (_, start, end) in blocks {
+        out.extend(records[start..end].iter().map(|record| SatHit {
+            pair: record.pair,
+            axis: Axis::unpack(record.axis),
+            depth: record.depth,
+        }));
+    }
+}
+
+/// Merges runs of hits that are each ascending in pair index once their
+/// slots are mapped through `slot_order`, appending to `out`.
+fn merge_runs(runs: &[&[SatHit]; PAIR_KINDS], slot_order: &[u32], out: &mut Vec<SatHit>) {
+    let mut heads = [0usize; PAIR_KINDS];
+    out.reserve(runs.iter().map(|run| run.len()).sum());
+    loop {
+        let mut next: Option<(usize, u32)> = None;
+        for (kind, run) in runs.iter().enumerate() {
+            if let Some(hit) = run.get(heads[kind]) {
+                let pair = slot_order[hit.pair as usize];
+                if next.is_none_or(|(_, best)| pair < best) {
+                    next = Some((kind, pair));
+                }
+            }
+        }
+        let Some((kind, pair)) = next else { break };
+        out.push(SatHit {
+            pair,
+            ..runs[kind][heads[kind]]
+        });
+        heads[kind] += 1;
+    }
+}
