@@ -16,8 +16,9 @@
 //! | `buffers.rs` | device memory that only grows, checked against the limits |
 //! | `kinds.rs` | kinds of pair and their entry points; a window sorted by kind |
 //! | `dispatch.rs` | pipelines, bindings, recording the pass and the copies back |
-//! | `readback.rs` | compacted records back in pair order |
-//! | `narrowphase.rs` | windows, rounds, overflow re-runs: one batch from start to finish |
+//! | `windows.rs` | a batch in windows; outputs sized; the layout of one recording |
+//! | `readback.rs` | the staging buffer read: compacted records back in pair order, overflows found |
+//! | `narrowphase.rs` | device memory, recording, polling, re-runs: one batch from start to finish |
 //! | `layout.rs` | the byte layout shared with the kernel |
 
 mod buffers;
@@ -29,6 +30,7 @@ mod kinds;
 pub mod layout;
 mod narrowphase;
 mod readback;
+mod windows;
 
 pub use context::{
     AdapterChoice, AdapterSummary, GpuContext, backend_name, device_type_name, list_adapters,

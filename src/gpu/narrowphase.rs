@@ -29,17 +29,16 @@ use std::time::{Duration, Instant};
 
 use super::buffers::{GrowBuffer, GrowTexture, pad_to_rows, too_large};
 use super::context::GpuContext;
-use super::dispatch::{
-    Bindings, Dispatch, PARAMS_STRIDE, SatPipelines, StagingCopy, grid, params_offset, record_bytes,
-};
+use super::dispatch::{Bindings, PARAMS_STRIDE, SatPipelines, record_bytes};
 use super::error::GpuError;
-use super::kinds::{BodyClasses, KindRanges, PAIR_KINDS, sort_by_kind};
-use super::layout::{HitRecord, Params, ShapeTexel, TransformTexel, shape_texel, transform_texel};
-use super::readback::append_window;
+use super::kinds::{BodyClasses, PAIR_KINDS};
+use super::layout::{HitRecord, ShapeTexel, TransformTexel, shape_texel, transform_texel};
+use super::readback::read_staging;
+use super::windows::{LayoutInput, Window, densest_ratio, first_capacity, layout, plan};
 use crate::batch::Batch;
 use crate::sat::GPU_MERGE_THRESHOLD;
 use crate::shape::EdgeRecord;
-use crate::types::{Pair, SatHit};
+use crate::types::SatHit;
 
 /// Invocations per workgroup unless asked otherwise, chosen with
 /// `gpusat bench --workgroup-size N` on lavapipe (kernel ns per pair, 1M
@@ -47,14 +46,6 @@ use crate::types::{Pair, SatHit};
 /// sparse: 64: 276, 128: 268, 256: 263. Larger groups amortise lavapipe's
 /// per-group cost; 256 is also the largest size every adapter must allow.
 pub const DEFAULT_WORKGROUP_SIZE: u32 = 256;
-
-/// A window's output is sized at this many times the hits per pair of the
-/// last batch (plus [`CAPACITY_SLACK`]), so that the copy back moves little
-/// more than the hits while a batch a little denser than the last still
-/// fits; one that does not fit runs again.
-const CAPACITY_GROWTH: f64 = 1.125;
-/// Records added to every window's estimated output.
-const CAPACITY_SLACK: u64 = 256;
 
 /// Tuning and test knobs of the GPU narrowphase.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,21 +116,6 @@ pub struct PendingHits {
     ticket: u64,
 }
 
-/// One window of a batch in flight.
-struct Window {
-    /// Index of its first pair in the batch.
-    base: u32,
-    ranges: KindRanges,
-    /// Where its slots' pair indices start in `InFlight::slot_order`.
-    slot_order_start: usize,
-    /// Records its output holds.
-    capacity: u32,
-    /// Its hits, once read back.
-    hits: Option<Vec<SatHit>>,
-    /// Where its output sits in the staging buffer.
-    staging_offset: u64,
-}
-
 /// Set by the staging buffer's map callback.
 type MapFlag = Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
 
@@ -180,7 +156,6 @@ pub struct GpuNarrowphase {
     uploaded_shapes: Option<(u64, usize)>,
     classes: BodyClasses,
     /// Scratch reused from call to call.
-    staged: Vec<Pair>,
     scratch: Vec<SatHit>,
     edge_texels: Vec<EdgeRecord>,
     transform_texels: Vec<TransformTexel>,
@@ -209,11 +184,6 @@ impl std::fmt::Debug for GpuNarrowphase {
             .field("max_window", &self.max_window)
             .finish()
     }
-}
-
-/// Rounds `value` up to a multiple of `alignment` (a power of two).
-fn align(value: u64, alignment: u64) -> u64 {
-    value.next_multiple_of(alignment)
 }
 
 impl GpuNarrowphase {
@@ -297,7 +267,6 @@ impl GpuNarrowphase {
             hits_stride: storage_alignment,
             uploaded_shapes: None,
             classes: BodyClasses::default(),
-            staged: Vec::new(),
             scratch: Vec::new(),
             edge_texels: Vec::new(),
             transform_texels: Vec::new(),
@@ -356,7 +325,8 @@ impl GpuNarrowphase {
     /// reported. [`collide`](Self::collide) takes any number, in several
     /// submissions.
     pub fn max_recorded_pairs(&self) -> usize {
-        let window_output = align(record_bytes(self.max_window as u32), self.storage_alignment);
+        let window_output =
+            record_bytes(self.max_window as u32).next_multiple_of(self.storage_alignment);
         // What else the staging buffer holds (counters, timestamps), and
         // dynamic offsets are 32-bit.
         let room = self.buffer_limit.min(1 << 32).saturating_sub(1 << 16);
@@ -522,7 +492,7 @@ impl GpuNarrowphase {
     }
 
     /// Uploads the shapes (when changed) and the bodies, plans the windows of
-    /// `pairs` (a range of the batch), uploads them and records the work.
+    /// `range` (of the batch's pairs), uploads them and records the work.
     fn record_round(
         &mut self,
         batch: &Batch,
@@ -535,92 +505,33 @@ impl GpuNarrowphase {
         if upload_bodies {
             self.upload_scene(batch, merge_threshold)?;
         }
+        let (hit_ratio, initial) = (self.hit_ratio, self.options.initial_capacity);
+        let plan = plan(
+            &batch.pairs()[range.clone()],
+            range.start,
+            self.max_window,
+            (&self.classes, self.options.workgroup_size),
+            |pairs| first_capacity(pairs, hit_ratio, initial),
+        );
         let ticket = self.next_ticket;
         self.next_ticket += 1;
-        let mut in_flight = InFlight {
+        let in_flight = InFlight {
             ticket,
-            windows: Vec::new(),
-            slot_order: Vec::new(),
+            windows: plan.windows,
+            slot_order: plan.slot_order,
             margin: batch.margin(),
             merge_threshold,
             mapped: Arc::new(Mutex::new(None)),
             staging_bytes: 0,
             submitted: None,
         };
-        let pairs = &batch.pairs()[range.clone()];
-        let workgroup_size = self.options.workgroup_size;
-        // Sort each window by kind; its staged pairs wait in `window_pairs`
-        // until the buffer is sized for all of them.
-        let mut window_pairs: Vec<Vec<Pair>> = Vec::new();
-        for (index, window) in pairs.chunks(self.max_window).enumerate() {
-            let base = (range.start + index * self.max_window) as u32;
-            let slot_order_start = in_flight.slot_order.len();
-            let ranges = sort_by_kind(
-                window,
-                base,
-                &self.classes,
-                workgroup_size,
-                &mut self.staged,
-                &mut in_flight.slot_order,
-            );
-            window_pairs.push(if ranges.in_order {
-                Vec::new()
-            } else {
-                std::mem::take(&mut self.staged)
-            });
-            in_flight.windows.push(Window {
-                base,
-                ranges,
-                slot_order_start,
-                capacity: self.first_capacity(window.len() as u32),
-                hits: None,
-                staging_offset: 0,
-            });
-        }
         if in_flight.windows.is_empty() {
             // Nothing to run: already done.
             *in_flight.mapped.lock().map_err(|_| poisoned())? = Some(Ok(()));
             self.in_flight = Some(in_flight);
             return Ok(ticket);
         }
-
-        let slots = in_flight
-            .windows
-            .iter()
-            .map(|window| window.ranges.slots)
-            .max()
-            .unwrap_or(0);
-        let stride = align(
-            u64::from(slots) * size_of::<Pair>() as u64,
-            self.storage_alignment,
-        );
-        if stride > self.pairs_stride {
-            self.pairs_stride = stride;
-            self.bind_group = None;
-        }
-        let needed = self.pairs_stride * in_flight.windows.len() as u64;
-        if self.pairs.ensure(
-            &self.context,
-            needed,
-            (self.buffer_limit, "max_buffer_size"),
-        )? {
-            self.bind_group = None;
-        }
-        for (index, (window, staged)) in in_flight.windows.iter().zip(&window_pairs).enumerate() {
-            let offset = index as u64 * self.pairs_stride;
-            let bytes: &[u8] = if window.ranges.in_order {
-                let first = window.base as usize;
-                bytemuck::cast_slice(&batch.pairs()[first..first + window.ranges.slots as usize])
-            } else {
-                bytemuck::cast_slice(staged)
-            };
-            if !bytes.is_empty() {
-                self.context
-                    .queue()
-                    .write_buffer(&self.pairs.buffer, offset, bytes);
-            }
-            self.stats.bytes_uploaded += bytes.len() as u64;
-        }
+        self.upload_pairs(batch, &in_flight.windows, &plan.staged)?;
         self.stats.windows += in_flight.windows.len() as u32;
         self.in_flight = Some(in_flight);
         self.encode_pending(encoder)?;
@@ -628,21 +539,45 @@ impl GpuNarrowphase {
         Ok(ticket)
     }
 
-    /// Records of output for a window of `pairs` pairs in a new batch.
-    fn first_capacity(&self, pairs: u32) -> u32 {
-        let estimate = match (self.hit_ratio, self.options.initial_capacity) {
-            (Some(ratio), _) => {
-                (f64::from(pairs) * ratio * CAPACITY_GROWTH).ceil() as u64 + CAPACITY_SLACK
+    /// Writes each window's pairs at its offset: straight from the batch
+    /// when they kept their order, else sorted by kind.
+    fn upload_pairs(
+        &mut self,
+        batch: &Batch,
+        windows: &[Window],
+        staged: &[Vec<crate::types::Pair>],
+    ) -> Result<(), GpuError> {
+        let slots = windows.iter().map(|window| window.ranges.slots).max();
+        let stride = (u64::from(slots.unwrap_or(0)) * 8).next_multiple_of(self.storage_alignment);
+        if stride > self.pairs_stride {
+            self.pairs_stride = stride;
+            self.bind_group = None;
+        }
+        let needed = self.pairs_stride * windows.len() as u64;
+        let limit = (self.buffer_limit, "max_buffer_size");
+        if self.pairs.ensure(&self.context, needed, limit)? {
+            self.bind_group = None;
+        }
+        for (index, (window, staged)) in windows.iter().zip(staged).enumerate() {
+            let bytes: &[u8] = if window.ranges.in_order {
+                let first = window.base as usize;
+                bytemuck::cast_slice(&batch.pairs()[first..first + window.ranges.slots as usize])
+            } else {
+                bytemuck::cast_slice(staged)
+            };
+            if !bytes.is_empty() {
+                let offset = index as u64 * self.pairs_stride;
+                self.context
+                    .queue()
+                    .write_buffer(&self.pairs.buffer, offset, bytes);
             }
-            (None, Some(initial)) => u64::from(initial),
-            (None, None) => u64::from(pairs),
-        };
-        estimate.clamp(1, u64::from(pairs.max(1))) as u32
+            self.stats.bytes_uploaded += bytes.len() as u64;
+        }
+        Ok(())
     }
 
-    /// Writes the parameters of the windows not read back yet, sizes the
-    /// output and staging buffers for them, and records their work into
-    /// `encoder` with the staging buffer mapped on submission.
+    /// Records the work of the windows not read back yet into `encoder`,
+    /// with the staging buffer mapped on submission.
     fn encode_pending(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), GpuError> {
         let Some(mut in_flight) = self.in_flight.take() else {
             return Ok(());
@@ -658,10 +593,7 @@ impl GpuNarrowphase {
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), GpuError> {
         let context = self.context.clone();
-        let windows = in_flight.windows.len();
-        let workgroup_size = self.options.workgroup_size;
-        let max_groups = context.limits().max_compute_workgroups_per_dimension;
-
+        let windows = in_flight.windows.len() as u64;
         // Outputs: one stride per window, as large as the largest pending one.
         let largest = in_flight
             .windows
@@ -670,105 +602,57 @@ impl GpuNarrowphase {
             .map(|window| window.capacity)
             .max()
             .unwrap_or(1);
-        let stride = align(record_bytes(largest), self.storage_alignment);
+        let stride = record_bytes(largest).next_multiple_of(self.storage_alignment);
         if stride > self.hits_stride {
             self.hits_stride = stride;
             self.bind_group = None;
         }
-        let limits = (self.buffer_limit, "max_buffer_size");
+        let recording = layout(
+            &mut in_flight.windows,
+            &LayoutInput {
+                pairs_stride: self.pairs_stride,
+                hits_stride: self.hits_stride,
+                margin: in_flight.margin,
+                merge_threshold: in_flight.merge_threshold,
+                workgroup_size: self.options.workgroup_size,
+                max_groups: context.limits().max_compute_workgroups_per_dimension,
+            },
+        )?;
+        let limit = (self.buffer_limit, "max_buffer_size");
         let mut grew = self
             .hits
-            .ensure(&context, self.hits_stride * windows as u64, limits)?;
-        let counter_bytes = align(4 * windows as u64, 4);
-        grew |= self.counters.ensure(&context, counter_bytes, limits)?;
-        let params_bytes = PARAMS_STRIDE * (windows * PAIR_KINDS) as u64;
-        grew |= self.params.ensure(&context, params_bytes, limits)?;
+            .ensure(&context, self.hits_stride * windows, limit)?;
+        grew |= self
+            .counters
+            .ensure(&context, recording.counter_bytes, limit)?;
+        grew |= self
+            .params
+            .ensure(&context, recording.params.len() as u64, limit)?;
         if grew {
             self.bind_group = None;
         }
-
-        // Staging: the counters, the timestamps, then each pending window's
-        // output.
-        let timestamp_offset = align(counter_bytes, 8);
-        let mut staging_bytes = timestamp_offset + 16;
-        let mut copies = Vec::new();
-        let mut params = vec![0u8; params_bytes as usize];
-        let mut dispatches = Vec::new();
-        for (index, window) in in_flight.windows.iter_mut().enumerate() {
-            if window.hits.is_some() {
-                continue;
-            }
-            window.staging_offset = staging_bytes;
-            let bytes = record_bytes(window.capacity);
-            copies.push(StagingCopy {
-                source_offset: index as u64 * self.hits_stride,
-                staging_offset: staging_bytes,
-                bytes,
-            });
-            staging_bytes += bytes;
-            for kind in 0..PAIR_KINDS {
-                let count = window.ranges.counts[kind];
-                let groups = grid(count, workgroup_size, max_groups);
-                let kind_params = Params {
-                    pair_base: window.ranges.starts[kind],
-                    pair_count: count,
-                    groups_x: groups.0,
-                    capacity: window.capacity,
-                    margin: in_flight.margin,
-                    merge_threshold: in_flight.merge_threshold,
-                    window: index as u32,
-                    _pad: 0,
-                };
-                let offset = params_offset(index, kind);
-                params[offset as usize..offset as usize + size_of::<Params>()]
-                    .copy_from_slice(bytemuck::bytes_of(&kind_params));
-                if count > 0 {
-                    let window_offset = |stride: u64| {
-                        u32::try_from(index as u64 * stride).map_err(|_| {
-                            too_large(
-                                "windows of one recording",
-                                (index as u64 + 1) * stride,
-                                u64::from(u32::MAX),
-                                "dynamic offsets are 32-bit",
-                            )
-                        })
-                    };
-                    dispatches.push(Dispatch {
-                        kind,
-                        offsets: [
-                            offset as u32,
-                            window_offset(self.pairs_stride)?,
-                            window_offset(self.hits_stride)?,
-                        ],
-                        groups,
-                    });
-                }
-            }
-        }
-        if staging_bytes > self.staging.size {
-            // The staging buffer is not mapped here: every batch unmaps it
-            // before another is recorded.
-            self.staging.ensure(&context, staging_bytes, limits)?;
-        }
+        // Not mapped here: every batch unmaps it before another is recorded.
+        self.staging
+            .ensure(&context, recording.staging_bytes, limit)?;
         context
             .queue()
-            .write_buffer(&self.params.buffer, 0, &params);
+            .write_buffer(&self.params.buffer, 0, &recording.params);
         let bind_group = self.bind_group();
         self.kernel.encode(
             encoder,
             &bind_group,
-            &dispatches,
-            (&self.counters.buffer, counter_bytes),
+            &recording.dispatches,
+            (&self.counters.buffer, recording.counter_bytes),
             self.timestamps.as_ref(),
-            (&self.hits.buffer, &copies),
-            (&self.staging.buffer, timestamp_offset),
+            (&self.hits.buffer, &recording.copies),
+            (&self.staging.buffer, recording.timestamp_offset),
         );
         let mapped = Arc::new(Mutex::new(None));
         let sink = mapped.clone();
         encoder.map_buffer_on_submit(
             &self.staging.buffer,
             wgpu::MapMode::Read,
-            0..staging_bytes,
+            0..recording.staging_bytes,
             move |result| {
                 if let Ok(mut flag) = sink.lock() {
                     *flag = Some(result);
@@ -776,9 +660,9 @@ impl GpuNarrowphase {
             },
         );
         in_flight.mapped = mapped;
-        in_flight.staging_bytes = staging_bytes;
+        in_flight.staging_bytes = recording.staging_bytes;
         in_flight.submitted = None;
-        self.stats.bytes_read_back += staging_bytes;
+        self.stats.bytes_read_back += recording.staging_bytes;
         Ok(())
     }
 
@@ -803,65 +687,34 @@ impl GpuNarrowphase {
             self.stats.gpu += submitted.elapsed();
         }
         let start = Instant::now();
-        let mut rerun = false;
+        let mut overflowed = 0;
         if in_flight.staging_bytes > 0 {
             let slice = self.staging.buffer.slice(0..in_flight.staging_bytes);
             let view = slice.get_mapped_range().map_err(|err| GpuError::Readback {
                 message: format!("the mapped staging buffer cannot be read: {err}"),
             })?;
-            if self.timestamps.is_some() {
-                let at = align(4 * in_flight.windows.len() as u64, 4);
-                let at = align(at, 8) as usize;
-                let begin: u64 = bytemuck::pod_read_unaligned(&view[at..at + 8]);
-                let end: u64 = bytemuck::pod_read_unaligned(&view[at + 8..at + 16]);
-                let nanos = end.saturating_sub(begin) as f64
-                    * f64::from(self.context.queue().get_timestamp_period());
-                *self.stats.kernel.get_or_insert(Duration::ZERO) +=
-                    Duration::from_nanos(nanos as u64);
-            }
-            let workgroup_size = self.options.workgroup_size;
-            for (index, window) in in_flight.windows.iter_mut().enumerate() {
-                if window.hits.is_some() {
-                    continue;
-                }
-                let count: u32 = bytemuck::pod_read_unaligned(&view[4 * index..4 * index + 4]);
-                if count > window.capacity {
-                    // Overflow: room for all of them (and some), run again.
-                    let pairs = window.ranges.slots.max(1);
-                    window.capacity = (u64::from(count) + u64::from(count) / 8 + CAPACITY_SLACK)
-                        .min(u64::from(pairs)) as u32;
-                    rerun = true;
-                    self.stats.reruns += 1;
-                    continue;
-                }
-                let at = window.staging_offset as usize;
-                let bytes = &view[at..at + record_bytes(count) as usize];
-                let slot_order = &in_flight.slot_order[window.slot_order_start..];
-                let mut hits = Vec::new();
-                let window_info = (&window.ranges, window.base, slot_order);
-                match bytemuck::try_cast_slice::<u8, HitRecord>(bytes) {
-                    Ok(records) => append_window(
-                        records,
-                        workgroup_size,
-                        window_info,
-                        &mut self.scratch,
-                        &mut hits,
-                    ),
-                    Err(_) => append_window(
-                        &bytemuck::pod_collect_to_vec::<u8, HitRecord>(bytes),
-                        workgroup_size,
-                        window_info,
-                        &mut self.scratch,
-                        &mut hits,
-                    ),
-                }
-                window.hits = Some(hits);
-            }
+            let readout = read_staging(
+                &view,
+                &mut in_flight.windows,
+                (
+                    &in_flight.slot_order,
+                    self.options.workgroup_size,
+                    self.timestamps.is_some(),
+                ),
+                &mut self.scratch,
+            );
             drop(view);
             self.staging.buffer.unmap();
+            if let Some(ticks) = readout.kernel_ticks {
+                let period = f64::from(self.context.queue().get_timestamp_period());
+                *self.stats.kernel.get_or_insert(Duration::ZERO) +=
+                    Duration::from_nanos((ticks as f64 * period) as u64);
+            }
+            overflowed = readout.overflowed;
         }
         self.stats.readback += start.elapsed();
-        if rerun {
+        if overflowed > 0 {
+            self.stats.reruns += overflowed;
             let mut encoder =
                 self.context
                     .device()
@@ -878,19 +731,16 @@ impl GpuNarrowphase {
         if in_flight.windows.is_empty() {
             return Ok(Some(Vec::new()));
         }
-        let mut ratio: f64 = 0.0;
+        self.hit_ratio = Some(densest_ratio(&in_flight.windows));
         let mut hits = Vec::new();
         for window in in_flight.windows {
             let window_hits = window.hits.unwrap_or_default();
-            let pairs = window.ranges.counts.iter().sum::<u32>().max(1);
-            ratio = ratio.max(window_hits.len() as f64 / f64::from(pairs));
             if hits.is_empty() {
                 hits = window_hits;
             } else {
                 hits.extend_from_slice(&window_hits);
             }
         }
-        self.hit_ratio = Some(ratio);
         Ok(Some(hits))
     }
 

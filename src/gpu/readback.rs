@@ -8,15 +8,79 @@
 //! was sorted by kind, each kind's slots are one run ascending in pair
 //! index, and the runs are merged through the slot-to-pair map.
 
+use super::dispatch::record_bytes;
 use super::kinds::{KindRanges, PAIR_KINDS};
 use super::layout::HitRecord;
+use super::windows::{Window, rerun_capacity};
 use crate::types::{Axis, SatHit};
+
+/// What one mapped staging buffer held.
+pub(crate) struct Readout {
+    /// The kernel's timestamps' difference, in ticks.
+    pub kernel_ticks: Option<u64>,
+    /// Windows whose output overflowed (now sized to run again).
+    pub overflowed: u32,
+}
+
+/// Reads a mapped staging buffer laid out by
+/// [`layout`](super::windows::layout): each pending window whose counter
+/// fits its output gets its hits, in pair order; each whose counter passed
+/// it gets the room to run again.
+pub(crate) fn read_staging(
+    staging: &[u8],
+    windows: &mut [Window],
+    (slot_order, workgroup_size, timestamps): (&[u32], u32, bool),
+    scratch: &mut Vec<SatHit>,
+) -> Readout {
+    let timestamp_offset = (4 * windows.len()).next_multiple_of(8);
+    let kernel_ticks = timestamps.then(|| {
+        let at = timestamp_offset;
+        let begin: u64 = bytemuck::pod_read_unaligned(&staging[at..at + 8]);
+        let end: u64 = bytemuck::pod_read_unaligned(&staging[at + 8..at + 16]);
+        end.saturating_sub(begin)
+    });
+    let mut overflowed = 0;
+    for (index, window) in windows.iter_mut().enumerate() {
+        if window.hits.is_some() {
+            continue;
+        }
+        let count: u32 = bytemuck::pod_read_unaligned(&staging[4 * index..4 * index + 4]);
+        if count > window.capacity {
+            window.capacity = rerun_capacity(count, window.ranges.slots);
+            overflowed += 1;
+            continue;
+        }
+        let at = window.staging_offset as usize;
+        let bytes = &staging[at..at + record_bytes(count) as usize];
+        let order = (
+            &window.ranges,
+            window.base,
+            &slot_order[window.slot_order_start..],
+        );
+        let mut hits = Vec::new();
+        match bytemuck::try_cast_slice::<u8, HitRecord>(bytes) {
+            Ok(records) => append_window(records, workgroup_size, order, scratch, &mut hits),
+            Err(_) => append_window(
+                &bytemuck::pod_collect_to_vec::<u8, HitRecord>(bytes),
+                workgroup_size,
+                order,
+                scratch,
+                &mut hits,
+            ),
+        }
+        window.hits = Some(hits);
+    }
+    Readout {
+        kernel_ticks,
+        overflowed,
+    }
+}
 
 /// Appends a window's `records` to `out` in pair order. `base` is the
 /// window's first pair's index in the batch and `slot_order` (for a window
 /// sorted by kind) the batch index of the pair in each slot; `scratch` is
 /// reused from call to call.
-pub(crate) fn append_window(
+fn append_window(
     records: &[HitRecord],
     workgroup_size: u32,
     (ranges, base, slot_order): (&KindRanges, u32, &[u32]),

@@ -11,7 +11,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
-use super::{Circle, EdgeRecord, Faces, Polygon, Shape, ShapeView};
+use super::shapes::{Circle, EdgeRecord, Faces, Polygon, Shape, ShapeView};
 use crate::error::Error;
 
 /// One shape as the narrowphase reads it. `count == 0` marks a circle.
@@ -159,13 +159,13 @@ impl ShapeSet {
         self.first_lane.push(self.lanes.len() as u32);
         self.first_ring.push(self.ring.len() as u32);
         if let Shape::Polygon(polygon) = &shape {
-            let count = polygon.vertices.len();
+            let count = polygon.vertices().len();
             for coordinate in [|v: &Vec2| v.x, |v: &Vec2| v.y] {
                 self.ring.extend(
-                    (0..count + RING_PADDING).map(|i| coordinate(&polygon.vertices[i % count])),
+                    (0..count + RING_PADDING).map(|i| coordinate(&polygon.vertices()[i % count])),
                 );
             }
-            let (v, n) = (&polygon.vertices, &polygon.normals);
+            let (v, n) = (polygon.vertices(), polygon.normals());
             for group in 0..count.div_ceil(FACE_LANES) {
                 let mut lanes = FaceLanes::default();
                 for lane in 0..FACE_LANES {
@@ -182,19 +182,19 @@ impl ShapeSet {
         let record = match &shape {
             Shape::Polygon(polygon) => {
                 let first = self.edges.len() as u32;
-                self.edges.extend_from_slice(&polygon.edges);
+                self.edges.extend_from_slice(polygon.edges());
                 ShapeRecord {
                     first,
-                    count: polygon.vertices.len() as u32,
+                    count: polygon.vertices().len() as u32,
                     radius: 0.0,
-                    size: polygon.size,
+                    size: polygon.size(),
                 }
             }
             Shape::Circle(circle) => ShapeRecord {
                 first: 0,
                 count: 0,
-                radius: circle.radius,
-                size: circle.radius,
+                radius: circle.radius(),
+                size: circle.radius(),
             },
         };
         self.shapes.push(shape);
