@@ -198,7 +198,7 @@ fn bits(hits: &[SatHit]) -> Vec<(u32, Axis, u32)> {
 
 /// Two shapes placed from bytes, near each other, mostly near the origin but
 /// sometimes far out (where the local frames matter) or anywhere at all,
-/// with or without a margin: see [`check_both_ways`] for what is checked.
+/// with or without a margin: see `check_both_ways` for what is checked.
 pub fn check_pair(data: &[u8]) {
     let mut bytes = Bytes { data };
     let Some((shapes, [shape_a, shape_b], reach)) = two_shapes(&mut bytes) else {

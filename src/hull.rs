@@ -4,7 +4,7 @@
 //! way a [`Polygon`](crate::Polygon) comes to exist (through
 //! [`Polygon::new`](crate::Polygon::new)), so the narrowphase may
 //! assume what it checks here: at least 3 and at most
-//! [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES) vertices,
+//! [`MAX_POLYGON_VERTICES`] vertices,
 //! counter-clockwise, strictly convex, edges of non-zero length, unit outward
 //! normals. Unlike `b2ComputeHull`, an outline that is not convex is an error,
 //! not something silently replaced by its hull: a user who draws an L-shape

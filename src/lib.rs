@@ -79,8 +79,8 @@
 //! |---|---|---|
 //! | `gpu` | yes | the [`gpu`] backend (wgpu, pollster) |
 //! | `parallel` | yes | the `*_parallel` CPU backends (rayon) |
-//! | `serde` | no | scene files: [`Scene`], JSON loading (serde, serde_json) |
-//! | `generate` | no | seeded random scenes ([`generate`], rand) |
+//! | `serde` | no | scene files: `Scene`, JSON loading (serde, serde_json) |
+//! | `generate` | no | seeded random scenes (`gpusat::generate`, rand) |
 //! | `testing` | no | the project's own test internals: not a stable API |
 //!
 //! With `default-features = false` the library needs only glam, bytemuck,

@@ -45,7 +45,7 @@ pub fn descend(poly: &[EdgeRecord], normal: Vec2, offset: f32, from: usize) -> u
     j
 }
 
-/// [`find_max_separation`] in `O(n + m)` instead of `O(n * m)`, for large
+/// [`find_max_separation`](super::polygons::find_max_separation) in `O(n + m)` instead of `O(n * m)`, for large
 /// polygons: seed 003's Gauss map, in 2D.
 ///
 /// The faces of `poly1` come in angular order, and so do the directions in

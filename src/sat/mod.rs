@@ -38,7 +38,7 @@
 //!
 //! * **Frames.** Nothing is computed in world coordinates. A's faces are
 //!   moved into B's local frame and B's faces into A's (see
-//!   [`inv_mul_transforms`]), so only small numbers meet and a pair far from
+//!   [`inv_mul_transforms`](crate::math::inv_mul_transforms)), so only small numbers meet and a pair far from
 //!   the origin computes exactly what it would at the origin. The inner loop
 //!   then reads the other polygon's vertices untransformed, straight from the
 //!   shape library.
@@ -47,12 +47,12 @@
 //!   `depth > -margin`; with the default margin 0 only overlapping pairs are.
 //!   For separated pairs reported through a margin the depth is minus the
 //!   largest face separation: a lower bound of the gap.
-//! * **The axis.** A result names its axis as an [`Axis`]: the owner (A or B)
+//! * **The axis.** A result names its axis as an [`Axis`](crate::Axis): the owner (A or B)
 //!   and a feature of the owner. For a polygon of `n` vertices, feature `i < n`
 //!   is the edge from vertex `i` to `i + 1` and feature `n + i` is vertex `i`
 //!   (the axis from that vertex to a circle's centre). For a circle, feature 0
 //!   is its centre (the centre line of two circles). The normal is rebuilt from
-//!   the feature and the two transforms by [`axis_normal`], so a backend only
+//!   the feature and the two transforms by `axis_normal` (`pair.rs`), so a backend only
 //!   has to report the feature and the depth.
 //! * **Tie rule.** The candidates are scanned in a fixed order: A's faces
 //!   `0..n`, then B's faces `0..m`. A later face replaces the best one so far
@@ -72,13 +72,13 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `separation.rs` | what the others share: [`Separation`], [`PairResult`], the tolerances, the face plane, the choice between A's and B's best face |
-//! | `polygons.rs` | polygon against polygon, every face against every vertex ([`find_max_separation`]) |
-//! | `merged.rs` | the same in `O(n + m)` for large polygons: seed 003's Gauss map in 2D ([`find_max_separation_merged`]) |
+//! | `separation.rs` | what the others share: the best face (`Separation`), a pair's result (`PairResult`), the tolerances, the face plane, the choice between A's and B's best face |
+//! | `polygons.rs` | polygon against polygon, every face against every vertex (`find_max_separation`) |
+//! | `merged.rs` | the same in `O(n + m)` for large polygons: seed 003's Gauss map in 2D (`find_max_separation_merged`) |
 //! | `polygon_circle.rs` | polygon against circle: faces, then the vertex regions |
 //! | `circles.rs` | circle against circle |
 //! | `straight.rs` | the straight-line `*8` and `*16` paths for polygons of up to 8 and 16 vertices (loops that carry state ran five times slower on lavapipe) |
-//! | `pair.rs` | one candidate pair: the choice of path, and the normal rebuilt from a feature ([`axis_normal`]) |
+//! | `pair.rs` | one candidate pair: the choice of path, and the normal rebuilt from a feature (`axis_normal`) |
 //! | `lanes.rs` | the whole computation eight faces at a time (AVX or SSE), bit for bit the scalar one: what the CPU backends run |
 //!
 //! `shaders/sat.wgsl` is the twin of the scalar files: the same functions,

@@ -84,7 +84,7 @@ fn polygon_circle(
     }
 }
 
-/// [`collide_pair`] on two shapes of a library, for the twin tests.
+/// `collide_pair` on two shapes of a library, for the twin tests.
 #[cfg(feature = "testing")]
 pub fn collide_pair_records(
     shapes: &crate::shape::ShapeSet,

@@ -65,7 +65,7 @@ pub fn face_plane(face: &EdgeRecord, xf: Transform) -> (Vec2, f32) {
 }
 
 /// On the CPU, polygons that both have more vertices than this use
-/// [`find_max_separation_merged`]. Set by measurement
+/// the merged face search (`merged.rs`). Set by measurement
 /// (`benches/large_polygons.rs`, this 2-core machine): there the brute force
 /// takes 8 faces per AVX instruction, and the merge only wins from about 48
 /// vertices (1.1x), 1.3x at 64.

@@ -38,7 +38,7 @@ pub fn vertex_min8(separation: f32, normal: Vec2, offset: f32, other: &Faces8) -
     separation
 }
 
-/// One face of [`find_max_separation`]: min over the 8 vertices of `other`.
+/// One face of [`find_max_separation`](super::polygons::find_max_separation): min over the 8 vertices of `other`.
 #[inline(always)]
 pub fn face_separation8(face: &EdgeRecord, xf: Transform, other: &Faces8) -> f32 {
     let (normal, offset) = face_plane(face, xf);
@@ -210,7 +210,7 @@ pub fn load_faces16(poly: &[EdgeRecord]) -> Faces16 {
     }
 }
 
-/// One face of [`find_max_separation`]: min over the 16 vertices of `other`.
+/// One face of [`find_max_separation`](super::polygons::find_max_separation): min over the 16 vertices of `other`.
 #[inline(always)]
 pub fn face_separation16(face: &EdgeRecord, xf: Transform, other: &Faces16) -> f32 {
     let (normal, offset) = face_plane(face, xf);
