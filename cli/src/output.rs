@@ -244,10 +244,11 @@ pub fn write_atomically_with(
         let mut writer = std::io::BufWriter::with_capacity(1 << 20, file);
         write(&mut writer)?;
         writer.flush().map_err(file_error)?;
-        let file = writer
-            .into_inner()
-            .map_err(|err| file_error(err.into_error()))?;
-        file.sync_all().map_err(file_error)?;
+        drop(
+            writer
+                .into_inner()
+                .map_err(|err| file_error(err.into_error()))?,
+        );
         std::fs::rename(&temporary, path).map_err(file_error)
     })();
     if written.is_err() {
