@@ -96,11 +96,7 @@ fn vertices(shapes: &ShapeSet, bodies: &[Body], overlapping: &[bool]) -> Vec<Ver
             None => continue,
         };
         for i in 1..outline.len() - 1 {
-            out.extend([
-                place(outline[0]),
-                place(outline[i]),
-                place(outline[i + 1]),
-            ]);
+            out.extend([place(outline[0]), place(outline[i]), place(outline[i + 1])]);
         }
     }
     out
@@ -116,7 +112,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut instance_descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
     instance_descriptor.backends = wgpu::Backends::PRIMARY;
     let instance = wgpu::Instance::new(instance_descriptor.with_env());
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))?;
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))?;
     let (device, queue) =
         pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))?;
     println!("device: {}", adapter.get_info().name);
@@ -133,7 +130,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         let count = 3 + (random.next() * 6.0) as usize;
         let points: Vec<Vec2> = (0..count)
             .map(|i| {
-                let angle = std::f32::consts::TAU * (i as f32 + random.range(0.1, 0.9)) / count as f32;
+                let angle =
+                    std::f32::consts::TAU * (i as f32 + random.range(0.1, 0.9)) / count as f32;
                 radius * Vec2::new(angle.cos(), angle.sin())
             })
             .collect();
