@@ -84,6 +84,52 @@ pub enum ShapeError {
         /// The radius given.
         radius: f32,
     },
+    /// A 3D point is NaN or infinite.
+    #[error("has a non-finite coordinate at point {point} ({x}, {y}, {z})")]
+    NonFinitePoint {
+        /// Index of the offending input point.
+        point: usize,
+        /// Its x coordinate.
+        x: f32,
+        /// Its y coordinate.
+        y: f32,
+        /// Its z coordinate.
+        z: f32,
+    },
+    /// Fewer than four distinct points for a hull.
+    #[error("has {count} distinct points; a hull needs at least 4")]
+    TooFewHullPoints {
+        /// Distinct points found (after welding).
+        count: usize,
+    },
+    /// Every point of a hull lies on one plane.
+    #[error("has all its points on one plane (a flat hull)")]
+    Coplanar,
+    /// A hull whose volume is negligible for its size: flat or a needle.
+    #[error("is flat or needle-like: volume {volume:e} for a width of {width:e}")]
+    ZeroVolume {
+        /// The volume.
+        volume: f64,
+        /// The width (bounding-box diagonal) it is compared with.
+        width: f64,
+    },
+    /// A point cloud whose hull could not be made a valid polyhedron
+    /// (points at the very edge of the tolerances).
+    #[error("does not make a valid convex polyhedron ({reason})")]
+    DegenerateHull {
+        /// What failed.
+        reason: String,
+    },
+    /// A cuboid's half extents are not all positive and finite.
+    #[error("has half extents ({x}, {y}, {z}); each must be a positive finite number")]
+    HalfExtents {
+        /// Along x.
+        x: f32,
+        /// Along y.
+        y: f32,
+        /// Along z.
+        z: f32,
+    },
 }
 
 /// Why a body was rejected. The message reads after "body N ".
@@ -119,6 +165,35 @@ pub enum BodyError {
     NegativeInvMass {
         /// The inverse mass given.
         inv_mass: f32,
+    },
+    /// A rotation quaternion that is zero or not finite (any other is
+    /// normalised).
+    #[error(
+        "has a rotation ({x}, {y}, {z}, {w}) that is zero or not finite; a rotation is a quaternion [x, y, z, w]"
+    )]
+    Rotation {
+        /// x.
+        x: f32,
+        /// y.
+        y: f32,
+        /// z.
+        z: f32,
+        /// w.
+        w: f32,
+    },
+    /// A 3D position too far from the origin.
+    #[error(
+        "is at ({x:e}, {y:e}, {z:e}), beyond the {max:e} units from the origin that positions may be"
+    )]
+    TooFar3 {
+        /// x.
+        x: f32,
+        /// y.
+        y: f32,
+        /// z.
+        z: f32,
+        /// The limit.
+        max: f32,
     },
 }
 

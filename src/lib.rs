@@ -95,6 +95,7 @@ mod body;
 mod broadphase;
 mod check;
 mod contact;
+pub mod d3;
 mod error;
 #[cfg(feature = "testing")]
 #[doc(hidden)]

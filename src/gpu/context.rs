@@ -383,6 +383,45 @@ impl GpuContext {
                 ),
             );
         }
+        if limits.min_uniform_buffer_offset_alignment > 256 {
+            return missing(
+                "uniform offsets at 256-byte strides",
+                format!(
+                    "its uniform offsets must be multiples of {} bytes",
+                    limits.min_uniform_buffer_offset_alignment
+                ),
+            );
+        }
+        if limits.max_compute_workgroup_storage_size < 1028 {
+            return missing(
+                "workgroup memory",
+                format!(
+                    "1028 bytes needed, {} allowed",
+                    limits.max_compute_workgroup_storage_size
+                ),
+            );
+        }
+        if limits.max_uniform_buffers_per_shader_stage < 1
+            || limits.max_uniform_buffer_binding_size < 32
+        {
+            return missing(
+                "uniform buffers",
+                format!(
+                    "1 of 32 bytes needed, {} of {} bytes allowed",
+                    limits.max_uniform_buffers_per_shader_stage,
+                    limits.max_uniform_buffer_binding_size
+                ),
+            );
+        }
+        if limits.max_bind_groups < 1 || limits.max_bindings_per_bind_group < 7 {
+            return missing(
+                "bindings",
+                format!(
+                    "1 bind group of 7 bindings needed, {} of {} allowed",
+                    limits.max_bind_groups, limits.max_bindings_per_bind_group
+                ),
+            );
+        }
         if limits.max_storage_buffer_binding_size < 1 << 16 {
             return missing(
                 "storage bindings large enough",

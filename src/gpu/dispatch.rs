@@ -110,11 +110,13 @@ impl SatPipelines {
                 ],
             })
         })?;
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("sat"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        let pipeline_layout = context.scoped("the SAT pipeline layout", || {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("sat"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            })
+        })?;
         let constants = [("WORKGROUP_SIZE", f64::from(workgroup_size))];
         let pipelines = ENTRY_POINTS
             .iter()
@@ -139,7 +141,11 @@ impl SatPipelines {
     }
 
     /// The bind group over these buffers and textures.
-    pub fn bind_group(&self, context: &GpuContext, bindings: &Bindings) -> wgpu::BindGroup {
+    pub fn bind_group(
+        &self,
+        context: &GpuContext,
+        bindings: &Bindings,
+    ) -> Result<wgpu::BindGroup, GpuError> {
         let buffer = |buffer, size| {
             wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                 buffer,
@@ -147,42 +153,44 @@ impl SatPipelines {
                 size: wgpu::BufferSize::new(size),
             })
         };
-        context
-            .device()
-            .create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("sat bindings"),
-                layout: &self.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: buffer(bindings.params, size_of::<Params>() as u64),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(bindings.edges),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::TextureView(bindings.body_transforms),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(bindings.body_shapes),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 4,
-                        resource: buffer(bindings.pairs, bindings.pairs_stride),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 5,
-                        resource: buffer(bindings.hits, bindings.hits_stride),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 6,
-                        resource: bindings.counters.as_entire_binding(),
-                    },
-                ],
-            })
+        context.scoped("the SAT bind group", || {
+            context
+                .device()
+                .create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("sat bindings"),
+                    layout: &self.layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: buffer(bindings.params, size_of::<Params>() as u64),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: wgpu::BindingResource::TextureView(bindings.edges),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: wgpu::BindingResource::TextureView(bindings.body_transforms),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 3,
+                            resource: wgpu::BindingResource::TextureView(bindings.body_shapes),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 4,
+                            resource: buffer(bindings.pairs, bindings.pairs_stride),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 5,
+                            resource: buffer(bindings.hits, bindings.hits_stride),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 6,
+                            resource: bindings.counters.as_entire_binding(),
+                        },
+                    ],
+                })
+        })
     }
 
     /// Records the pass and the copies back:

@@ -146,7 +146,10 @@ pub struct GpuNarrowphase {
     pairs: GrowBuffer,
     hits: GrowBuffer,
     counters: GrowBuffer,
-    staging: GrowBuffer,
+    /// The readback buffer; `None` after a batch was abandoned (its old
+    /// buffer may yet be mapped by work submitted later), made again when
+    /// the next batch is recorded.
+    staging: Option<GrowBuffer>,
     timestamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
     /// Bytes of one window's pairs, and of one window's output, in their
     /// buffers (and the bindings' sizes); they only grow.
@@ -172,7 +175,6 @@ pub struct GpuNarrowphase {
     texture_rows: u32,
     max_window: usize,
     in_flight: Option<InFlight>,
-    next_ticket: u64,
     stats: GpuStats,
 }
 
@@ -261,7 +263,7 @@ impl GpuNarrowphase {
                 U::STORAGE | U::COPY_SRC | U::COPY_DST,
                 256,
             )?,
-            staging: GrowBuffer::new(&context, "hit readback", U::MAP_READ | U::COPY_DST, 1 << 16)?,
+            staging: None,
             timestamps,
             pairs_stride: storage_alignment,
             hits_stride: storage_alignment,
@@ -278,7 +280,6 @@ impl GpuNarrowphase {
             texture_rows,
             max_window: max_window.max(1),
             in_flight: None,
-            next_ticket: 1,
             stats: GpuStats::default(),
             context,
             options,
@@ -312,7 +313,7 @@ impl GpuNarrowphase {
             + self.pairs.size
             + self.hits.size
             + self.counters.size
-            + self.staging.size
+            + self.staging.as_ref().map_or(0, |staging| staging.size)
     }
 
     /// The most pairs one window holds.
@@ -325,13 +326,26 @@ impl GpuNarrowphase {
     /// reported. [`collide`](Self::collide) takes any number, in several
     /// submissions.
     pub fn max_recorded_pairs(&self) -> usize {
-        let window_output =
-            record_bytes(self.max_window as u32).next_multiple_of(self.storage_alignment);
-        // What else the staging buffer holds (counters, timestamps), and
-        // dynamic offsets are 32-bit.
+        let align = self.storage_alignment;
+        let padding = PAIR_KINDS as u64 * u64::from(self.options.workgroup_size);
+        let window = self.max_window as u64;
+        // What one window takes in each buffer (each on its own below the
+        // device's largest buffer; dynamic offsets are 32-bit).
+        let per_window = [
+            ((window + padding) * 8).next_multiple_of(align),
+            record_bytes(self.max_window as u32).next_multiple_of(align),
+            PARAMS_STRIDE * PAIR_KINDS as u64,
+            // Staging: the window's output and its counter.
+            record_bytes(self.max_window as u32) + 4,
+        ];
         let room = self.buffer_limit.min(1 << 32).saturating_sub(1 << 16);
-        let windows = (room / window_output).max(1) as usize;
-        windows.saturating_mul(self.max_window)
+        let windows = per_window
+            .iter()
+            .map(|&bytes| room / bytes)
+            .min()
+            .unwrap_or(1)
+            .max(1);
+        (windows as usize).saturating_mul(self.max_window)
     }
 
     /// Runs the SAT kernel on every pair of the batch and waits for the
@@ -339,6 +353,14 @@ impl GpuNarrowphase {
     pub fn collide(&mut self, batch: &Batch) -> Result<Vec<SatHit>, GpuError> {
         let start = Instant::now();
         self.begin(batch)?;
+        let result = self.collide_rounds(batch);
+        let hits = self.or_abandon(result)?;
+        self.finish_stats(&hits, start);
+        Ok(hits)
+    }
+
+    /// The batch in rounds that each fit the device's buffers.
+    fn collide_rounds(&mut self, batch: &Batch) -> Result<Vec<SatHit>, GpuError> {
         let count = batch.pairs().len();
         let mut hits = Vec::new();
         let per_round = self.max_recorded_pairs();
@@ -359,7 +381,6 @@ impl GpuNarrowphase {
             }
             round_start = round.end;
         }
-        self.finish_stats(&hits, start);
         Ok(hits)
     }
 
@@ -397,9 +418,9 @@ impl GpuNarrowphase {
     /// that work itself), and the hits come a call or two later.
     pub fn poll(&mut self, pending: &PendingHits) -> Result<Option<Vec<SatHit>>, GpuError> {
         self.check_ticket(pending.ticket)?;
-        self.context.poll()?;
         let start = Instant::now();
-        let done = self.try_finish()?;
+        let polled = self.context.poll().and_then(|()| self.try_finish());
+        let done = self.or_abandon(polled)?;
         if let Some(hits) = &done {
             self.finish_stats(hits, start);
         }
@@ -412,7 +433,8 @@ impl GpuNarrowphase {
     pub fn wait(&mut self, pending: PendingHits) -> Result<Vec<SatHit>, GpuError> {
         self.check_ticket(pending.ticket)?;
         let start = Instant::now();
-        let hits = self.wait_for(pending.ticket)?;
+        let waited = self.wait_for(pending.ticket);
+        let hits = self.or_abandon(waited)?;
         self.finish_stats(&hits, start);
         Ok(hits)
     }
@@ -425,17 +447,22 @@ impl GpuNarrowphase {
         Ok(())
     }
 
-    /// Drops the batch in flight. Its staging buffer may still be mapped
-    /// later by work the caller submits, so a fresh one takes its place.
+    /// Drops the batch in flight, if any. Its staging buffer may still be
+    /// mapped later by work submitted after this (a caller's encoder), so it
+    /// is let go and a fresh one is made for the next batch.
     fn abandon(&mut self) {
         if self.in_flight.take().is_some() {
-            let usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-            if let Ok(fresh) =
-                GrowBuffer::new(&self.context, "hit readback", usage, self.staging.size)
-            {
-                self.staging = fresh;
-            }
+            self.staging = None;
         }
+    }
+
+    /// `result`, after abandoning the batch in flight if it is an error:
+    /// a failed batch never leaves the narrowphase busy.
+    fn or_abandon<T>(&mut self, result: Result<T, GpuError>) -> Result<T, GpuError> {
+        if result.is_err() {
+            self.abandon();
+        }
+        result
     }
 
     fn check_ticket(&self, ticket: u64) -> Result<(), GpuError> {
@@ -513,9 +540,8 @@ impl GpuNarrowphase {
             (&self.classes, self.options.workgroup_size),
             |pairs| first_capacity(pairs, hit_ratio, initial),
         );
-        let ticket = self.next_ticket;
-        self.next_ticket += 1;
-        let in_flight = InFlight {
+        let ticket = next_ticket();
+        let mut in_flight = InFlight {
             ticket,
             windows: plan.windows,
             slot_order: plan.slot_order,
@@ -533,8 +559,9 @@ impl GpuNarrowphase {
         }
         self.upload_pairs(batch, &in_flight.windows, &plan.staged)?;
         self.stats.windows += in_flight.windows.len() as u32;
+        // Stored only once recorded: a batch that failed is not in flight.
+        self.encode_windows(&mut in_flight, encoder)?;
         self.in_flight = Some(in_flight);
-        self.encode_pending(encoder)?;
         self.stats.upload += start.elapsed();
         Ok(ticket)
     }
@@ -631,13 +658,26 @@ impl GpuNarrowphase {
         if grew {
             self.bind_group = None;
         }
-        // Not mapped here: every batch unmaps it before another is recorded.
-        self.staging
-            .ensure(&context, recording.staging_bytes, limit)?;
+        // Not mapped here: every batch unmaps it before another is recorded,
+        // and an abandoned batch's buffer is let go.
+        let staging = match self.staging.take() {
+            Some(mut staging) => {
+                staging.ensure(&context, recording.staging_bytes, limit)?;
+                staging
+            }
+            None => GrowBuffer::new(
+                &context,
+                "hit readback",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                recording.staging_bytes,
+            )?,
+        };
+        let staging = self.staging.insert(staging);
         context
             .queue()
             .write_buffer(&self.params.buffer, 0, &recording.params);
-        let bind_group = self.bind_group();
+        let staging_buffer = staging.buffer.clone();
+        let bind_group = self.bind_group()?;
         self.kernel.encode(
             encoder,
             &bind_group,
@@ -645,12 +685,12 @@ impl GpuNarrowphase {
             (&self.counters.buffer, recording.counter_bytes),
             self.timestamps.as_ref(),
             (&self.hits.buffer, &recording.copies),
-            (&self.staging.buffer, recording.timestamp_offset),
+            (&staging_buffer, recording.timestamp_offset),
         );
         let mapped = Arc::new(Mutex::new(None));
         let sink = mapped.clone();
         encoder.map_buffer_on_submit(
-            &self.staging.buffer,
+            &staging_buffer,
             wgpu::MapMode::Read,
             0..recording.staging_bytes,
             move |result| {
@@ -689,7 +729,12 @@ impl GpuNarrowphase {
         let start = Instant::now();
         let mut overflowed = 0;
         if in_flight.staging_bytes > 0 {
-            let slice = self.staging.buffer.slice(0..in_flight.staging_bytes);
+            let Some(staging) = self.staging.as_ref() else {
+                return Err(GpuError::Readback {
+                    message: "the staging buffer is gone".to_string(),
+                });
+            };
+            let slice = staging.buffer.slice(0..in_flight.staging_bytes);
             let view = slice.get_mapped_range().map_err(|err| GpuError::Readback {
                 message: format!("the mapped staging buffer cannot be read: {err}"),
             })?;
@@ -704,7 +749,9 @@ impl GpuNarrowphase {
                 &mut self.scratch,
             );
             drop(view);
-            self.staging.buffer.unmap();
+            staging.buffer.unmap();
+            // Mapped no more: a re-run maps it again on its own submission.
+            in_flight.mapped = Arc::new(Mutex::new(None));
             if let Some(ticks) = readout.kernel_ticks {
                 let period = f64::from(self.context.queue().get_timestamp_period());
                 *self.stats.kernel.get_or_insert(Duration::ZERO) +=
@@ -798,9 +845,9 @@ impl GpuNarrowphase {
         Ok(())
     }
 
-    fn bind_group(&mut self) -> wgpu::BindGroup {
+    fn bind_group(&mut self) -> Result<wgpu::BindGroup, GpuError> {
         if let Some(bind_group) = &self.bind_group {
-            return bind_group.clone();
+            return Ok(bind_group.clone());
         }
         let bind_group = self.kernel.bind_group(
             &self.context,
@@ -815,15 +862,22 @@ impl GpuNarrowphase {
                 hits_stride: self.hits_stride.min(self.binding_limit),
                 counters: &self.counters.buffer,
             },
-        );
+        )?;
         self.bind_group = Some(bind_group.clone());
-        bind_group
+        Ok(bind_group)
     }
 }
 
 /// What the map callback has said so far.
 fn flag(mapped: &MapFlag) -> Option<Result<(), wgpu::BufferAsyncError>> {
     mapped.lock().ok().and_then(|flag| flag.clone())
+}
+
+/// Tickets unique across every narrowphase, so that one never accepts
+/// another's [`PendingHits`].
+fn next_ticket() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 fn poisoned() -> GpuError {

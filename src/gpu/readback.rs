@@ -46,7 +46,7 @@ pub(crate) fn read_staging(
         }
         let count: u32 = bytemuck::pod_read_unaligned(&staging[4 * index..4 * index + 4]);
         if count > window.capacity {
-            window.capacity = rerun_capacity(count, window.ranges.slots);
+            window.capacity = rerun_capacity(count, window.ranges.counts.iter().sum());
             overflowed += 1;
             continue;
         }

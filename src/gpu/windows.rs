@@ -114,10 +114,10 @@ pub(crate) fn first_capacity(pairs: u32, hit_ratio: Option<f64>, initial: Option
     estimate.clamp(1, u64::from(pairs.max(1))) as u32
 }
 
-/// Records of output for a window run again after `count` records did not
-/// fit: all of them and some, at most one per slot.
-pub(crate) fn rerun_capacity(count: u32, slots: u32) -> u32 {
-    (u64::from(count) + u64::from(count) / 8 + CAPACITY_SLACK).min(u64::from(slots.max(1))) as u32
+/// Records of output for a window of `pairs` pairs run again after `count`
+/// records did not fit: all of them and some, at most one per pair.
+pub(crate) fn rerun_capacity(count: u32, pairs: u32) -> u32 {
+    (u64::from(count) + u64::from(count) / 8 + CAPACITY_SLACK).min(u64::from(pairs.max(1))) as u32
 }
 
 /// The hits per pair of the densest window: what the next batch's outputs
@@ -214,9 +214,17 @@ pub(crate) fn layout(windows: &mut [Window], input: &LayoutInput) -> Result<Reco
             recording.params[offset as usize..offset as usize + size_of::<Params>()]
                 .copy_from_slice(bytemuck::bytes_of(&params));
             if count > 0 {
+                let params_at = u32::try_from(offset).map_err(|_| {
+                    too_large(
+                        "parameters of one recording",
+                        offset + size_of::<Params>() as u64,
+                        u64::from(u32::MAX),
+                        "dynamic offsets are 32-bit",
+                    )
+                })?;
                 recording.dispatches.push(Dispatch {
                     kind,
-                    offsets: [offset as u32, pairs_offset, hits_offset],
+                    offsets: [params_at, pairs_offset, hits_offset],
                     groups,
                 });
             }

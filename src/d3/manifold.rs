@@ -1,0 +1,441 @@
+//! 3D contact manifolds: from a SAT hit to up to four contact points.
+//!
+//! ```text
+//! face axis (two hulls):
+//!     reference face = the face the SAT chose; incident face = the other
+//!         hull's face most anti-parallel to it
+//!     clip the incident face's polygon (Sutherland-Hodgman) by the planes
+//!         through the reference face's edges, perpendicular to it
+//!     keep the points at or below the reference plane (or within the
+//!         margin), each placed midway between the surfaces with its own depth
+//!     reduce to at most 4: the deepest; the farthest from it; the one making
+//!         the largest triangle with those; the one adding the most area outside it
+//! edge pair: the closest points of the two edges, one point midway
+//! a sphere:  one point midway between the surfaces along the normal
+//! ```
+//!
+//! Everything is computed in the reference hull's frame and moved into the
+//! world at the end. Each point's `id` names the features that made it, so a
+//! solver can match points from frame to frame (see [`contact_id`]).
+
+use glam::Vec3;
+
+use super::batch::Batch;
+use super::math::{
+    Transform3, cross3, dot3, inv_mul_transforms3, inv_rotate3, length3, transform_point3,
+};
+use super::sat::{edge_pair_axis, sphere_axis};
+use super::shapes::{Hull, Shape};
+use super::types::{Axis, Hit};
+
+/// One 3D contact point.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactPoint {
+    /// World position, midway between the two surfaces.
+    pub point: Vec3,
+    /// How deep this point is (negative: a gap, within the margin).
+    pub depth: f32,
+    /// Feature id (see [`contact_id`]).
+    pub id: u32,
+}
+
+/// The contact points of one reported pair: one to four.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Manifold {
+    /// Index of the pair in the batch.
+    pub pair: u32,
+    /// Body A.
+    pub a: u32,
+    /// Body B.
+    pub b: u32,
+    /// Unit normal from A to B (the hit's normal).
+    pub normal: Vec3,
+    pub(crate) points: [ContactPoint; 4],
+    pub(crate) count: u8,
+}
+
+impl Manifold {
+    /// A manifold with no points yet.
+    pub fn new(pair: u32, a: u32, b: u32, normal: Vec3) -> Manifold {
+        Manifold {
+            pair,
+            a,
+            b,
+            normal,
+            ..Manifold::default()
+        }
+    }
+
+    /// The contact points.
+    pub fn points(&self) -> &[ContactPoint] {
+        &self.points[..self.count as usize]
+    }
+
+    fn push(&mut self, point: ContactPoint) {
+        if (self.count as usize) < self.points.len() {
+            self.points[self.count as usize] = point;
+            self.count += 1;
+        }
+    }
+
+    /// The deepest point's depth.
+    pub fn depth(&self) -> f32 {
+        self.points()
+            .iter()
+            .map(|p| p.depth)
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+}
+
+/// What made a contact point, packed into 32 bits:
+///
+/// | kind | bits 31..30 | below |
+/// |---|---|---|
+/// | face of A (0) or of B (1) | kind | reference face (9 bits) << 21, incident face (9 bits) << 12, the point's feature (12 bits) |
+/// | edge pair (2) | 2 | A's edge (15 bits) << 15, B's edge (15 bits) |
+/// | a sphere (3) | 3 | the axis's packed index |
+///
+/// A face point's feature is the incident vertex it came from (below 256),
+/// or `256 + 64 (k mod 60) + (f mod 64)` for a point cut by the reference
+/// face's side plane `k` on the segment after feature `f`: stable from frame
+/// to frame while the same features touch (ids can repeat only on faces of
+/// more than 60 edges).
+pub fn contact_id(kind: u32, reference: u32, incident: u32, feature: u32) -> u32 {
+    match kind {
+        0 | 1 => {
+            kind << 30 | (reference & 0x1ff) << 21 | (incident & 0x1ff) << 12 | (feature & 0xfff)
+        }
+        2 => 2 << 30 | (reference & 0x7fff) << 15 | (incident & 0x7fff),
+        _ => 3 << 30 | (feature & 0x3fff_ffff),
+    }
+}
+
+/// Points of one manifold before reduction.
+const MAX_CLIP_POINTS: usize = 2 * 256 + 8;
+
+/// Builds the manifold of one hit.
+pub fn manifold(batch: &Batch, hit: &Hit) -> Manifold {
+    let (xf_a, xf_b) = (
+        batch.transforms()[hit.a as usize],
+        batch.transforms()[hit.b as usize],
+    );
+    let mut manifold = Manifold::new(hit.pair, hit.a, hit.b, hit.normal);
+    contact_points(
+        &mut manifold,
+        (xf_a, batch.shape_of(hit.a)),
+        (xf_b, batch.shape_of(hit.b)),
+        hit,
+        batch.margin(),
+    );
+    manifold
+}
+
+/// Manifolds of many hits, in order.
+pub fn manifolds(batch: &Batch, hits: &[Hit]) -> Vec<Manifold> {
+    hits.iter().map(|hit| manifold(batch, hit)).collect()
+}
+
+/// The contact points of a hit between two placed shapes, into `manifold`.
+pub(crate) fn contact_points(
+    manifold: &mut Manifold,
+    (xf_a, shape_a): (Transform3, &Shape),
+    (xf_b, shape_b): (Transform3, &Shape),
+    hit: &Hit,
+    margin: f32,
+) {
+    match (hit.axis, shape_a, shape_b) {
+        (Axis::FaceA(face), Shape::Hull(a), Shape::Hull(b)) => {
+            face_contact(manifold, (xf_a, a), (xf_b, b), (0, face), hit, margin)
+        }
+        (Axis::FaceB(face), Shape::Hull(a), Shape::Hull(b)) => {
+            face_contact(manifold, (xf_b, b), (xf_a, a), (1, face), hit, margin)
+        }
+        (Axis::Edges(i, j), Shape::Hull(a), Shape::Hull(b)) => {
+            edge_contact(manifold, (xf_a, a), (xf_b, b), (i, j))
+        }
+        _ => manifold.push(sphere_point((xf_a, shape_a), (xf_b, shape_b), hit)),
+    }
+}
+
+/// A clipped point in the reference frame, with the feature it came from.
+#[derive(Clone, Copy, Debug)]
+struct ClipPoint {
+    position: Vec3,
+    feature: u32,
+}
+
+/// Clips `input` (a convex polygon) by the plane `side . (p - origin) <= 0`,
+/// Sutherland-Hodgman, into `output`; points cut by the plane record `plane`.
+fn clip_by_plane(
+    input: &[ClipPoint],
+    output: &mut Vec<ClipPoint>,
+    (side, origin, plane): (Vec3, Vec3, u32),
+) {
+    output.clear();
+    for (k, &p) in input.iter().enumerate() {
+        let q = input[(k + 1) % input.len()];
+        let dp = dot3(side, p.position - origin);
+        let dq = dot3(side, q.position - origin);
+        if dp <= 0.0 {
+            output.push(p);
+        }
+        if (dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0) {
+            let t = dp / (dp - dq);
+            output.push(ClipPoint {
+                position: p.position + t * (q.position - p.position),
+                feature: 256 + 64 * (plane % 60) + (p.feature % 64),
+            });
+        }
+    }
+}
+
+/// The reference hull's face `face` (of body A when `kind` is 0, B when 1)
+/// against the incident hull.
+fn face_contact(
+    manifold: &mut Manifold,
+    (ref_xf, reference): (Transform3, &Hull),
+    (inc_xf, incident): (Transform3, &Hull),
+    (kind, face): (u32, u32),
+    hit: &Hit,
+    margin: f32,
+) {
+    let face = (face as usize).min(reference.face_count() - 1);
+    let xf = inv_mul_transforms3(ref_xf, inc_xf);
+    let normal = reference.normals()[face];
+    let offset = reference.offsets()[face];
+    // The incident face: the most anti-parallel, found in the incident frame.
+    let in_incident = inv_rotate3(xf.r, normal);
+    let mut incident_face = 0;
+    let mut most_opposed = f32::MAX;
+    for (k, &n) in incident.normals().iter().enumerate() {
+        let alignment = dot3(in_incident, n);
+        if alignment < most_opposed {
+            incident_face = k;
+            most_opposed = alignment;
+        }
+    }
+    let mut polygon: Vec<ClipPoint> = incident
+        .face(incident_face)
+        .iter()
+        .map(|&v| ClipPoint {
+            position: transform_point3(xf, incident.vertices()[v as usize]),
+            feature: v,
+        })
+        .collect();
+    let mut scratch = Vec::with_capacity(polygon.len() + 8);
+    let loop_ = reference.face(face);
+    let vertices = reference.vertices();
+    for k in 0..loop_.len() {
+        if polygon.is_empty() {
+            break;
+        }
+        let a = vertices[loop_[k] as usize];
+        let b = vertices[loop_[(k + 1) % loop_.len()] as usize];
+        let side = cross3(b - a, normal);
+        clip_by_plane(&polygon, &mut scratch, (side, a, k as u32));
+        std::mem::swap(&mut polygon, &mut scratch);
+        polygon.truncate(MAX_CLIP_POINTS);
+    }
+    let id = |feature: u32| contact_id(kind, face as u32, incident_face as u32, feature);
+    let mut kept: Vec<ContactPoint> = polygon
+        .iter()
+        .filter_map(|p| {
+            let separation = dot3(normal, p.position) - offset;
+            (separation <= margin.max(0.0)).then(|| ContactPoint {
+                point: p.position - 0.5 * separation * normal,
+                depth: -separation,
+                id: id(p.feature),
+            })
+        })
+        .collect();
+    if kept.is_empty() {
+        // Nothing under the face (near-ties, slivers, or a pair reported
+        // through the margin): the incident hull's deepest vertex.
+        let (vertex, separation, position) = incident
+            .vertices()
+            .iter()
+            .enumerate()
+            .map(|(v, &w)| {
+                let position = transform_point3(xf, w);
+                (v as u32, dot3(normal, position) - offset, position)
+            })
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .unwrap_or((0, -hit.depth, Vec3::ZERO));
+        kept.push(ContactPoint {
+            point: position - 0.5 * separation * normal,
+            depth: -separation,
+            id: id(vertex),
+        });
+    }
+    for point in reduce(&mut kept, normal) {
+        manifold.push(ContactPoint {
+            point: transform_point3(ref_xf, point.point),
+            ..point
+        });
+    }
+}
+
+/// At most four of `points` (in the reference frame, `normal` the reference
+/// face's), keeping the contact region (Gregorius; Box3D's version):
+///
+/// ```text
+/// a = the deepest point
+/// b = the farthest from a, across the face
+/// c = the point making the largest triangle with a and b
+/// d = the point adding the most area outside triangle abc
+/// ```
+fn reduce(points: &mut Vec<ContactPoint>, normal: Vec3) -> Vec<ContactPoint> {
+    if points.len() <= 4 {
+        return std::mem::take(points);
+    }
+    let take = |points: &mut Vec<ContactPoint>, index: usize| points.swap_remove(index);
+    let best_by = |points: &[ContactPoint], score: &dyn Fn(&ContactPoint) -> f32| {
+        let mut best = (0, f32::MIN);
+        for (index, point) in points.iter().enumerate() {
+            let value = score(point);
+            if value > best.1 {
+                best = (index, value);
+            }
+        }
+        best
+    };
+    let (index, _) = best_by(points, &|p| p.depth);
+    let a = take(points, index);
+    let across = |d: Vec3| d - dot3(d, normal) * normal;
+    let (index, _) = best_by(points, &|p| {
+        dot3(across(p.point - a.point), across(p.point - a.point))
+    });
+    let b = take(points, index);
+    let ab = b.point - a.point;
+    let signed_area = |p: Vec3| dot3(normal, cross3(ab, p - a.point));
+    let (index, _) = best_by(points, &|p| signed_area(p.point).abs());
+    let c = take(points, index);
+    let sign = if signed_area(c.point) < 0.0 {
+        -1.0
+    } else {
+        1.0
+    };
+    let outside = |p: Vec3| {
+        let u1 = sign * dot3(normal, cross3(p - a.point, ab));
+        let u2 = sign * dot3(normal, cross3(p - b.point, c.point - b.point));
+        let u3 = sign * dot3(normal, cross3(p - c.point, a.point - c.point));
+        u1.max(u2).max(u3)
+    };
+    let (index, score) = best_by(points, &|p| outside(p.point));
+    let mut kept = vec![a, b, c];
+    if score > 0.0 {
+        kept.push(points[index]);
+    }
+    kept
+}
+
+/// The closest points of segments `[p1, q1]` and `[p2, q2]`.
+fn closest_points_of_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (Vec3, Vec3) {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (dot3(d1, d1), dot3(d2, d2), dot3(d2, r));
+    let c = dot3(d1, r);
+    let b = dot3(d1, d2);
+    let denominator = a * e - b * b;
+    let mut s = if denominator > 0.0 {
+        ((b * f - c * e) / denominator).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t = if e > 0.0 { (b * s + f) / e } else { 0.0 };
+    if t < 0.0 {
+        t = 0.0;
+        s = if a > 0.0 {
+            (-c / a).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+    } else if t > 1.0 {
+        t = 1.0;
+        s = if a > 0.0 {
+            ((b - c) / a).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+    }
+    (p1 + s * d1, p2 + t * d2)
+}
+
+/// Edge `i` of A against edge `j` of B: one point midway between their
+/// closest points, its depth along the axis.
+fn edge_contact(
+    manifold: &mut Manifold,
+    (xf_a, hull_a): (Transform3, &Hull),
+    (xf_b, hull_b): (Transform3, &Hull),
+    (i, j): (u32, u32),
+) {
+    let i = i.min(hull_a.edges().len() as u32 - 1);
+    let j = j.min(hull_b.edges().len() as u32 - 1);
+    let xf = inv_mul_transforms3(xf_a, xf_b);
+    let axis = edge_pair_axis(hull_a, hull_b, xf, i, j);
+    let (edge_a, edge_b) = (hull_a.edges()[i as usize], hull_b.edges()[j as usize]);
+    let (va, vb) = (hull_a.vertices(), hull_b.vertices());
+    let (on_a, on_b) = closest_points_of_segments(
+        va[edge_a.v0 as usize],
+        va[edge_a.v1 as usize],
+        transform_point3(xf, vb[edge_b.v0 as usize]),
+        transform_point3(xf, vb[edge_b.v1 as usize]),
+    );
+    manifold.push(ContactPoint {
+        point: transform_point3(xf_a, 0.5 * (on_a + on_b)),
+        depth: -dot3(axis, on_b - on_a),
+        id: contact_id(2, i, j, 0),
+    });
+}
+
+/// A sphere against a hull's feature, or two spheres: one point midway
+/// between the surfaces along the normal, its depth recomputed as the SAT
+/// computes it.
+fn sphere_point(
+    (xf_a, shape_a): (Transform3, &Shape),
+    (xf_b, shape_b): (Transform3, &Shape),
+    hit: &Hit,
+) -> ContactPoint {
+    let id = contact_id(3, 0, 0, hit.axis.pack());
+    match (shape_a, shape_b) {
+        (Shape::Sphere(a), Shape::Sphere(b)) => {
+            let centre = inv_mul_transforms3(xf_a, xf_b).p;
+            let distance = length3(centre);
+            let surface_a = xf_a.p + a.radius() * hit.normal;
+            let surface_b = xf_b.p - b.radius() * hit.normal;
+            ContactPoint {
+                point: 0.5 * (surface_a + surface_b),
+                depth: -(distance - (a.radius() + b.radius())),
+                id,
+            }
+        }
+        (Shape::Hull(hull), Shape::Sphere(sphere)) => {
+            let centre = inv_mul_transforms3(xf_a, xf_b).p;
+            let (local, surface, distance) = sphere_axis(hull, centre, hit.axis);
+            let sphere_surface = centre - sphere.radius() * local;
+            ContactPoint {
+                point: transform_point3(xf_a, 0.5 * (surface + sphere_surface)),
+                depth: -(distance - sphere.radius()),
+                id,
+            }
+        }
+        (Shape::Sphere(sphere), Shape::Hull(hull)) => {
+            let centre = inv_mul_transforms3(xf_b, xf_a).p;
+            let (local, surface, distance) = sphere_axis(hull, centre, hit.axis);
+            let sphere_surface = centre - sphere.radius() * local;
+            ContactPoint {
+                point: transform_point3(xf_b, 0.5 * (surface + sphere_surface)),
+                depth: -(distance - sphere.radius()),
+                id,
+            }
+        }
+        (Shape::Hull(_), Shape::Hull(_)) => {
+            // A hull pair's axis of a sphere kind: a backend's garbage, made
+            // total. Midway between the centres, the hit's depth.
+            ContactPoint {
+                point: 0.5 * (xf_a.p + xf_b.p),
+                depth: hit.depth,
+                id,
+            }
+        }
+    }
+}

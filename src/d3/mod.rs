@@ -1,0 +1,58 @@
+//! 3D: convex polyhedra and spheres, with the Gauss-map SAT.
+//!
+//! The same pipeline as in 2D, in its own namespace: shapes validated once
+//! ([`Hull::new`] builds a hull from a point cloud), kept in a
+//! [`ShapeSet`]; [`Body`]s place them (position and unit quaternion); a
+//! validated [`Batch`] of candidate pairs goes through a backend
+//! ([`collide_cpu`], [`collide_cpu_parallel`]) to [`SatHit`]s in pair
+//! order, each naming its axis as features ([`Axis`]); [`Batch::hit`]
+//! rebuilds the world normal; [`manifold`] clips the contact points (up to
+//! four). [`collide_shapes`] does all of it for one pair. The [`sat`]
+//! module teaches the algorithm.
+//!
+//! ```
+//! use gpusat::d3::{Batch, Body, ShapeSet, collide_cpu, manifold};
+//! use gpusat::glam::{Quat, Vec3};
+//! use gpusat::Pair;
+//!
+//! let mut shapes = ShapeSet::new();
+//! let cube = shapes.add_cuboid(Vec3::splat(0.5))?;
+//! let ball = shapes.add_sphere(0.25)?;
+//! let bodies = [
+//!     Body::fixed(cube, Vec3::ZERO, Quat::IDENTITY),
+//!     Body::new(cube, Vec3::new(0.2, 0.95, 0.0), Quat::from_rotation_y(0.3)),
+//!     Body::new(ball, Vec3::new(-0.3, 0.7, 0.3), Quat::IDENTITY),
+//! ];
+//! let pairs = [Pair::new(0, 1), Pair::new(0, 2)];
+//! let batch = Batch::new(&shapes, &bodies, &pairs, 0.0)?;
+//! let hits = batch.hits(&collide_cpu(&batch));
+//! assert_eq!(hits.len(), 2);
+//! let resting = manifold(&batch, &hits[0]);
+//! assert_eq!(resting.points().len(), 4);
+//! # Ok::<(), gpusat::Error>(())
+//! ```
+
+mod batch;
+mod body;
+mod contact;
+pub mod hull;
+mod manifold;
+pub mod math;
+mod narrowphase;
+pub mod sat;
+mod set;
+mod shapes;
+mod types;
+
+pub use batch::Batch;
+pub use body::Body;
+pub use contact::{Contact, collide_shapes};
+pub use hull::{MAX_HULL_VERTICES, build_hull};
+pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds};
+pub use math::{Rot3, Transform3};
+pub use narrowphase::{collide_cpu, collide_cpu_with_stats, contacts_cpu};
+#[cfg(feature = "parallel")]
+pub use narrowphase::{collide_cpu_parallel, contacts_cpu_parallel};
+pub use set::ShapeSet;
+pub use shapes::{Hull, HullEdge, Shape, Sphere};
+pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};

@@ -1,0 +1,114 @@
+//! The 3D CPU narrowphase backends over a [`Batch`].
+
+use super::batch::Batch;
+use super::manifold::{Manifold, contact_points};
+use super::sat;
+use super::types::{EdgeStats, Hit, SatHit};
+
+impl Batch<'_> {
+    /// Runs the SAT on the pair at `index`.
+    pub fn test_pair(&self, index: usize) -> Option<SatHit> {
+        test_pair(self, index, &mut EdgeStats::default())
+    }
+
+    /// Completes a backend's result with the bodies and the world normal,
+    /// rebuilt from the reported feature.
+    pub fn hit(&self, sat_hit: SatHit) -> Hit {
+        sat::complete_hit(self, sat_hit)
+    }
+
+    /// [`Batch::hit`] for each result, in order.
+    pub fn hits(&self, sat_hits: &[SatHit]) -> Vec<Hit> {
+        sat_hits.iter().map(|&h| self.hit(h)).collect()
+    }
+}
+
+fn test_pair(batch: &Batch, index: usize, stats: &mut EdgeStats) -> Option<SatHit> {
+    let pair = batch.pairs()[index];
+    let (a, b) = (pair.a as usize, pair.b as usize);
+    sat::collide_pair(
+        batch.transforms()[a],
+        batch.transforms()[b],
+        batch.shape_of(pair.a),
+        batch.shape_of(pair.b),
+        batch.margin(),
+        batch.edge_search(),
+        stats,
+    )
+    .map(|result| SatHit {
+        pair: index as u32,
+        axis: result.axis,
+        depth: -result.separation,
+    })
+}
+
+/// Pairs `range` of the batch, appending the reported ones in order.
+fn collide_range(
+    batch: &Batch,
+    range: std::ops::Range<usize>,
+    out: &mut Vec<SatHit>,
+    stats: &mut EdgeStats,
+) {
+    for index in range {
+        if let Some(hit) = test_pair(batch, index, stats) {
+            out.push(hit);
+        }
+    }
+}
+
+/// The reference: every pair in order on one thread.
+pub fn collide_cpu(batch: &Batch) -> Vec<SatHit> {
+    collide_cpu_with_stats(batch).0
+}
+
+/// [`collide_cpu`], and how many edge pairs were looked at and kept.
+pub fn collide_cpu_with_stats(batch: &Batch) -> (Vec<SatHit>, EdgeStats) {
+    let mut hits = Vec::with_capacity(batch.pairs().len());
+    let mut stats = EdgeStats::default();
+    collide_range(batch, 0..batch.pairs().len(), &mut hits, &mut stats);
+    (hits, stats)
+}
+
+/// The same computation as [`collide_cpu`] on all cores; the same hits, in
+/// the same order.
+#[cfg(feature = "parallel")]
+pub fn collide_cpu_parallel(batch: &Batch) -> Vec<SatHit> {
+    crate::parallel::in_parallel_chunks(batch.pairs().len(), |range, hits| {
+        collide_range(batch, range, hits, &mut EdgeStats::default())
+    })
+}
+
+/// SAT and contact manifold of each reported pair, in pair order, one pair
+/// at a time while its shapes are in cache.
+pub fn contacts_cpu(batch: &Batch) -> Vec<Manifold> {
+    let mut out = Vec::new();
+    contacts_range(batch, 0..batch.pairs().len(), &mut out);
+    out
+}
+
+fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Manifold>) {
+    let mut stats = EdgeStats::default();
+    for index in range {
+        let Some(sat_hit) = test_pair(batch, index, &mut stats) else {
+            continue;
+        };
+        let hit = batch.hit(sat_hit);
+        let mut manifold = Manifold::new(hit.pair, hit.a, hit.b, hit.normal);
+        contact_points(
+            &mut manifold,
+            (batch.transforms()[hit.a as usize], batch.shape_of(hit.a)),
+            (batch.transforms()[hit.b as usize], batch.shape_of(hit.b)),
+            &hit,
+            batch.margin(),
+        );
+        out.push(manifold);
+    }
+}
+
+/// [`contacts_cpu`] on all cores; the same result.
+#[cfg(feature = "parallel")]
+pub fn contacts_cpu_parallel(batch: &Batch) -> Vec<Manifold> {
+    crate::parallel::in_parallel_chunks(batch.pairs().len(), |range, out| {
+        contacts_range(batch, range, out)
+    })
+}

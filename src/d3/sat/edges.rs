@@ -1,0 +1,223 @@
+//! Edge queries: pairs of edges, one from each hull.
+//!
+//! Besides face normals, the separating axis of two convex polyhedra may be
+//! the cross product of an edge of A and an edge of B. There are `E_A x E_B`
+//! such pairs, and most cannot matter: seed 003's insight (Gregorius, GDC
+//! 2013) is that an edge pair gives a candidate axis only if it forms a face
+//! of the Minkowski difference, and that shows on the Gauss maps.
+//!
+//! # The Gauss map test
+//!
+//! A hull's Gauss map puts each face at its unit normal on the sphere; an
+//! edge becomes the great arc between its two faces' normals. For a
+//! direction `n`, A's supporting feature is where `n` falls on A's map, and
+//! B's supporting feature in the opposite direction is where `n` falls on B's
+//! map negated. An edge pair can be the supporting features of both hulls in
+//! one direction only if A's arc and B's negated arc cross, and at the
+//! crossing point that direction is the axis. With A's edge between faces
+//! `a`, `b` and B's negated faces `c = -u_B`, `d = -v_B`, the arcs cross when
+//!
+//! ```text
+//! CBA * DBA < 0  and  ADC * BDC < 0  and  CBA * BDC > 0
+//! where CBA = c . (b x a), DBA = d . (b x a), ADC = a . (d x c), BDC = b . (d x c)
+//! ```
+//!
+//! (`c` and `d` lie on opposite sides of A's great circle, `a` and `b` on
+//! opposite sides of B's, and on the same hemisphere). `b x a` is stored per
+//! edge ([`Hull::edge_arcs`]); for B it is rotated into A's frame, since
+//! rotation keeps cross products.
+//!
+//! # The axis
+//!
+//! For a pair that passes, the crossing point itself is the axis: the point
+//! of B's negated arc `c + t (d - c)` on A's great circle, `t = CBA / (CBA -
+//! DBA)`, normalised (Box3D's construction). Lying on A's arc, it points out
+//! of A, so no centre is needed to orient it; and its separation is just
+//! `axis . (point on B's edge - point on A's edge)`, both edges being the
+//! supporting features. Nearly parallel edges (B's faces nearly
+//! perpendicular to A's edge: `CBA` and `DBA` both near zero) are skipped;
+//! their axis is ill defined and the face axes cover them.
+//!
+//! # The brute force
+//!
+//! [`find_max_edge_separation_brute`] tests every pair of non-parallel edges
+//! with the full projections of both hulls on `eA x eB`, in both
+//! orientations: the unpruned SAT, several hundred times slower on large
+//! hulls, for the tests (pruning must not change an answer) and the bench.
+
+use glam::Vec3;
+
+use super::super::math::{Transform3, cross3, dot3, length3, rotate3, transform_point3};
+use super::super::shapes::Hull;
+use super::super::types::EdgeStats;
+use super::separation::{EdgeSeparation, PARALLEL_TOLERANCE};
+
+/// The Gauss-map test of A's edge (`u_a`, `v_a`: its faces' normals;
+/// `arc_a = v_a x u_a`) against B's edge, whose faces' normals are `u_b`,
+/// `v_b` and `arc_b = v_b x u_b` (in A's frame). Returns `(CBA, DBA)` when
+/// the arcs cross (the pair is a face of the Minkowski difference).
+#[inline(always)]
+pub fn gauss_test(
+    (u_a, v_a, arc_a): (Vec3, Vec3, Vec3),
+    (u_b, v_b, arc_b): (Vec3, Vec3, Vec3),
+) -> Option<(f32, f32)> {
+    let cba = -dot3(u_b, arc_a);
+    let dba = -dot3(v_b, arc_a);
+    let adc = dot3(u_a, arc_b);
+    let bdc = dot3(v_a, arc_b);
+    (cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0).then_some((cba, dba))
+}
+
+/// Whether the edges are too close to parallel for an axis: both of B's
+/// face normals (nearly) perpendicular to A's edge.
+#[inline(always)]
+pub fn nearly_parallel(cba: f32, dba: f32, arc_a: Vec3) -> bool {
+    cba.abs().max(dba.abs()) <= PARALLEL_TOLERANCE * length3(arc_a)
+}
+
+/// The crossing point of B's negated arc with A's great circle, normalised:
+/// the axis of a pair that passed [`gauss_test`], pointing out of A.
+#[inline(always)]
+pub fn edge_axis(u_b: Vec3, v_b: Vec3, cba: f32, dba: f32) -> Vec3 {
+    let t = cba / (cba - dba);
+    let on_arc = -(u_b + t * (v_b - u_b));
+    on_arc / length3(on_arc)
+}
+
+/// B's edge `edge` moved into A's frame by `xf`: its faces' normals, its arc
+/// normal, and its first vertex.
+#[inline(always)]
+pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Vec3, Vec3) {
+    let data = hull_b.edges()[edge];
+    let normals = hull_b.normals();
+    (
+        rotate3(xf.r, normals[data.f0 as usize]),
+        rotate3(xf.r, normals[data.f1 as usize]),
+        rotate3(xf.r, hull_b.edge_arcs()[edge]),
+        transform_point3(xf, hull_b.vertices()[data.v0 as usize]),
+    )
+}
+
+/// The deepest edge pair of two hulls, in A's frame (`xf` takes B's local
+/// points into A's), pruned by the Gauss-map test.
+///
+/// ```text
+/// best = (LOWEST, -, -)
+/// for each edge j of B (moved into A's frame once):
+///     for each edge i of A:
+///         if the arcs do not cross on the Gauss maps: skip   # the pruning
+///         if the edges are nearly parallel: skip
+///         axis = the crossing point, normalised
+///         s = axis . (B's edge point - A's edge point)
+///         tie rule; if s >= limit: return (s, i, j)
+/// ```
+#[inline]
+pub fn find_max_edge_separation(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    tolerance: f32,
+    limit: f32,
+    stats: &mut EdgeStats,
+) -> EdgeSeparation {
+    let mut best = EdgeSeparation::NONE;
+    let (normals_a, arcs_a, vertices_a) = (hull_a.normals(), hull_a.edge_arcs(), hull_a.vertices());
+    stats.hull_pairs += 1;
+    stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
+    for j in 0..hull_b.edges().len() {
+        let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
+        for (i, edge) in hull_a.edges().iter().enumerate() {
+            let a = (
+                normals_a[edge.f0 as usize],
+                normals_a[edge.f1 as usize],
+                arcs_a[i],
+            );
+            let Some((cba, dba)) = gauss_test(a, (u_b, v_b, arc_b)) else {
+                continue;
+            };
+            stats.kept += 1;
+            if nearly_parallel(cba, dba, arcs_a[i]) {
+                continue;
+            }
+            let axis = edge_axis(u_b, v_b, cba, dba);
+            let separation = dot3(axis, point_b - vertices_a[edge.v0 as usize]);
+            if separation > best.value + tolerance {
+                best = EdgeSeparation {
+                    value: separation,
+                    a: i as u32,
+                    b: j as u32,
+                };
+            }
+            if separation >= limit {
+                return EdgeSeparation {
+                    value: separation,
+                    a: i as u32,
+                    b: j as u32,
+                };
+            }
+        }
+    }
+    best
+}
+
+/// Every pair of non-parallel edges, each axis `eA x eB` with the full
+/// projections of both hulls in both orientations: the unpruned SAT's edge
+/// query (the same scan order, tie rule and early exit).
+pub fn find_max_edge_separation_brute(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    tolerance: f32,
+    limit: f32,
+    stats: &mut EdgeStats,
+) -> EdgeSeparation {
+    let vertices_b: Vec<Vec3> = hull_b
+        .vertices()
+        .iter()
+        .map(|&w| transform_point3(xf, w))
+        .collect();
+    let vertices_a = hull_a.vertices();
+    let extent = |points: &[Vec3], axis: Vec3| {
+        points
+            .iter()
+            .fold((f32::MAX, -f32::MAX), |(low, high), &p| {
+                let height = dot3(axis, p);
+                (low.min(height), high.max(height))
+            })
+    };
+    stats.hull_pairs += 1;
+    stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
+    let mut best = EdgeSeparation::NONE;
+    for (j, edge_b) in hull_b.edges().iter().enumerate() {
+        let direction_b = vertices_b[edge_b.v1 as usize] - vertices_b[edge_b.v0 as usize];
+        for (i, edge_a) in hull_a.edges().iter().enumerate() {
+            let direction_a = vertices_a[edge_a.v1 as usize] - vertices_a[edge_a.v0 as usize];
+            let axis = cross3(direction_a, direction_b);
+            let length = length3(axis);
+            if length <= PARALLEL_TOLERANCE * length3(direction_a) * length3(direction_b) {
+                continue;
+            }
+            stats.kept += 1;
+            let axis = axis / length;
+            let (low_a, high_a) = extent(vertices_a, axis);
+            let (low_b, high_b) = extent(&vertices_b, axis);
+            // Along +axis B must be beyond A; along -axis, A beyond B.
+            let separation = (low_b - high_a).max(low_a - high_b);
+            if separation > best.value + tolerance {
+                best = EdgeSeparation {
+                    value: separation,
+                    a: i as u32,
+                    b: j as u32,
+                };
+            }
+            if separation >= limit {
+                return EdgeSeparation {
+                    value: separation,
+                    a: i as u32,
+                    b: j as u32,
+                };
+            }
+        }
+    }
+    best
+}

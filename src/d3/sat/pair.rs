@@ -1,0 +1,198 @@
+//! One 3D candidate pair: which test it takes, and its normal rebuilt from
+//! the reported feature.
+
+use glam::Vec3;
+
+use super::super::batch::Batch;
+use super::super::math::{
+    Transform3, cross3, dot3, inv_mul_transforms3, length3, rotate3, transform_point3,
+};
+use super::super::shapes::{Hull, Shape};
+use super::super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
+use super::edges::{
+    edge_axis, find_max_edge_separation, find_max_edge_separation_brute, gauss_test, moved_edge,
+};
+use super::faces::find_max_face_separation;
+use super::separation::{
+    CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE, choose_hull_axis,
+};
+use super::sphere::{collide_hull_sphere, collide_spheres, sphere_axis};
+use crate::types::Owner;
+
+/// Hull A against hull B: A's faces, B's faces, then the edge pairs, each
+/// stopping at the first separation that reaches the margin.
+///
+/// ```text
+/// face_a = A's faces against B's vertices (in B's frame)    # stop if >= margin
+/// face_b = B's faces against A's vertices (in A's frame)    # stop if >= margin
+/// edge   = the edge pairs, in A's frame, pruned or not      # stop if >= margin
+/// choose: B's face over A's only by more than the face tolerance,
+///         an edge pair over the face only by more than the edge tolerance
+/// ```
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn collide_hulls(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    (xf_ab, xf_ba): (Transform3, Transform3),
+    tolerance: f32,
+    edge_tolerance: f32,
+    margin: f32,
+    search: EdgeSearch,
+    stats: &mut EdgeStats,
+) -> Option<PairResult> {
+    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin);
+    if face_a.value >= margin {
+        return None;
+    }
+    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin);
+    if face_b.value >= margin {
+        return None;
+    }
+    let edge = match search {
+        EdgeSearch::Pruned => {
+            find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, stats)
+        }
+        EdgeSearch::BruteForce => {
+            find_max_edge_separation_brute(hull_a, hull_b, xf_ab, tolerance, margin, stats)
+        }
+    };
+    if edge.value >= margin {
+        return None;
+    }
+    Some(choose_hull_axis(
+        face_a,
+        face_b,
+        edge,
+        tolerance,
+        edge_tolerance,
+    ))
+}
+
+/// One candidate pair, given the two bodies' world transforms.
+///
+/// ```text
+/// xf_ab, xf_ba = B's frame into A's, A's into B's     (the only world arithmetic)
+/// tolerance    = TIE_TOLERANCE * (size_a + size_b)
+/// two hulls:       collide_hulls
+/// hull and sphere: the hull against the centre in the hull's frame
+/// two spheres:     the centre line
+/// ```
+#[inline]
+pub fn collide_pair(
+    xf_a: Transform3,
+    xf_b: Transform3,
+    shape_a: &Shape,
+    shape_b: &Shape,
+    margin: f32,
+    search: EdgeSearch,
+    stats: &mut EdgeStats,
+) -> Option<PairResult> {
+    let xf_ab = inv_mul_transforms3(xf_a, xf_b);
+    let xf_ba = inv_mul_transforms3(xf_b, xf_a);
+    let sizes = shape_a.size() + shape_b.size();
+    let tolerance = TIE_TOLERANCE * sizes;
+    match (shape_a, shape_b) {
+        (Shape::Hull(a), Shape::Hull(b)) => collide_hulls(
+            a,
+            b,
+            (xf_ab, xf_ba),
+            tolerance,
+            EDGE_TOLERANCE * sizes,
+            margin,
+            search,
+            stats,
+        ),
+        (Shape::Hull(a), Shape::Sphere(b)) => {
+            collide_hull_sphere(a, xf_ab.p, b.radius(), Owner::A, tolerance, margin)
+        }
+        (Shape::Sphere(a), Shape::Hull(b)) => {
+            collide_hull_sphere(b, xf_ba.p, a.radius(), Owner::B, tolerance, margin)
+        }
+        (Shape::Sphere(a), Shape::Sphere(b)) => {
+            collide_spheres(xf_ab.p, a.radius(), b.radius(), margin)
+        }
+    }
+}
+
+/// The axis of an edge pair, in A's frame, exactly as the edge query
+/// computes it. A pair whose arcs do not cross (only the brute-force search
+/// reports one, at a tie) gets `eA x eB`, pointing away from A's centroid.
+pub fn edge_pair_axis(hull_a: &Hull, hull_b: &Hull, xf_ab: Transform3, a: u32, b: u32) -> Vec3 {
+    let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, b as usize, xf_ab);
+    let edge = hull_a.edges()[a as usize];
+    let normals = hull_a.normals();
+    let arc_a = hull_a.edge_arcs()[a as usize];
+    let a_data = (normals[edge.f0 as usize], normals[edge.f1 as usize], arc_a);
+    if let Some((cba, dba)) = gauss_test(a_data, (u_b, v_b, arc_b)) {
+        return edge_axis(u_b, v_b, cba, dba);
+    }
+    let vertices = hull_a.vertices();
+    let direction_a = vertices[edge.v1 as usize] - vertices[edge.v0 as usize];
+    let edge_b = hull_b.edges()[b as usize];
+    let direction_b = transform_point3(xf_ab, hull_b.vertices()[edge_b.v1 as usize]) - point_b;
+    let axis = cross3(direction_a, direction_b);
+    let axis = axis / length3(axis).max(f32::MIN_POSITIVE);
+    if dot3(axis, vertices[edge.v0 as usize] - hull_a.centroid()) < 0.0 {
+        -axis
+    } else {
+        axis
+    }
+}
+
+/// Rebuilds the world-frame unit normal (from A to B) of a reported axis,
+/// with the operations the SAT used, so two backends that report the same
+/// feature report the same normal bits.
+pub fn axis_normal(
+    (xf_a, shape_a): (Transform3, &Shape),
+    (xf_b, shape_b): (Transform3, &Shape),
+    axis: Axis,
+) -> Vec3 {
+    match (axis, shape_a, shape_b) {
+        (Axis::FaceA(i), Shape::Hull(a), _) => {
+            rotate3(xf_a.r, a.normals()[(i as usize).min(a.normals().len() - 1)])
+        }
+        (Axis::FaceB(i), _, Shape::Hull(b)) => {
+            -rotate3(xf_b.r, b.normals()[(i as usize).min(b.normals().len() - 1)])
+        }
+        (Axis::Edges(i, j), Shape::Hull(a), Shape::Hull(b)) => {
+            let xf_ab = inv_mul_transforms3(xf_a, xf_b);
+            let i = i.min(a.edges().len() as u32 - 1);
+            let j = j.min(b.edges().len() as u32 - 1);
+            rotate3(xf_a.r, edge_pair_axis(a, b, xf_ab, i, j))
+        }
+        (Axis::EdgeA(_) | Axis::VertexA(_), Shape::Hull(a), _) => {
+            let centre = inv_mul_transforms3(xf_a, xf_b).p;
+            rotate3(xf_a.r, sphere_axis(a, centre, axis).0)
+        }
+        (Axis::EdgeB(_) | Axis::VertexB(_), _, Shape::Hull(b)) => {
+            let centre = inv_mul_transforms3(xf_b, xf_a).p;
+            -rotate3(xf_b.r, sphere_axis(b, centre, axis).0)
+        }
+        _ => {
+            // Two spheres (or an axis that does not fit the shapes: a
+            // backend's garbage, made total): the centre line.
+            let centre = inv_mul_transforms3(xf_a, xf_b).p;
+            let distance = length3(centre);
+            if distance > CONCENTRIC_TOLERANCE * (shape_a.size() + shape_b.size()) {
+                rotate3(xf_a.r, centre / distance)
+            } else {
+                rotate3(xf_a.r, Vec3::X)
+            }
+        }
+    }
+}
+
+/// A backend's result completed with the bodies and the world normal.
+pub fn complete_hit(batch: &Batch, sat_hit: SatHit) -> Hit {
+    let pair = batch.pairs()[sat_hit.pair as usize];
+    let side = |body: u32| (batch.transforms()[body as usize], batch.shape_of(body));
+    Hit {
+        pair: sat_hit.pair,
+        a: pair.a,
+        b: pair.b,
+        normal: axis_normal(side(pair.a), side(pair.b), sat_hit.axis),
+        depth: sat_hit.depth,
+        axis: sat_hit.axis,
+    }
+}

@@ -1,0 +1,272 @@
+//! The 3D shapes: convex hulls (built only through [`Hull::new`], which
+//! validates and cleans a point cloud), spheres, and cuboids (hulls of 8
+//! corners).
+
+use glam::{Mat3, Vec3};
+
+use super::hull::{HullMesh, build_hull};
+use crate::error::ShapeError;
+use crate::hull::check_size;
+
+/// An edge of a hull: its two vertices and the two faces it separates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HullEdge {
+    /// The vertex it starts from in face `f0`'s loop.
+    pub v0: u32,
+    /// The vertex it ends at in face `f0`'s loop.
+    pub v1: u32,
+    /// The face whose loop runs `v0 -> v1`.
+    pub f0: u32,
+    /// The face whose loop runs `v1 -> v0`.
+    pub f1: u32,
+}
+
+/// A validated convex polyhedron in its local frame. Build one with
+/// [`Hull::new`] or [`Hull::cuboid`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hull {
+    vertices: Vec<Vec3>,
+    /// Unit outward normal and offset of each face: `normal . x = offset` on it.
+    normals: Vec<Vec3>,
+    offsets: Vec<f32>,
+    /// Face `i`'s loop is `face_vertices[face_starts[i]..face_starts[i + 1]]`.
+    face_starts: Vec<u32>,
+    face_vertices: Vec<u32>,
+    edges: Vec<HullEdge>,
+    /// For each edge, `normal(f1) x normal(f0)`: along the edge, the normal
+    /// of the plane of its great arc on the Gauss map.
+    edge_arcs: Vec<Vec3>,
+    centroid: Vec3,
+    volume: f32,
+    size: f32,
+    unit_inertia: Mat3,
+}
+
+impl Hull {
+    /// Validates `points` and builds their convex hull; see
+    /// [the hull module](super::hull) for every check and tolerance.
+    pub fn new(points: &[Vec3]) -> Result<Hull, ShapeError> {
+        Ok(Hull::from_mesh(&build_hull(points)?))
+    }
+
+    /// A box centred on the local origin with these half extents: 8
+    /// vertices, 6 quadrilateral faces, 12 edges.
+    pub fn cuboid(half_extents: Vec3) -> Result<Hull, ShapeError> {
+        let h = half_extents;
+        if !(h.is_finite() && h.min_element() > 0.0) {
+            return Err(ShapeError::HalfExtents {
+                x: h.x,
+                y: h.y,
+                z: h.z,
+            });
+        }
+        let corners: Vec<Vec3> = (0..8)
+            .map(|i| {
+                Vec3::new(
+                    if i & 1 == 0 { -h.x } else { h.x },
+                    if i & 2 == 0 { -h.y } else { h.y },
+                    if i & 4 == 0 { -h.z } else { h.z },
+                )
+            })
+            .collect();
+        Hull::new(&corners)
+    }
+
+    fn from_mesh(mesh: &HullMesh) -> Hull {
+        let mut face_starts = vec![0u32];
+        let mut face_vertices = Vec::new();
+        for face in &mesh.faces {
+            face_vertices.extend_from_slice(face);
+            face_starts.push(face_vertices.len() as u32);
+        }
+        let edges: Vec<HullEdge> = mesh
+            .edges
+            .iter()
+            .map(|&[v0, v1, f0, f1]| HullEdge { v0, v1, f0, f1 })
+            .collect();
+        let edge_arcs = edges
+            .iter()
+            .map(|edge| {
+                let (n0, n1) = (
+                    mesh.planes[edge.f0 as usize].0,
+                    mesh.planes[edge.f1 as usize].0,
+                );
+                n1.cross(n0).as_vec3()
+            })
+            .collect();
+        let i = mesh.unit_inertia;
+        Hull {
+            vertices: mesh.vertices.iter().map(|v| v.as_vec3()).collect(),
+            normals: mesh.planes.iter().map(|(n, _)| n.as_vec3()).collect(),
+            offsets: mesh.planes.iter().map(|(_, d)| *d as f32).collect(),
+            face_starts,
+            face_vertices,
+            edges,
+            edge_arcs,
+            centroid: mesh.centroid.as_vec3(),
+            volume: mesh.volume as f32,
+            size: mesh.size as f32,
+            unit_inertia: Mat3::from_cols(
+                i.x_axis.as_vec3(),
+                i.y_axis.as_vec3(),
+                i.z_axis.as_vec3(),
+            ),
+        }
+    }
+
+    /// The vertices, in the local frame.
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// Each face's unit outward normal.
+    pub fn normals(&self) -> &[Vec3] {
+        &self.normals
+    }
+
+    /// Each face's offset: `normal . x = offset` on the face.
+    pub fn offsets(&self) -> &[f32] {
+        &self.offsets
+    }
+
+    /// The number of faces.
+    pub fn face_count(&self) -> usize {
+        self.normals.len()
+    }
+
+    /// Face `i`'s vertex loop, counter-clockwise seen from outside.
+    pub fn face(&self, i: usize) -> &[u32] {
+        &self.face_vertices[self.face_starts[i] as usize..self.face_starts[i + 1] as usize]
+    }
+
+    /// The edges.
+    pub fn edges(&self) -> &[HullEdge] {
+        &self.edges
+    }
+
+    /// For each edge, `normal(f1) x normal(f0)`: the normal of the plane of
+    /// its arc on the Gauss map (and parallel to the edge).
+    pub fn edge_arcs(&self) -> &[Vec3] {
+        &self.edge_arcs
+    }
+
+    /// The centre of mass, in the local frame.
+    pub fn centroid(&self) -> Vec3 {
+        self.centroid
+    }
+
+    /// The enclosed volume.
+    pub fn volume(&self) -> f32 {
+        self.volume
+    }
+
+    /// The largest distance from the centroid to a vertex: the length scale
+    /// that tolerances are relative to.
+    pub fn size(&self) -> f32 {
+        self.size
+    }
+
+    /// The inertia tensor about the centroid, per unit mass.
+    pub fn unit_inertia(&self) -> Mat3 {
+        self.unit_inertia
+    }
+}
+
+/// A sphere centred on its body's position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sphere {
+    radius: f32,
+}
+
+impl Sphere {
+    /// A sphere of `radius`, which must be positive, finite and within the
+    /// supported sizes.
+    pub fn new(radius: f32) -> Result<Sphere, ShapeError> {
+        if !radius.is_finite() {
+            return Err(ShapeError::RadiusNotFinite { radius });
+        }
+        if radius <= 0.0 {
+            return Err(ShapeError::RadiusNotPositive { radius });
+        }
+        check_size(2.0 * f64::from(radius))?;
+        Ok(Sphere { radius })
+    }
+
+    /// The radius.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// A 3D shape: a convex hull or a sphere.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A convex polyhedron.
+    Hull(Hull),
+    /// A sphere.
+    Sphere(Sphere),
+}
+
+impl From<Hull> for Shape {
+    fn from(hull: Hull) -> Shape {
+        Shape::Hull(hull)
+    }
+}
+
+impl From<Sphere> for Shape {
+    fn from(sphere: Sphere) -> Shape {
+        Shape::Sphere(sphere)
+    }
+}
+
+impl Shape {
+    /// The length scale of the shape: a hull's [`Hull::size`], a sphere's radius.
+    pub fn size(&self) -> f32 {
+        match self {
+            Shape::Hull(hull) => hull.size,
+            Shape::Sphere(sphere) => sphere.radius,
+        }
+    }
+
+    /// The enclosed volume.
+    pub fn volume(&self) -> f32 {
+        match self {
+            Shape::Hull(hull) => hull.volume,
+            Shape::Sphere(sphere) => 4.0 / 3.0 * std::f32::consts::PI * sphere.radius.powi(3),
+        }
+    }
+
+    /// The centre of mass in the local frame.
+    pub fn centroid(&self) -> Vec3 {
+        match self {
+            Shape::Hull(hull) => hull.centroid,
+            Shape::Sphere(_) => Vec3::ZERO,
+        }
+    }
+
+    /// The inertia tensor about the centroid, per unit mass.
+    pub fn unit_inertia(&self) -> Mat3 {
+        match self {
+            Shape::Hull(hull) => hull.unit_inertia,
+            Shape::Sphere(sphere) => {
+                Mat3::from_diagonal(Vec3::splat(0.4 * sphere.radius * sphere.radius))
+            }
+        }
+    }
+
+    /// The radius of the smallest sphere about the local origin that holds the shape.
+    pub fn bounding_radius(&self) -> f32 {
+        match self {
+            Shape::Hull(hull) => hull.vertices.iter().map(|v| v.length()).fold(0.0, f32::max),
+            Shape::Sphere(sphere) => sphere.radius,
+        }
+    }
+
+    /// The hull, if the shape is one.
+    pub fn hull(&self) -> Option<&Hull> {
+        match self {
+            Shape::Hull(hull) => Some(hull),
+            Shape::Sphere(_) => None,
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! The 3D narrowphase's vocabulary: the axis of a result as a feature, and
+//! what a backend reports.
+
+use glam::Vec3;
+
+/// The axis of a 3D result, as features of the two shapes. From it the
+/// normal is rebuilt exactly, on the CPU, for every backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Axis {
+    /// Face `i` of A's hull (its outward normal).
+    FaceA(u32),
+    /// Face `i` of B's hull (its outward normal, negated).
+    FaceB(u32),
+    /// Edge `a` of A's hull with edge `b` of B's: the normal to both,
+    /// pointing out of A.
+    Edges(u32, u32),
+    /// A's hull edge `e` against sphere B: from the closest point on it to
+    /// the centre.
+    EdgeA(u32),
+    /// B's hull edge `e` against sphere A.
+    EdgeB(u32),
+    /// A's hull vertex `v` against sphere B: from the vertex to the centre.
+    VertexA(u32),
+    /// B's hull vertex `v` against sphere A.
+    VertexB(u32),
+    /// Two spheres: the centre line.
+    Centres,
+}
+
+impl Axis {
+    const KIND_SHIFT: u32 = 29;
+    const INDEX_MASK: u32 = (1 << 29) - 1;
+    const EDGE_BITS: u32 = 14;
+
+    /// The 32-bit form the GPU writes: the kind in bits 29 to 31, below it
+    /// the index (for two edges, A's above bit 14 and B's below).
+    pub fn pack(self) -> u32 {
+        let (kind, index) = match self {
+            Axis::FaceA(i) => (0, i),
+            Axis::FaceB(i) => (1, i),
+            Axis::Edges(a, b) => (2, a << Axis::EDGE_BITS | b),
+            Axis::EdgeA(i) => (3, i),
+            Axis::EdgeB(i) => (4, i),
+            Axis::VertexA(i) => (5, i),
+            Axis::VertexB(i) => (6, i),
+            Axis::Centres => (7, 0),
+        };
+        kind << Axis::KIND_SHIFT | (index & Axis::INDEX_MASK)
+    }
+
+    /// The inverse of [`Axis::pack`].
+    pub fn unpack(bits: u32) -> Axis {
+        let index = bits & Axis::INDEX_MASK;
+        match bits >> Axis::KIND_SHIFT {
+            0 => Axis::FaceA(index),
+            1 => Axis::FaceB(index),
+            2 => Axis::Edges(
+                index >> Axis::EDGE_BITS,
+                index & ((1 << Axis::EDGE_BITS) - 1),
+            ),
+            3 => Axis::EdgeA(index),
+            4 => Axis::EdgeB(index),
+            5 => Axis::VertexA(index),
+            6 => Axis::VertexB(index),
+            _ => Axis::Centres,
+        }
+    }
+
+    /// Whether the axis is a face's normal (the kinds that give face
+    /// contacts, or sphere contacts on a face).
+    pub fn is_face(self) -> bool {
+        matches!(self, Axis::FaceA(_) | Axis::FaceB(_))
+    }
+}
+
+/// What a 3D backend reports for one pair: 12 bytes of information (16 on
+/// the GPU), the same on every backend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SatHit {
+    /// Index of the pair in the batch.
+    pub pair: u32,
+    /// The axis the depth was measured along.
+    pub axis: Axis,
+    /// Penetration depth; negative for a separated pair reported through the margin.
+    pub depth: f32,
+}
+
+/// A reported pair with its bodies and world normal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// Index of the pair in the batch.
+    pub pair: u32,
+    /// Body A.
+    pub a: u32,
+    /// Body B.
+    pub b: u32,
+    /// Unit vector from A to B: moving B by `normal * depth` makes them touch.
+    pub normal: Vec3,
+    /// Penetration depth; negative for a separated pair reported through the margin.
+    pub depth: f32,
+    /// The axis the normal was rebuilt from.
+    pub axis: Axis,
+}
+
+/// How hull pairs search their edge pairs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EdgeSearch {
+    /// The Gauss-map test on every pair of edges; the axis and separation
+    /// only for the pairs that pass (a face of the Minkowski difference).
+    #[default]
+    Pruned,
+    /// Every pair of non-parallel edges, each axis's separation from the
+    /// full projections of both hulls, both orientations: the unpruned SAT,
+    /// for tests and the bench.
+    BruteForce,
+}
+
+/// How much edge-pair work a batch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EdgeStats {
+    /// Hull pairs whose edge pairs were searched (the face queries did not
+    /// separate them).
+    pub hull_pairs: u64,
+    /// Edge pairs looked at.
+    pub edge_pairs: u64,
+    /// Edge pairs whose arcs cross on the Gauss map: the ones given an axis
+    /// and a separation.
+    pub kept: u64,
+}
+
+impl EdgeStats {
+    /// Adds another batch's counts.
+    pub fn absorb(&mut self, other: EdgeStats) {
+        self.hull_pairs += other.hull_pairs;
+        self.edge_pairs += other.edge_pairs;
+        self.kept += other.kept;
+    }
+}
