@@ -66,7 +66,7 @@ pub fn collide_shapes(
         EdgeSearch::Pruned,
         &mut EdgeStats::default(),
     )?;
-    let normal = sat::axis_normal((*xf_a, a), (*xf_b, b), result.axis);
+    let normal = sat::axis_normal((*xf_a, a), (*xf_b, b), result.axis, EdgeSearch::Pruned);
     let hit = Hit {
         pair: 0,
         a: 0,

@@ -24,7 +24,7 @@ use super::batch::Batch;
 use super::math::{
     Transform3, cross3, dot3, inv_mul_transforms3, inv_rotate3, length3, transform_point3,
 };
-use super::sat::{edge_pair_axis, sphere_axis};
+use super::sat::sphere_axis;
 use super::shapes::{Hull, Shape};
 use super::types::{Axis, Hit};
 
@@ -151,7 +151,7 @@ pub(crate) fn contact_points(
             face_contact(manifold, (xf_b, b), (xf_a, a), (1, face), hit, margin)
         }
         (Axis::Edges(i, j), Shape::Hull(a), Shape::Hull(b)) => {
-            edge_contact(manifold, (xf_a, a), (xf_b, b), (i, j))
+            edge_contact(manifold, (xf_a, a), (xf_b, b), (i, j), hit.normal)
         }
         _ => manifold.push(sphere_point((xf_a, shape_a), (xf_b, shape_b), hit)),
     }
@@ -361,17 +361,18 @@ fn closest_points_of_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (Vec3, 
 }
 
 /// Edge `i` of A against edge `j` of B: one point midway between their
-/// closest points, its depth along the axis.
+/// closest points, its depth along the hit's normal.
 fn edge_contact(
     manifold: &mut Manifold,
     (xf_a, hull_a): (Transform3, &Hull),
     (xf_b, hull_b): (Transform3, &Hull),
     (i, j): (u32, u32),
+    normal: Vec3,
 ) {
     let i = i.min(hull_a.edges().len() as u32 - 1);
     let j = j.min(hull_b.edges().len() as u32 - 1);
     let xf = inv_mul_transforms3(xf_a, xf_b);
-    let axis = edge_pair_axis(hull_a, hull_b, xf, i, j);
+    let axis = inv_rotate3(xf_a.r, normal);
     let (edge_a, edge_b) = (hull_a.edges()[i as usize], hull_b.edges()[j as usize]);
     let (va, vb) = (hull_a.vertices(), hull_b.vertices());
     let (on_a, on_b) = closest_points_of_segments(

@@ -160,6 +160,31 @@ pub fn find_max_edge_separation(
     best
 }
 
+/// The lowest and highest projections of `points` on `axis`.
+pub fn extent(points: &[Vec3], axis: Vec3) -> (f32, f32) {
+    points
+        .iter()
+        .fold((f32::MAX, -f32::MAX), |(low, high), &p| {
+            let height = dot3(axis, p);
+            (low.min(height), high.max(height))
+        })
+}
+
+/// The separation of two point sets along the unit `axis` in whichever
+/// orientation separates them more: along `+axis` B must lie beyond A, along
+/// `-axis` A beyond B. Returns it and whether `+axis` (from A to B) won; a
+/// tie goes to `+axis`.
+pub fn projected_separation(points_a: &[Vec3], points_b: &[Vec3], axis: Vec3) -> (f32, bool) {
+    let (low_a, high_a) = extent(points_a, axis);
+    let (low_b, high_b) = extent(points_b, axis);
+    let (forward, backward) = (low_b - high_a, low_a - high_b);
+    if forward >= backward {
+        (forward, true)
+    } else {
+        (backward, false)
+    }
+}
+
 /// Every pair of non-parallel edges, each axis `eA x eB` with the full
 /// projections of both hulls in both orientations: the unpruned SAT's edge
 /// query (the same scan order, tie rule and early exit).
@@ -177,14 +202,6 @@ pub fn find_max_edge_separation_brute(
         .map(|&w| transform_point3(xf, w))
         .collect();
     let vertices_a = hull_a.vertices();
-    let extent = |points: &[Vec3], axis: Vec3| {
-        points
-            .iter()
-            .fold((f32::MAX, -f32::MAX), |(low, high), &p| {
-                let height = dot3(axis, p);
-                (low.min(height), high.max(height))
-            })
-    };
     stats.hull_pairs += 1;
     stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
     let mut best = EdgeSeparation::NONE;
@@ -198,11 +215,7 @@ pub fn find_max_edge_separation_brute(
                 continue;
             }
             stats.kept += 1;
-            let axis = axis / length;
-            let (low_a, high_a) = extent(vertices_a, axis);
-            let (low_b, high_b) = extent(&vertices_b, axis);
-            // Along +axis B must be beyond A; along -axis, A beyond B.
-            let separation = (low_b - high_a).max(low_a - high_b);
+            let separation = projected_separation(vertices_a, &vertices_b, axis / length).0;
             if separation > best.value + tolerance {
                 best = EdgeSeparation {
                     value: separation,

@@ -5,12 +5,13 @@ use glam::Vec3;
 
 use super::super::batch::Batch;
 use super::super::math::{
-    Transform3, cross3, dot3, inv_mul_transforms3, length3, rotate3, transform_point3,
+    Transform3, cross3, inv_mul_transforms3, length3, rotate3, transform_point3,
 };
 use super::super::shapes::{Hull, Shape};
 use super::super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 use super::edges::{
     edge_axis, find_max_edge_separation, find_max_edge_separation_brute, gauss_test, moved_edge,
+    projected_separation,
 };
 use super::faces::find_max_face_separation;
 use super::separation::{
@@ -115,16 +116,29 @@ pub fn collide_pair(
     }
 }
 
-/// The axis of an edge pair, in A's frame, exactly as the edge query
-/// computes it. A pair whose arcs do not cross (only the brute-force search
-/// reports one, at a tie) gets `eA x eB`, pointing away from A's centroid.
-pub fn edge_pair_axis(hull_a: &Hull, hull_b: &Hull, xf_ab: Transform3, a: u32, b: u32) -> Vec3 {
+/// The axis of an edge pair, in A's frame, exactly as `search` computed it.
+/// The pruned search reports only pairs whose arcs cross and takes the
+/// crossing point, pointing out of A. The brute force takes `eA x eB`
+/// normalised, in the orientation along which the hulls' projections
+/// separate more; a pair of parallel edges stands for both of the
+/// Minkowski difference's faces it makes, so only the projections can tell
+/// which one was meant (a pruned report whose arcs do not cross, a
+/// backend's garbage, gets the same).
+pub fn edge_pair_axis(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf_ab: Transform3,
+    (a, b): (u32, u32),
+    search: EdgeSearch,
+) -> Vec3 {
     let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, b as usize, xf_ab);
     let edge = hull_a.edges()[a as usize];
     let normals = hull_a.normals();
     let arc_a = hull_a.edge_arcs()[a as usize];
     let a_data = (normals[edge.f0 as usize], normals[edge.f1 as usize], arc_a);
-    if let Some((cba, dba)) = gauss_test(a_data, (u_b, v_b, arc_b)) {
+    if search == EdgeSearch::Pruned
+        && let Some((cba, dba)) = gauss_test(a_data, (u_b, v_b, arc_b))
+    {
         return edge_axis(u_b, v_b, cba, dba);
     }
     let vertices = hull_a.vertices();
@@ -133,10 +147,15 @@ pub fn edge_pair_axis(hull_a: &Hull, hull_b: &Hull, xf_ab: Transform3, a: u32, b
     let direction_b = transform_point3(xf_ab, hull_b.vertices()[edge_b.v1 as usize]) - point_b;
     let axis = cross3(direction_a, direction_b);
     let axis = axis / length3(axis).max(f32::MIN_POSITIVE);
-    if dot3(axis, vertices[edge.v0 as usize] - hull_a.centroid()) < 0.0 {
-        -axis
-    } else {
+    let vertices_b: Vec<Vec3> = hull_b
+        .vertices()
+        .iter()
+        .map(|&w| transform_point3(xf_ab, w))
+        .collect();
+    if projected_separation(vertices, &vertices_b, axis).1 {
         axis
+    } else {
+        -axis
     }
 }
 
@@ -147,6 +166,7 @@ pub fn axis_normal(
     (xf_a, shape_a): (Transform3, &Shape),
     (xf_b, shape_b): (Transform3, &Shape),
     axis: Axis,
+    search: EdgeSearch,
 ) -> Vec3 {
     match (axis, shape_a, shape_b) {
         (Axis::FaceA(i), Shape::Hull(a), _) => {
@@ -159,7 +179,7 @@ pub fn axis_normal(
             let xf_ab = inv_mul_transforms3(xf_a, xf_b);
             let i = i.min(a.edges().len() as u32 - 1);
             let j = j.min(b.edges().len() as u32 - 1);
-            rotate3(xf_a.r, edge_pair_axis(a, b, xf_ab, i, j))
+            rotate3(xf_a.r, edge_pair_axis(a, b, xf_ab, (i, j), search))
         }
         (Axis::EdgeA(_) | Axis::VertexA(_), Shape::Hull(a), _) => {
             let centre = inv_mul_transforms3(xf_a, xf_b).p;
@@ -191,7 +211,12 @@ pub fn complete_hit(batch: &Batch, sat_hit: SatHit) -> Hit {
         pair: sat_hit.pair,
         a: pair.a,
         b: pair.b,
-        normal: axis_normal(side(pair.a), side(pair.b), sat_hit.axis),
+        normal: axis_normal(
+            side(pair.a),
+            side(pair.b),
+            sat_hit.axis,
+            batch.edge_search(),
+        ),
         depth: sat_hit.depth,
         axis: sat_hit.axis,
     }
