@@ -10,5 +10,6 @@ pub mod output;
 mod plot;
 pub mod render;
 pub mod workload;
+pub mod workload3;
 
 pub use error::CliError;
