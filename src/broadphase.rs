@@ -110,14 +110,38 @@ pub fn find_pairs(
     pairs
 }
 
+/// A box the sweep can sort: its range along the sweep axis (x), and the
+/// overlap test on the other axes. 2D and 3D boxes share one sweep.
+pub(crate) trait SweepBox {
+    /// The lower and upper bound along x.
+    fn x_range(&self) -> (f32, f32);
+    /// Whether the boxes overlap on every axis but x (touching counts).
+    fn overlaps_across(&self, other: &Self) -> bool;
+}
+
+impl SweepBox for Aabb {
+    fn x_range(&self) -> (f32, f32) {
+        (self.min.x, self.max.x)
+    }
+
+    fn overlaps_across(&self, other: &Aabb) -> bool {
+        self.min.y <= other.max.y && other.min.y <= self.max.y
+    }
+}
+
 /// Sweep and prune along x. Pairs sorted by `(a, b)`, `a < b`.
 pub fn sweep_and_prune(boxes: &[Aabb]) -> Vec<Pair> {
+    sweep(boxes)
+}
+
+/// The sweep itself, for boxes of any dimension.
+pub(crate) fn sweep<B: SweepBox>(boxes: &[B]) -> Vec<Pair> {
     let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
     order.sort_unstable_by(|&i, &j| {
         boxes[i as usize]
-            .min
-            .x
-            .total_cmp(&boxes[j as usize].min.x)
+            .x_range()
+            .0
+            .total_cmp(&boxes[j as usize].x_range().0)
             .then(i.cmp(&j))
     });
     let mut pairs = Vec::new();
@@ -125,10 +149,10 @@ pub fn sweep_and_prune(boxes: &[Aabb]) -> Vec<Pair> {
     let mut active: Vec<u32> = Vec::new();
     for &i in &order {
         let current = &boxes[i as usize];
-        active.retain(|&j| boxes[j as usize].max.x >= current.min.x);
+        let low = current.x_range().0;
+        active.retain(|&j| boxes[j as usize].x_range().1 >= low);
         for &j in &active {
-            let other = &boxes[j as usize];
-            if current.min.y <= other.max.y && other.min.y <= current.max.y {
+            if current.overlaps_across(&boxes[j as usize]) {
                 pairs.push(Pair::new(i.min(j), i.max(j)));
             }
         }

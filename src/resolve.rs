@@ -70,9 +70,10 @@ impl Default for SeparationOptions {
     }
 }
 
-/// What [`separate_positions`] did.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SeparationReport {
+/// What [`separate_positions`] (or [`crate::d3::separate_positions`]) did;
+/// `H` is the hit type of the dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeparationReport<H = Hit> {
     /// Rounds of narrowphase and correction run.
     pub rounds: usize,
     /// Deepest overlap before, over pairs with at least one free body.
@@ -82,10 +83,22 @@ pub struct SeparationReport {
     /// Pairs still deeper than the slop (0 when resolved).
     pub unresolved: usize,
     /// Overlapping pairs of two static bodies, left as they are.
-    pub static_pairs: Vec<Hit>,
+    pub static_pairs: Vec<H>,
 }
 
-impl SeparationReport {
+impl<H> Default for SeparationReport<H> {
+    fn default() -> SeparationReport<H> {
+        SeparationReport {
+            rounds: 0,
+            initial_max_depth: 0.0,
+            final_max_depth: 0.0,
+            unresolved: 0,
+            static_pairs: Vec::new(),
+        }
+    }
+}
+
+impl<H> SeparationReport<H> {
     /// Whether no pair with a free body is deeper than the slop.
     pub fn resolved(&self) -> bool {
         self.unresolved == 0
@@ -117,6 +130,82 @@ pub fn separate_positions(
     options: &SeparationOptions,
     narrowphase: &mut NarrowphaseFn,
 ) -> Result<SeparationReport, Error> {
+    let mut found: Vec<Pair> = Vec::new();
+    separate(
+        bodies,
+        options,
+        |bodies| {
+            let pairs = match candidates {
+                Candidates::Fixed(pairs) => pairs,
+                Candidates::Broadphase { margin } => {
+                    found = find_pairs(shapes, bodies, margin, PairFilter::default());
+                    &found
+                }
+            };
+            let batch = Batch::new(shapes, bodies, pairs, 0.0)?;
+            let sat_hits = narrowphase(&batch)?;
+            Ok(batch.hits(&sat_hits))
+        },
+        |hit: &Hit| Overlap {
+            a: hit.a,
+            b: hit.b,
+            normal: hit.normal,
+            depth: hit.depth,
+        },
+    )
+}
+
+/// What positional separation needs of a body in either dimension.
+pub(crate) trait Movable {
+    /// The translation type.
+    type Vector: Offset;
+    fn inv_mass(&self) -> f32;
+    fn translate(&mut self, by: Self::Vector);
+}
+
+impl Movable for Body {
+    type Vector = Vec2;
+    fn inv_mass(&self) -> f32 {
+        self.inv_mass
+    }
+    fn translate(&mut self, by: Vec2) {
+        self.position += by;
+    }
+}
+
+/// A translation: a 2D or 3D vector.
+pub(crate) trait Offset:
+    Copy
+    + Default
+    + std::ops::AddAssign
+    + std::ops::SubAssign
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<f32, Output = Self>
+{
+    fn dot(self, other: Self) -> f32;
+}
+
+impl Offset for Vec2 {
+    fn dot(self, other: Vec2) -> f32 {
+        Vec2::dot(self, other)
+    }
+}
+
+impl Offset for glam::Vec3 {
+    fn dot(self, other: glam::Vec3) -> f32 {
+        glam::Vec3::dot(self, other)
+    }
+}
+
+/// The rounds of positional separation in either dimension: `hits` runs the
+/// candidate pairs and the narrowphase on the bodies as they are, `overlap`
+/// reads a hit.
+pub(crate) fn separate<B: Movable, H: Copy>(
+    bodies: &mut [B],
+    options: &SeparationOptions,
+    mut hits: impl FnMut(&[B]) -> Result<Vec<H>, Error>,
+    overlap: impl Fn(&H) -> Overlap<B::Vector>,
+) -> Result<SeparationReport<H>, Error> {
     if !(options.fraction > 0.0 && options.fraction <= 1.0) || !(options.slop >= 0.0) {
         return Err(Error::Argument {
             name: "separation options:",
@@ -128,69 +217,47 @@ pub fn separate_positions(
     }
     let mut report = SeparationReport::default();
     let target = 0.5 * options.slop;
-    let mut offsets: Vec<Vec2> = vec![Vec2::ZERO; bodies.len()];
-    let mut found: Vec<Pair>;
+    let mut offsets = vec![B::Vector::default(); bodies.len()];
     loop {
-        let pairs = match candidates {
-            Candidates::Fixed(pairs) => pairs,
-            Candidates::Broadphase { margin } => {
-                found = find_pairs(shapes, bodies, margin, PairFilter::default());
-                &found
-            }
-        };
-        let hits = {
-            let batch = Batch::new(shapes, bodies, pairs, 0.0)?;
-            let sat_hits = narrowphase(&batch)?;
-            batch.hits(&sat_hits)
-        };
-        let (movable, fixed): (Vec<Hit>, Vec<Hit>) = hits.into_iter().partition(|hit| {
-            bodies[hit.a as usize].inv_mass + bodies[hit.b as usize].inv_mass > 0.0
+        let (movable, fixed): (Vec<H>, Vec<H>) = hits(bodies)?.into_iter().partition(|hit| {
+            let o = overlap(hit);
+            bodies[o.a as usize].inv_mass() + bodies[o.b as usize].inv_mass() > 0.0
         });
-        let max_depth = movable.iter().map(|h| h.depth).fold(0.0f32, f32::max);
+        let overlaps: Vec<Overlap<B::Vector>> = movable.iter().map(&overlap).collect();
+        let max_depth = overlaps.iter().map(|o| o.depth).fold(0.0f32, f32::max);
         if report.rounds == 0 {
             report.initial_max_depth = max_depth;
         }
         report.final_max_depth = max_depth;
-        report.unresolved = movable.iter().filter(|h| h.depth > options.slop).count();
+        report.unresolved = overlaps.iter().filter(|o| o.depth > options.slop).count();
         report.static_pairs = fixed;
         if report.unresolved == 0 || report.rounds >= options.max_rounds {
             return Ok(report);
         }
         report.rounds += 1;
-
-        let overlaps: Vec<Overlap> = movable
-            .iter()
-            .map(|hit| Overlap {
-                a: hit.a,
-                b: hit.b,
-                normal: hit.normal,
-                depth: hit.depth,
-            })
-            .collect();
-        offsets.iter_mut().for_each(|o| *o = Vec2::ZERO);
-        relax_positions(
-            bodies,
+        offsets.iter_mut().for_each(|o| *o = B::Vector::default());
+        relax(
+            |body| bodies[body].inv_mass(),
             &overlaps,
             &mut offsets,
-            target,
-            options.fraction,
-            options.passes,
+            (target, options.fraction, options.passes),
         );
         for (body, offset) in bodies.iter_mut().zip(&offsets) {
-            body.position += *offset;
+            body.translate(*offset);
         }
     }
 }
 
-/// One overlap to correct: bodies, normal from A to B, depth.
+/// One overlap to correct: bodies, normal from A to B, depth; `V` is the
+/// vector type of the dimension.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Overlap {
+pub struct Overlap<V = Vec2> {
     /// Body A.
     pub a: u32,
     /// Body B.
     pub b: u32,
     /// Unit normal from A to B.
-    pub normal: Vec2,
+    pub normal: V,
     /// How deep the pair is along it.
     pub depth: f32,
 }
@@ -207,10 +274,25 @@ pub fn relax_positions(
     fraction: f32,
     passes: usize,
 ) {
+    relax(
+        |body| bodies[body].inv_mass,
+        overlaps,
+        offsets,
+        (target, fraction, passes),
+    );
+}
+
+/// [`relax_positions`] in either dimension, inverse masses by body index.
+pub(crate) fn relax<V: Offset>(
+    inv_mass: impl Fn(usize) -> f32,
+    overlaps: &[Overlap<V>],
+    offsets: &mut [V],
+    (target, fraction, passes): (f32, f32, usize),
+) {
     for _ in 0..passes {
         for overlap in overlaps {
             let (a, b) = (overlap.a as usize, overlap.b as usize);
-            let (w_a, w_b) = (bodies[a].inv_mass, bodies[b].inv_mass);
+            let (w_a, w_b) = (inv_mass(a), inv_mass(b));
             if w_a + w_b == 0.0 {
                 continue;
             }
@@ -219,8 +301,8 @@ pub fn relax_positions(
                 continue;
             }
             let push = fraction * (depth - target) / (w_a + w_b);
-            offsets[a] -= w_a * push * overlap.normal;
-            offsets[b] += w_b * push * overlap.normal;
+            offsets[a] -= overlap.normal * (w_a * push);
+            offsets[b] += overlap.normal * (w_b * push);
         }
     }
 }

@@ -45,6 +45,11 @@ impl Body {
         }
     }
 
+    /// The body with inverse mass `inv_mass` (0: static).
+    pub fn with_inv_mass(self, inv_mass: f32) -> Body {
+        Body { inv_mass, ..self }
+    }
+
     /// Whether the body never moves (inverse mass 0).
     pub fn is_static(&self) -> bool {
         self.inv_mass == 0.0

@@ -34,11 +34,13 @@
 
 mod batch;
 mod body;
+mod broadphase;
 mod contact;
 pub mod hull;
 mod manifold;
 pub mod math;
 mod narrowphase;
+mod resolve;
 pub mod sat;
 mod set;
 mod shapes;
@@ -46,6 +48,9 @@ mod types;
 
 pub use batch::Batch;
 pub use body::Body;
+pub use broadphase::{
+    Aabb3, body_aabb3, body_aabbs3, brute_force_pairs3, find_pairs3, sweep_and_prune3,
+};
 pub use contact::{Contact, collide_shapes};
 pub use hull::{MAX_HULL_VERTICES, build_hull};
 pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds};
@@ -53,6 +58,7 @@ pub use math::{Rot3, Transform3};
 pub use narrowphase::{collide_cpu, collide_cpu_with_stats, contacts_cpu};
 #[cfg(feature = "parallel")]
 pub use narrowphase::{collide_cpu_parallel, contacts_cpu_parallel};
+pub use resolve::{NarrowphaseFn3, separate_positions};
 pub use set::ShapeSet;
 pub use shapes::{Hull, HullEdge, Shape, Sphere};
 pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
