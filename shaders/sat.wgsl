@@ -23,17 +23,10 @@
 // times slower on lavapipe. Polygons of 9 to 16 vertices take the same
 // path twice over (`*16`); larger ones loop, or merge above the threshold.
 //
-// Output is compacted on the GPU: each workgroup counts its reported pairs,
-// one invocation reserves room for all of them with a single atomicAdd on its
-// window's counter, and each writes its record at its place in the group's
-// block. Within a block the records are in slot order; the host puts the
-// blocks in order. The counter keeps counting past `capacity`, so the host
-// sees an overflow and re-runs with room instead of losing results. Windows
-// of one batch run in one pass: each has its own pairs, output and counter,
-// the first two at dynamic offsets of their buffers.
+// Loaded after batch.wgsl (the pairs, the compacted output, the parameters,
+// the entry points' prologue and epilogue), which the 3D kernel shares.
 
-// Mirrors of src/gpu/layout.rs and src/shape.rs, checked against naga's
-// layout by tests/gpu_layout.rs.
+// Mirror of src/shape.rs, checked against naga's layout by tests/gpu_layout.rs.
 struct ShapeRecord {
     first: u32,
     count: u32,      // 0 marks a circle
@@ -41,48 +34,11 @@ struct ShapeRecord {
     size: f32,
 }
 
-struct Pair {
-    a: u32,
-    b: u32,
-}
-
-struct HitRecord {
-    pair: u32,       // the pair's slot in its window
-    axis: u32,       // bit 31: owner B; below: the feature
-    depth: f32,
-    _pad: u32,
-}
-
-struct Params {
-    pair_base: u32,  // the slot of this kind's first pair in the window
-    pair_count: u32, // pairs of this kind in the window
-    groups_x: u32,   // workgroups along x in the 2D dispatch
-    capacity: u32,   // records the window's output can hold
-    margin: f32,
-    // Polygons with more vertices than this on both sides merge
-    // (GPU_MERGE_THRESHOLD by default; FaceSearch).
-    merge_threshold: u32,
-    window: u32,     // the window's counter
-    _pad: u32,
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var edges: texture_2d<f32>;
 @group(0) @binding(2) var body_transforms: texture_2d<f32>;
 @group(0) @binding(3) var body_shapes: texture_2d<u32>;
-@group(0) @binding(4) var<storage, read> pairs: array<Pair>;
-@group(0) @binding(5) var<storage, read_write> hits: array<HitRecord>;
-@group(0) @binding(6) var<storage, read_write> counters: array<atomic<u32>>;
-
-override WORKGROUP_SIZE: u32 = 256u;  // the host sets it (GpuOptions::workgroup_size)
-// Workgroup arrays need a constant size: the largest WORKGROUP_SIZE allowed.
-const MAX_WORKGROUP_SIZE: u32 = 256u;
-// Texels per texture row (src/gpu/layout.rs: TEXTURE_WIDTH).
-const TEXTURE_WIDTH_LOG2: u32 = 11u;
 
 const TIE_TOLERANCE: f32 = 2.0e-6;
-const LOWEST: f32 = -3.40282347e38;
-const HIGHEST: f32 = 3.40282347e38;
 const OWNER_B_BIT: u32 = 0x80000000u;
 
 struct Transform {
@@ -93,16 +49,6 @@ struct Transform {
 struct Separation {
     value: f32,
     edge: u32,
-}
-
-struct PairResult {
-    reported: bool,
-    axis: u32,
-    separation: f32,
-}
-
-fn texel(index: u32) -> vec2<u32> {
-    return vec2<u32>(index & ((1u << TEXTURE_WIDTH_LOG2) - 1u), index >> TEXTURE_WIDTH_LOG2);
 }
 
 // Edge `index` of the shape library: vertex in .xy, normal in .zw.
@@ -695,61 +641,6 @@ fn body_transform(body: u32) -> Transform {
 fn body_shape(body: u32) -> ShapeRecord {
     let record = textureLoad(body_shapes, texel(body), 0);
     return ShapeRecord(record.x, record.y, bitcast<f32>(record.z), bitcast<f32>(record.w));
-}
-
-// Per invocation: 1 if its pair is reported, turned into its slot in the group.
-var<workgroup> group_slots: array<u32, MAX_WORKGROUP_SIZE>;
-var<workgroup> group_base: u32;
-
-// One invocation's work: where it is in its workgroup and dispatch, and the
-// pair in its slot (`live` false past the kind's last pair, whose lanes test
-// that last pair again and report nothing).
-struct Task {
-    local: u32,
-    index: u32,
-    live: bool,
-    pair: Pair,
-}
-
-// The prologue of every entry point. The host sorts each window's pairs by
-// kind; `params.pair_base` is where this dispatch's pairs start in the
-// window's pairs.
-fn begin(group: vec3<u32>, local: u32) -> Task {
-    let index = (group.y * params.groups_x + group.x) * WORKGROUP_SIZE + local;
-    let last = max(params.pair_count, 1u) - 1u;
-    return Task(local, index, index < params.pair_count, pairs[params.pair_base + min(index, last)]);
-}
-
-// The epilogue of every entry point: writes the workgroup's reported results
-// as one block, in invocation order. Every invocation of the group must call
-// it (it has barriers).
-fn finish(task: Task, tested: PairResult) {
-    var result = tested;
-    result.reported = tested.reported && task.live;
-    group_slots[task.local] = select(0u, 1u, result.reported);
-    workgroupBarrier();
-    if task.local == 0u {
-        // Exclusive prefix sum, in invocation order: deterministic slots.
-        var running = 0u;
-        for (var i = 0u; i < WORKGROUP_SIZE; i++) {
-            let flag = group_slots[i];
-            group_slots[i] = running;
-            running += flag;
-        }
-        var base = 0u;
-        if running > 0u {
-            base = atomicAdd(&counters[params.window], running);
-        }
-        group_base = base;
-    }
-    workgroupBarrier();
-
-    if result.reported {
-        let slot = group_base + group_slots[task.local];
-        if slot < params.capacity {
-            hits[slot] = HitRecord(params.pair_base + task.index, result.axis, -result.separation, 0u);
-        }
-    }
 }
 
 // The bodies of a pair, as the pair functions read them.

@@ -25,20 +25,25 @@ fn parse(source: &str, name: &str) -> naga::Module {
         .unwrap_or_else(|err| panic!("{name} does not parse:\n{}", err.emit_to_string(source)))
 }
 
+/// The kernels as the device gets them: each file loaded after batch.wgsl.
+fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
+    vec![(
+        "batch.wgsl + sat.wgsl",
+        SAT_WGSL,
+        &["batch.wgsl", "sat.wgsl"],
+    )]
+}
+
 #[test]
-fn every_shader_parses_and_validates() {
-    let files = shader_files();
-    assert!(!files.is_empty(), "no .wgsl files found in shaders/");
-    for path in &files {
-        let name = path.display().to_string();
-        let source = std::fs::read_to_string(path).expect("readable shader");
-        let module = parse(&source, &name);
+fn every_kernel_parses_and_validates() {
+    for (name, source, _) in kernels() {
+        let module = parse(source, name);
         let mut validator = naga::valid::Validator::new(
             naga::valid::ValidationFlags::all(),
             naga::valid::Capabilities::default(),
         );
         if let Err(err) = validator.validate(&module) {
-            panic!("{name} does not validate:\n{}", err.emit_to_string(&source));
+            panic!("{name} does not validate:\n{}", err.emit_to_string(source));
         }
         assert!(
             module
@@ -51,11 +56,19 @@ fn every_shader_parses_and_validates() {
 }
 
 #[test]
-fn the_embedded_kernel_is_the_file() {
-    let on_disk =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders/sat.wgsl"))
-            .expect("shaders/sat.wgsl");
-    assert_eq!(on_disk, SAT_WGSL);
+fn the_embedded_kernels_are_the_files_and_use_every_file() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut used = std::collections::BTreeSet::new();
+    for (name, source, files) in kernels() {
+        let on_disk: Vec<String> = files
+            .iter()
+            .map(|file| std::fs::read_to_string(dir.join(file)).expect("shader file"))
+            .collect();
+        assert_eq!(on_disk.join("\n"), source, "{name}");
+        used.extend(files.iter().map(|file| dir.join(file)));
+    }
+    let all: std::collections::BTreeSet<PathBuf> = shader_files().into_iter().collect();
+    assert_eq!(used, all, "every .wgsl file is part of a kernel");
 }
 
 /// (size, [(field, offset)]) of a WGSL struct, from naga's layouter.

@@ -22,8 +22,16 @@ use bytemuck::{Pod, Zeroable};
 use crate::math::Transform;
 use crate::shape::ShapeRecord;
 
-/// The SAT kernel's source.
-pub const SAT_WGSL: &str = include_str!("../../shaders/sat.wgsl");
+/// What every SAT kernel shares: the pairs, the compacted output, the
+/// parameters, the entry points' prologue and epilogue.
+pub const BATCH_WGSL: &str = include_str!("../../shaders/batch.wgsl");
+
+/// The 2D SAT kernel's source: `batch.wgsl`, then `sat.wgsl`.
+pub const SAT_WGSL: &str = concat!(
+    include_str!("../../shaders/batch.wgsl"),
+    "\n",
+    include_str!("../../shaders/sat.wgsl")
+);
 
 /// Texels per texture row, as a power of two (`TEXTURE_WIDTH_LOG2` in the kernel).
 pub const TEXTURE_WIDTH_LOG2: u32 = 11;
