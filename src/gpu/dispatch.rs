@@ -4,9 +4,10 @@
 //! output back in one staging buffer.
 
 use super::context::GpuContext;
+use super::dimension::Dimension;
 use super::error::GpuError;
-use super::kinds::{ENTRY_POINTS, PAIR_KINDS};
-use super::layout::{HitRecord, Params, SAT_WGSL};
+use super::kinds::PAIR_KINDS;
+use super::layout::{HitRecord, Params};
 
 /// Each dispatch's parameters sit at a multiple of this in the uniform
 /// buffer (the largest uniform offset alignment a device may ask).
@@ -31,25 +32,11 @@ fn storage_entry(binding: u32, read_only: bool, dynamic: bool) -> wgpu::BindGrou
     }
 }
 
-fn texture_entry(binding: u32, sample_type: wgpu::TextureSampleType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Texture {
-            sample_type,
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
-}
-
 /// What the bind group binds.
 pub(crate) struct Bindings<'a> {
     pub params: &'a wgpu::Buffer,
-    pub edges: &'a wgpu::TextureView,
-    pub body_transforms: &'a wgpu::TextureView,
-    pub body_shapes: &'a wgpu::TextureView,
+    /// The kernel's own textures, by binding.
+    pub scene: Vec<(u32, &'a wgpu::TextureView)>,
     pub pairs: &'a wgpu::Buffer,
     /// Bytes of one window's pairs (the binding's size).
     pub pairs_stride: u64,
@@ -77,13 +64,16 @@ pub(crate) struct StagingCopy {
 }
 
 impl SatPipelines {
-    /// Compiles the kernel's entry points for `workgroup_size`.
-    pub fn new(context: &GpuContext, workgroup_size: u32) -> Result<SatPipelines, GpuError> {
+    /// Compiles dimension `D`'s kernel's entry points for `workgroup_size`.
+    pub fn new<D: Dimension>(
+        context: &GpuContext,
+        workgroup_size: u32,
+    ) -> Result<SatPipelines, GpuError> {
         let device = context.device();
         let module = context.scoped("the SAT shader", || {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("sat.wgsl"),
-                source: wgpu::ShaderSource::Wgsl(SAT_WGSL.into()),
+                label: Some(D::LABEL),
+                source: wgpu::ShaderSource::Wgsl(D::SOURCE.into()),
             })
         })?;
         let uniform = wgpu::BindGroupLayoutEntry {
@@ -96,18 +86,17 @@ impl SatPipelines {
             },
             count: None,
         };
+        let mut entries = vec![
+            uniform,
+            storage_entry(4, true, true),
+            storage_entry(5, false, true),
+            storage_entry(6, false, false),
+        ];
+        entries.extend(D::scene_layout());
         let layout = context.scoped("the SAT bindings", || {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("sat bindings"),
-                entries: &[
-                    uniform,
-                    texture_entry(1, wgpu::TextureSampleType::Float { filterable: false }),
-                    texture_entry(2, wgpu::TextureSampleType::Float { filterable: false }),
-                    texture_entry(3, wgpu::TextureSampleType::Uint),
-                    storage_entry(4, true, true),
-                    storage_entry(5, false, true),
-                    storage_entry(6, false, false),
-                ],
+                entries: &entries,
             })
         })?;
         let pipeline_layout = context.scoped("the SAT pipeline layout", || {
@@ -118,7 +107,7 @@ impl SatPipelines {
             })
         })?;
         let constants = [("WORKGROUP_SIZE", f64::from(workgroup_size))];
-        let pipelines = ENTRY_POINTS
+        let pipelines = D::ENTRY_POINTS
             .iter()
             .map(|&entry_point| {
                 context.scoped("the SAT pipelines", || {
@@ -153,42 +142,40 @@ impl SatPipelines {
                 size: wgpu::BufferSize::new(size),
             })
         };
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer(bindings.params, size_of::<Params>() as u64),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: buffer(bindings.pairs, bindings.pairs_stride),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: buffer(bindings.hits, bindings.hits_stride),
+            },
+            wgpu::BindGroupEntry {
+                binding: 6,
+                resource: bindings.counters.as_entire_binding(),
+            },
+        ];
+        entries.extend(
+            bindings
+                .scene
+                .iter()
+                .map(|&(binding, view)| wgpu::BindGroupEntry {
+                    binding,
+                    resource: wgpu::BindingResource::TextureView(view),
+                }),
+        );
         context.scoped("the SAT bind group", || {
             context
                 .device()
                 .create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("sat bindings"),
                     layout: &self.layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: buffer(bindings.params, size_of::<Params>() as u64),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: wgpu::BindingResource::TextureView(bindings.edges),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: wgpu::BindingResource::TextureView(bindings.body_transforms),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 3,
-                            resource: wgpu::BindingResource::TextureView(bindings.body_shapes),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 4,
-                            resource: buffer(bindings.pairs, bindings.pairs_stride),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 5,
-                            resource: buffer(bindings.hits, bindings.hits_stride),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 6,
-                            resource: bindings.counters.as_entire_binding(),
-                        },
-                    ],
+                    entries: &entries,
                 })
         })
     }

@@ -2,72 +2,36 @@
 //! sorted by kind.
 //!
 //! lavapipe pays for code on branches no lane takes, so each kind of pair
-//! (two small polygons, a small polygon and a circle, two circles, ...) has
-//! an entry point holding only the code its pairs run. The host sorts each
+//! (two small polygons, a small polygon and a circle, two circles, two
+//! hulls, ...) has an entry point holding only the code its pairs run. The host sorts each
 //! window's pairs by kind — stably, each kind starting at a workgroup
 //! boundary so that no workgroup mixes kinds — and remembers where each slot
 //! came from, to put the results back in pair order. When every body is of
 //! one class (the common case) every pair is of one kind, and the pairs go
 //! up as they are.
 
-use crate::shape::ShapeRecord;
 use crate::types::Pair;
 
-/// Kinds of pair, each with its own kernel entry point (in this order).
-pub(crate) const ENTRY_POINTS: [&str; PAIR_KINDS] = [
-    "polygons8",
-    "polygon_circle8",
-    "circles",
-    "general",
-    "polygons16",
-    "polygon_circle16",
-];
+/// The most kinds of pair a kernel has (entry points; the 2D kernel has six,
+/// the 3D kernel three).
 pub(crate) const PAIR_KINDS: usize = 6;
 
-/// A body's class: 0 a polygon of up to 8 vertices, 1 a circle, 2 a larger
-/// polygon, 3 a polygon of 9 to 16 vertices. Class 3 exists only when no
-/// pair of such polygons merges (`merge_threshold` of 16 or more); otherwise
-/// they are class 2 and go through the kernel's full dispatch.
-fn body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
-    match record.count {
-        0 => 1,
-        1..=8 => 0,
-        9..=16 if merge_threshold >= 16 => 3,
-        _ => 2,
-    }
-}
-
-/// The entry point (kind) for a pair of body classes: the straight-line
-/// entry points take exactly the pairs for which the kernel's `collide_pair`
-/// would pick the function they call.
-const KIND_OF_CLASSES: [[u8; 4]; 4] = [
-    // small polygon with: small polygon, circle, large polygon, medium polygon
-    [0, 1, 3, 4],
-    // circle with: small polygon, circle, large polygon, medium polygon
-    [1, 2, 3, 5],
-    // large polygon with anything
-    [3, 3, 3, 3],
-    // medium polygon with: small polygon, circle, large polygon, medium polygon
-    [4, 5, 3, 4],
-];
-
-/// Every body's class, and the class of all of them if they share one.
+/// Every body's class, the kind of pair each pair of classes makes, and the
+/// class of all the bodies if they share one. Each dimension says what its
+/// classes are (2D: `planar.rs`, 3D: `spatial.rs`).
 #[derive(Default)]
-pub(crate) struct BodyClasses {
+pub struct BodyClasses {
     classes: Vec<u8>,
     single: Option<u8>,
+    kind_of: Option<fn(u8, u8) -> u8>,
 }
 
 impl BodyClasses {
-    /// Classifies bodies whose shapes have these records.
-    pub fn classify<'a>(
-        &mut self,
-        records: impl Iterator<Item = &'a ShapeRecord>,
-        merge_threshold: u32,
-    ) {
+    /// Takes each body's class, and what kind of pair two classes make.
+    pub fn classify(&mut self, classes: impl Iterator<Item = u8>, kind_of: fn(u8, u8) -> u8) {
         self.classes.clear();
-        self.classes
-            .extend(records.map(|record| body_class(record, merge_threshold)));
+        self.classes.extend(classes);
+        self.kind_of = Some(kind_of);
         self.single = match self.classes.first() {
             Some(&first) if self.classes.iter().all(|&class| class == first) => Some(first),
             _ => None,
@@ -75,14 +39,14 @@ impl BodyClasses {
     }
 
     fn kind(&self, pair: &Pair) -> u8 {
-        KIND_OF_CLASSES[self.classes[pair.a as usize] as usize]
-            [self.classes[pair.b as usize] as usize]
+        let kind_of = self.kind_of.unwrap_or(|_, _| 0);
+        kind_of(self.classes[pair.a as usize], self.classes[pair.b as usize])
     }
 
     /// The kind of every pair, when the bodies are all of one class.
     pub fn single_kind(&self) -> Option<u8> {
-        self.single
-            .map(|class| KIND_OF_CLASSES[class as usize][class as usize])
+        let kind_of = self.kind_of.unwrap_or(|_, _| 0);
+        self.single.map(|class| kind_of(class, class))
     }
 }
 

@@ -23,17 +23,23 @@
 
 mod buffers;
 mod context;
+mod dimension;
 mod dispatch;
 mod error;
 mod kinds;
 #[doc(hidden)]
 pub mod layout;
 mod narrowphase;
+mod planar;
 mod readback;
 mod windows;
 
 pub use context::{
     AdapterChoice, AdapterSummary, GpuContext, backend_name, device_type_name, list_adapters,
 };
+pub use dimension::{Dimension, Planar, Spatial};
 pub use error::{GpuError, NO_ADAPTER_HELP};
-pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuNarrowphase, GpuOptions, GpuStats, PendingHits};
+pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuOptions, GpuSat, GpuStats, PendingHits};
+
+/// The 2D GPU narrowphase: polygons and circles (`shaders/sat.wgsl`).
+pub type GpuNarrowphase = GpuSat<Planar>;

@@ -1,4 +1,6 @@
-//! The GPU narrowphase: `shaders/sat.wgsl` run over a [`Batch`].
+//! The GPU narrowphase: a SAT kernel run over a batch, in either dimension
+//! ([`GpuSat`]; [`GpuNarrowphase`](super::GpuNarrowphase) in 2D,
+//! [`crate::d3::GpuNarrowphase`] in 3D).
 //!
 //! One batch goes like this:
 //!
@@ -16,7 +18,7 @@
 //! ```
 //!
 //! The work can be recorded into the caller's command encoder
-//! ([`GpuNarrowphase::record`]), so that a frame loop submits once and
+//! ([`GpuSat::record`]), so that a frame loop submits once and
 //! collects the hits later without waiting inside gpusat
 //! ([`GpuNarrowphase::poll`]), or run start to finish
 //! ([`GpuNarrowphase::collide`]). Buffers, textures, pipelines and the bind
@@ -27,18 +29,15 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::buffers::{GrowBuffer, GrowTexture, pad_to_rows, too_large};
+use super::buffers::{GrowBuffer, too_large};
 use super::context::GpuContext;
+use super::dimension::Dimension;
 use super::dispatch::{Bindings, PARAMS_STRIDE, SatPipelines, record_bytes};
 use super::error::GpuError;
 use super::kinds::{BodyClasses, PAIR_KINDS};
-use super::layout::{HitRecord, ShapeTexel, TransformTexel, shape_texel, transform_texel};
+use super::layout::HitRecord;
 use super::readback::read_staging;
 use super::windows::{LayoutInput, Window, densest_ratio, first_capacity, layout, plan};
-use crate::batch::Batch;
-use crate::sat::GPU_MERGE_THRESHOLD;
-use crate::shape::EdgeRecord;
-use crate::types::SatHit;
 
 /// Invocations per workgroup unless asked otherwise, chosen with
 /// `gpusat bench --workgroup-size N` on lavapipe (kernel ns per pair, 1M
@@ -108,8 +107,8 @@ pub struct GpuStats {
     pub bytes_read_back: u64,
 }
 
-/// The results of a batch recorded with [`GpuNarrowphase::record`], to be
-/// collected with [`GpuNarrowphase::poll`] or [`GpuNarrowphase::wait`].
+/// The results of a batch recorded with [`GpuSat::record`], to be
+/// collected with [`GpuSat::poll`] or [`GpuSat::wait`].
 #[derive(Debug, PartialEq, Eq)]
 #[must_use = "the hits of a recorded batch must be collected (poll or wait) or discarded"]
 pub struct PendingHits {
@@ -120,12 +119,12 @@ pub struct PendingHits {
 type MapFlag = Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
 
 /// A recorded batch whose results are not collected yet.
-struct InFlight {
+struct InFlight<H> {
     ticket: u64,
-    windows: Vec<Window>,
+    windows: Vec<Window<H>>,
     slot_order: Vec<u32>,
     margin: f32,
-    merge_threshold: u32,
+    flags: u32,
     mapped: MapFlag,
     /// Bytes of staging mapped.
     staging_bytes: u64,
@@ -133,16 +132,17 @@ struct InFlight {
     submitted: Option<Instant>,
 }
 
-/// The SAT kernel with its buffers, built once on a [`GpuContext`].
-pub struct GpuNarrowphase {
+/// The SAT kernel of dimension `D` with its buffers, built once on a
+/// [`GpuContext`]: [`GpuNarrowphase`](super::GpuNarrowphase) (2D) and
+/// [`crate::d3::GpuNarrowphase`] (3D) are this type.
+pub struct GpuSat<D: Dimension> {
     context: Arc<GpuContext>,
     options: GpuOptions,
     kernel: SatPipelines,
     bind_group: Option<wgpu::BindGroup>,
     params: GrowBuffer,
-    edges: GrowTexture,
-    body_transforms: GrowTexture,
-    body_shapes: GrowTexture,
+    /// The dimension's shape and body textures.
+    resources: D::Resources,
     pairs: GrowBuffer,
     hits: GrowBuffer,
     counters: GrowBuffer,
@@ -155,14 +155,9 @@ pub struct GpuNarrowphase {
     /// buffers (and the bindings' sizes); they only grow.
     pairs_stride: u64,
     hits_stride: u64,
-    /// (library id, shape count) of the shapes on the device.
-    uploaded_shapes: Option<(u64, usize)>,
     classes: BodyClasses,
     /// Scratch reused from call to call.
-    scratch: Vec<SatHit>,
-    edge_texels: Vec<EdgeRecord>,
-    transform_texels: Vec<TransformTexel>,
-    shape_texels: Vec<ShapeTexel>,
+    scratch: Vec<D::Hit>,
     /// Hits per pair of the last batch (its densest window), for sizing outputs.
     hit_ratio: Option<f64>,
     /// Most bytes one binding may have.
@@ -174,13 +169,14 @@ pub struct GpuNarrowphase {
     /// Most rows a texture may have.
     texture_rows: u32,
     max_window: usize,
-    in_flight: Option<InFlight>,
+    in_flight: Option<InFlight<D::Hit>>,
     stats: GpuStats,
 }
 
-impl std::fmt::Debug for GpuNarrowphase {
+impl<D: Dimension> std::fmt::Debug for GpuSat<D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GpuNarrowphase")
+        f.debug_struct("GpuSat")
+            .field("kernel", &D::LABEL)
             .field("context", &self.context)
             .field("options", &self.options)
             .field("max_window", &self.max_window)
@@ -188,9 +184,9 @@ impl std::fmt::Debug for GpuNarrowphase {
     }
 }
 
-impl GpuNarrowphase {
+impl<D: Dimension> GpuSat<D> {
     /// Builds the kernel's pipelines and buffers on `context`.
-    pub fn new(context: Arc<GpuContext>, options: GpuOptions) -> Result<GpuNarrowphase, GpuError> {
+    pub fn new(context: Arc<GpuContext>, options: GpuOptions) -> Result<GpuSat<D>, GpuError> {
         let limits = context.limits();
         let largest_group = limits
             .max_compute_invocations_per_workgroup
@@ -204,7 +200,7 @@ impl GpuNarrowphase {
                 ),
             });
         }
-        let kernel = SatPipelines::new(&context, options.workgroup_size)?;
+        let kernel = SatPipelines::new::<D>(&context, options.workgroup_size)?;
         let buffer_limit = limits.max_buffer_size;
         let binding_limit = limits.max_storage_buffer_binding_size.min(buffer_limit);
         // A window's pairs and its worst-case output must each fit one
@@ -237,8 +233,7 @@ impl GpuNarrowphase {
         } else {
             None
         };
-        let float = wgpu::TextureFormat::Rgba32Float;
-        let narrowphase = GpuNarrowphase {
+        let narrowphase = GpuSat {
             kernel,
             bind_group: None,
             params: GrowBuffer::new(
@@ -247,14 +242,7 @@ impl GpuNarrowphase {
                 U::UNIFORM | U::COPY_DST,
                 PARAMS_STRIDE * PAIR_KINDS as u64,
             )?,
-            edges: GrowTexture::new(&context, "shape edge", float, 1)?,
-            body_transforms: GrowTexture::new(&context, "body transform", float, 1)?,
-            body_shapes: GrowTexture::new(
-                &context,
-                "body shape",
-                wgpu::TextureFormat::Rgba32Uint,
-                1,
-            )?,
+            resources: D::resources(&context)?,
             pairs: GrowBuffer::new(&context, "pairs", U::STORAGE | U::COPY_DST, 1 << 16)?,
             hits: GrowBuffer::new(&context, "hit records", U::STORAGE | U::COPY_SRC, 1 << 16)?,
             counters: GrowBuffer::new(
@@ -267,12 +255,8 @@ impl GpuNarrowphase {
             timestamps,
             pairs_stride: storage_alignment,
             hits_stride: storage_alignment,
-            uploaded_shapes: None,
             classes: BodyClasses::default(),
             scratch: Vec::new(),
-            edge_texels: Vec::new(),
-            transform_texels: Vec::new(),
-            shape_texels: Vec::new(),
             hit_ratio: None,
             binding_limit,
             buffer_limit,
@@ -306,9 +290,7 @@ impl GpuNarrowphase {
     /// Bytes of device memory held now: the textures, the pairs and output
     /// buffers and their staging copy (all grown to the largest batch seen).
     pub fn device_bytes(&self) -> u64 {
-        self.edges.bytes()
-            + self.body_transforms.bytes()
-            + self.body_shapes.bytes()
+        D::device_bytes(&self.resources)
             + self.params.size
             + self.pairs.size
             + self.hits.size
@@ -349,8 +331,9 @@ impl GpuNarrowphase {
     }
 
     /// Runs the SAT kernel on every pair of the batch and waits for the
-    /// result: the same as [`collide_cpu`](crate::collide_cpu), in pair order.
-    pub fn collide(&mut self, batch: &Batch) -> Result<Vec<SatHit>, GpuError> {
+    /// result: the same as the CPU reference ([`crate::collide_cpu`],
+    /// [`crate::d3::collide_cpu`]), in pair order.
+    pub fn collide(&mut self, batch: &D::Batch<'_>) -> Result<Vec<D::Hit>, GpuError> {
         let start = Instant::now();
         self.begin(batch)?;
         let result = self.collide_rounds(batch);
@@ -360,8 +343,8 @@ impl GpuNarrowphase {
     }
 
     /// The batch in rounds that each fit the device's buffers.
-    fn collide_rounds(&mut self, batch: &Batch) -> Result<Vec<SatHit>, GpuError> {
-        let count = batch.pairs().len();
+    fn collide_rounds(&mut self, batch: &D::Batch<'_>) -> Result<Vec<D::Hit>, GpuError> {
+        let count = D::pairs(batch).len();
         let mut hits = Vec::new();
         let per_round = self.max_recorded_pairs();
         let mut round_start = 0;
@@ -394,11 +377,11 @@ impl GpuNarrowphase {
     /// [`collide`](Self::collide), which runs it in several submissions).
     pub fn record(
         &mut self,
-        batch: &Batch,
+        batch: &D::Batch<'_>,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<PendingHits, GpuError> {
         self.begin(batch)?;
-        let pairs = batch.pairs().len();
+        let pairs = D::pairs(batch).len();
         let most = self.max_recorded_pairs();
         if pairs > most {
             return Err(too_large(
@@ -416,7 +399,7 @@ impl GpuNarrowphase {
     /// `None` while the GPU is still at it (call again later). Never waits.
     /// A window whose output overflowed is run again here (gpusat submits
     /// that work itself), and the hits come a call or two later.
-    pub fn poll(&mut self, pending: &PendingHits) -> Result<Option<Vec<SatHit>>, GpuError> {
+    pub fn poll(&mut self, pending: &PendingHits) -> Result<Option<Vec<D::Hit>>, GpuError> {
         self.check_ticket(pending.ticket)?;
         let start = Instant::now();
         let polled = self.context.poll().and_then(|()| self.try_finish());
@@ -430,7 +413,7 @@ impl GpuNarrowphase {
     /// The hits of a recorded batch, in pair order, waiting for the GPU if
     /// need be. The encoder it was recorded into must have been submitted
     /// (else [`GpuError::NotSubmitted`]).
-    pub fn wait(&mut self, pending: PendingHits) -> Result<Vec<SatHit>, GpuError> {
+    pub fn wait(&mut self, pending: PendingHits) -> Result<Vec<D::Hit>, GpuError> {
         self.check_ticket(pending.ticket)?;
         let start = Instant::now();
         let waited = self.wait_for(pending.ticket);
@@ -473,19 +456,19 @@ impl GpuNarrowphase {
     }
 
     /// The checks and resets at the start of a batch.
-    fn begin(&mut self, batch: &Batch) -> Result<(), GpuError> {
+    fn begin(&mut self, batch: &D::Batch<'_>) -> Result<(), GpuError> {
         self.context.check()?;
         if self.in_flight.is_some() {
             return Err(GpuError::Busy);
         }
         self.stats = GpuStats {
-            pairs: batch.pairs().len() as u64,
+            pairs: D::pairs(batch).len() as u64,
             ..GpuStats::default()
         };
         Ok(())
     }
 
-    fn finish_stats(&mut self, hits: &[SatHit], start: Instant) {
+    fn finish_stats(&mut self, hits: &[D::Hit], start: Instant) {
         self.stats.hits = hits.len() as u64;
         self.stats.total += start.elapsed();
     }
@@ -499,7 +482,7 @@ impl GpuNarrowphase {
     }
 
     /// Waits until the batch `ticket` is read back, re-runs included.
-    fn wait_for(&mut self, ticket: u64) -> Result<Vec<SatHit>, GpuError> {
+    fn wait_for(&mut self, ticket: u64) -> Result<Vec<D::Hit>, GpuError> {
         loop {
             self.check_ticket(ticket)?;
             self.context.wait(None)?;
@@ -522,19 +505,29 @@ impl GpuNarrowphase {
     /// `range` (of the batch's pairs), uploads them and records the work.
     fn record_round(
         &mut self,
-        batch: &Batch,
+        batch: &D::Batch<'_>,
         range: Range<usize>,
         upload_bodies: bool,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<u64, GpuError> {
         let start = Instant::now();
-        let merge_threshold = batch.face_search().threshold(GPU_MERGE_THRESHOLD);
+        let flags = D::flags(batch);
         if upload_bodies {
-            self.upload_scene(batch, merge_threshold)?;
+            let upload = D::upload(
+                &mut self.resources,
+                &self.context,
+                batch,
+                (flags, self.texture_rows),
+                &mut self.classes,
+            )?;
+            if upload.grew {
+                self.bind_group = None;
+            }
+            self.stats.bytes_uploaded += upload.bytes;
         }
         let (hit_ratio, initial) = (self.hit_ratio, self.options.initial_capacity);
         let plan = plan(
-            &batch.pairs()[range.clone()],
+            &D::pairs(batch)[range.clone()],
             range.start,
             self.max_window,
             (&self.classes, self.options.workgroup_size),
@@ -545,8 +538,8 @@ impl GpuNarrowphase {
             ticket,
             windows: plan.windows,
             slot_order: plan.slot_order,
-            margin: batch.margin(),
-            merge_threshold,
+            margin: D::margin(batch),
+            flags,
             mapped: Arc::new(Mutex::new(None)),
             staging_bytes: 0,
             submitted: None,
@@ -570,8 +563,8 @@ impl GpuNarrowphase {
     /// when they kept their order, else sorted by kind.
     fn upload_pairs(
         &mut self,
-        batch: &Batch,
-        windows: &[Window],
+        batch: &D::Batch<'_>,
+        windows: &[Window<D::Hit>],
         staged: &[Vec<crate::types::Pair>],
     ) -> Result<(), GpuError> {
         let slots = windows.iter().map(|window| window.ranges.slots).max();
@@ -588,7 +581,7 @@ impl GpuNarrowphase {
         for (index, (window, staged)) in windows.iter().zip(staged).enumerate() {
             let bytes: &[u8] = if window.ranges.in_order {
                 let first = window.base as usize;
-                bytemuck::cast_slice(&batch.pairs()[first..first + window.ranges.slots as usize])
+                bytemuck::cast_slice(&D::pairs(batch)[first..first + window.ranges.slots as usize])
             } else {
                 bytemuck::cast_slice(staged)
             };
@@ -616,7 +609,7 @@ impl GpuNarrowphase {
 
     fn encode_windows(
         &mut self,
-        in_flight: &mut InFlight,
+        in_flight: &mut InFlight<D::Hit>,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), GpuError> {
         let context = self.context.clone();
@@ -640,7 +633,7 @@ impl GpuNarrowphase {
                 pairs_stride: self.pairs_stride,
                 hits_stride: self.hits_stride,
                 margin: in_flight.margin,
-                merge_threshold: in_flight.merge_threshold,
+                flags: in_flight.flags,
                 workgroup_size: self.options.workgroup_size,
                 max_groups: context.limits().max_compute_workgroups_per_dimension,
             },
@@ -709,7 +702,7 @@ impl GpuNarrowphase {
     /// Reads the mapped staging buffer: every window that fit is put in
     /// pair order; the others get room and are recorded and submitted again.
     /// Returns the batch's hits once every window is in.
-    fn try_finish(&mut self) -> Result<Option<Vec<SatHit>>, GpuError> {
+    fn try_finish(&mut self) -> Result<Option<Vec<D::Hit>>, GpuError> {
         let Some(in_flight) = self.in_flight.as_mut() else {
             return Err(GpuError::NotPending);
         };
@@ -738,7 +731,7 @@ impl GpuNarrowphase {
             let view = slice.get_mapped_range().map_err(|err| GpuError::Readback {
                 message: format!("the mapped staging buffer cannot be read: {err}"),
             })?;
-            let readout = read_staging(
+            let readout = read_staging::<D>(
                 &view,
                 &mut in_flight.windows,
                 (
@@ -791,60 +784,6 @@ impl GpuNarrowphase {
         Ok(Some(hits))
     }
 
-    fn upload_scene(&mut self, batch: &Batch, merge_threshold: u32) -> Result<(), GpuError> {
-        let context = self.context.clone();
-        let shapes = batch.shapes();
-        let key = (shapes.uid(), shapes.len());
-        if self.uploaded_shapes != Some(key) {
-            let edges: &[EdgeRecord] = shapes.edges();
-            if self
-                .edges
-                .ensure(&context, edges.len(), self.texture_rows)?
-            {
-                self.bind_group = None;
-            }
-            self.edge_texels.clear();
-            self.edge_texels.extend_from_slice(edges);
-            pad_to_rows(&mut self.edge_texels, EdgeRecord::default());
-            self.edges.write(&context, &self.edge_texels);
-            self.stats.bytes_uploaded += size_of_val(edges) as u64;
-            self.uploaded_shapes = Some(key);
-        }
-
-        let records = shapes.records();
-        let shape_of = batch.shape_of();
-        self.transform_texels.clear();
-        self.transform_texels
-            .extend(batch.transforms().iter().map(transform_texel));
-        self.shape_texels.clear();
-        self.shape_texels.extend(
-            shape_of
-                .iter()
-                .map(|&shape| shape_texel(&records[shape as usize])),
-        );
-        self.classes.classify(
-            shape_of.iter().map(|&shape| &records[shape as usize]),
-            merge_threshold,
-        );
-        let bodies = batch.bodies().len();
-        let mut grew = self
-            .body_transforms
-            .ensure(&context, bodies, self.texture_rows)?;
-        grew |= self
-            .body_shapes
-            .ensure(&context, bodies, self.texture_rows)?;
-        if grew {
-            self.bind_group = None;
-        }
-        pad_to_rows(&mut self.transform_texels, [0.0; 4]);
-        pad_to_rows(&mut self.shape_texels, [0; 4]);
-        self.body_transforms.write(&context, &self.transform_texels);
-        self.body_shapes.write(&context, &self.shape_texels);
-        self.stats.bytes_uploaded +=
-            (bodies * (size_of::<TransformTexel>() + size_of::<ShapeTexel>())) as u64;
-        Ok(())
-    }
-
     fn bind_group(&mut self) -> Result<wgpu::BindGroup, GpuError> {
         if let Some(bind_group) = &self.bind_group {
             return Ok(bind_group.clone());
@@ -853,9 +792,7 @@ impl GpuNarrowphase {
             &self.context,
             &Bindings {
                 params: &self.params.buffer,
-                edges: &self.edges.view,
-                body_transforms: &self.body_transforms.view,
-                body_shapes: &self.body_shapes.view,
+                scene: D::scene_bindings(&self.resources),
                 pairs: &self.pairs.buffer,
                 pairs_stride: self.pairs_stride.min(self.binding_limit),
                 hits: &self.hits.buffer,

@@ -20,7 +20,7 @@ use super::dispatch::{Dispatch, StagingCopy, grid, params_offset, record_bytes};
 use super::error::GpuError;
 use super::kinds::{BodyClasses, KindRanges, PAIR_KINDS, sort_by_kind};
 use super::layout::Params;
-use crate::types::{Pair, SatHit};
+use crate::types::Pair;
 
 /// A window's output is sized at this many times the hits per pair of the
 /// last batch's densest window (plus [`CAPACITY_SLACK`]), so that the copy
@@ -30,8 +30,8 @@ pub(crate) const CAPACITY_GROWTH: f64 = 1.125;
 /// Records added to every window's estimated output.
 pub(crate) const CAPACITY_SLACK: u64 = 256;
 
-/// One window of a batch in flight.
-pub(crate) struct Window {
+/// One window of a batch in flight; `H` is the dimension's hit.
+pub(crate) struct Window<H> {
     /// Index of its first pair in the batch.
     pub base: u32,
     pub ranges: KindRanges,
@@ -40,14 +40,14 @@ pub(crate) struct Window {
     /// Records its output holds.
     pub capacity: u32,
     /// Its hits, once read back.
-    pub hits: Option<Vec<SatHit>>,
+    pub hits: Option<Vec<H>>,
     /// Where its output sits in the staging buffer.
     pub staging_offset: u64,
 }
 
 /// A range of a batch's pairs in windows, sorted by kind.
-pub(crate) struct Plan {
-    pub windows: Vec<Window>,
+pub(crate) struct Plan<H> {
+    pub windows: Vec<Window<H>>,
     /// For each window sorted by kind, the batch index of the pair in each
     /// of its slots (windows in order have none).
     pub slot_order: Vec<u32>,
@@ -59,13 +59,13 @@ pub(crate) struct Plan {
 /// Cuts `pairs` (whose first is pair `base` of the batch) into windows of at
 /// most `max_window`, sorts each by kind, and sizes each output with
 /// `capacity` (given the window's pair count).
-pub(crate) fn plan(
+pub(crate) fn plan<H>(
     pairs: &[Pair],
     base: usize,
     max_window: usize,
     (classes, workgroup_size): (&BodyClasses, u32),
     capacity: impl Fn(u32) -> u32,
-) -> Plan {
+) -> Plan<H> {
     let mut plan = Plan {
         windows: Vec::new(),
         slot_order: Vec::new(),
@@ -122,7 +122,7 @@ pub(crate) fn rerun_capacity(count: u32, pairs: u32) -> u32 {
 
 /// The hits per pair of the densest window: what the next batch's outputs
 /// are sized from.
-pub(crate) fn densest_ratio(windows: &[Window]) -> f64 {
+pub(crate) fn densest_ratio<H>(windows: &[Window<H>]) -> f64 {
     windows
         .iter()
         .map(|window| {
@@ -152,7 +152,8 @@ pub(crate) struct LayoutInput {
     pub pairs_stride: u64,
     pub hits_stride: u64,
     pub margin: f32,
-    pub merge_threshold: u32,
+    /// `Params::merge_threshold` (the dimension's flags).
+    pub flags: u32,
     pub workgroup_size: u32,
     pub max_groups: u32,
 }
@@ -160,7 +161,10 @@ pub(crate) struct LayoutInput {
 /// Lays out a recording of the windows not read back yet: each one's place
 /// in the staging buffer, the dispatches of its kinds (with their dynamic
 /// offsets) and their parameters.
-pub(crate) fn layout(windows: &mut [Window], input: &LayoutInput) -> Result<Recording, GpuError> {
+pub(crate) fn layout<H>(
+    windows: &mut [Window<H>],
+    input: &LayoutInput,
+) -> Result<Recording, GpuError> {
     let counter_bytes = 4 * windows.len() as u64;
     let timestamp_offset = counter_bytes.next_multiple_of(8);
     let mut recording = Recording {
@@ -206,7 +210,7 @@ pub(crate) fn layout(windows: &mut [Window], input: &LayoutInput) -> Result<Reco
                 groups_x: groups.0,
                 capacity: window.capacity,
                 margin: input.margin,
-                merge_threshold: input.merge_threshold,
+                merge_threshold: input.flags,
                 window: index as u32,
                 _pad: 0,
             };

@@ -1,0 +1,119 @@
+//! What the GPU narrowphase needs of a dimension: its kernel, its shape and
+//! body data on the device, its batches and its results.
+//!
+//! Everything else — windows, sorting by kind, output sizing and overflow
+//! re-runs, the compacted readback put back in pair order, recording into
+//! the caller's encoder, error capture — is one implementation,
+//! [`GpuSat`](super::GpuSat), for both: [`Planar`] (2D, `shaders/sat.wgsl`)
+//! and [`Spatial`] (3D, `shaders/sat3.wgsl`), each loaded after the shared
+//! `shaders/batch.wgsl`. The trait is sealed: its hidden items are the
+//! narrowphase's internals.
+
+use super::context::GpuContext;
+use super::error::GpuError;
+use super::kinds::BodyClasses;
+use crate::types::Pair;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What one upload of a batch's scene did.
+pub struct Upload {
+    /// A texture grew (the bind group must be made again).
+    pub grew: bool,
+    /// Bytes written.
+    pub bytes: u64,
+}
+
+/// A dimension the GPU narrowphase runs in: [`Planar`] or [`Spatial`].
+pub trait Dimension: sealed::Sealed + Sized + 'static {
+    /// A validated batch of candidate pairs.
+    type Batch<'a>;
+    /// One reported pair, as the CPU backends give it.
+    type Hit: Copy + std::fmt::Debug + PartialEq;
+    #[doc(hidden)]
+    type Resources;
+    #[doc(hidden)]
+    const LABEL: &'static str;
+    #[doc(hidden)]
+    const SOURCE: &'static str;
+    /// The entry points, one per kind of pair (the index is the kind).
+    #[doc(hidden)]
+    const ENTRY_POINTS: &'static [&'static str];
+    /// The kernel's own bindings: textures at 1 to 3 and from 7 on.
+    #[doc(hidden)]
+    fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry>;
+    #[doc(hidden)]
+    fn resources(context: &GpuContext) -> Result<Self::Resources, GpuError>;
+    #[doc(hidden)]
+    fn pairs<'b>(batch: &'b Self::Batch<'_>) -> &'b [Pair];
+    #[doc(hidden)]
+    fn margin(batch: &Self::Batch<'_>) -> f32;
+    /// `Params::merge_threshold` (2D); 0 in 3D.
+    #[doc(hidden)]
+    fn flags(batch: &Self::Batch<'_>) -> u32;
+    /// Uploads the shapes (when they changed) and the bodies, and classifies
+    /// the bodies for sorting by kind.
+    #[doc(hidden)]
+    fn upload(
+        resources: &mut Self::Resources,
+        context: &GpuContext,
+        batch: &Self::Batch<'_>,
+        flags_and_rows: (u32, u32),
+        classes: &mut BodyClasses,
+    ) -> Result<Upload, GpuError>;
+    /// The textures to bind, by binding.
+    #[doc(hidden)]
+    fn scene_bindings(resources: &Self::Resources) -> Vec<(u32, &wgpu::TextureView)>;
+    #[doc(hidden)]
+    fn device_bytes(resources: &Self::Resources) -> u64;
+    /// A result from the kernel's record (pair slot, packed axis, depth).
+    #[doc(hidden)]
+    fn hit(pair: u32, axis: u32, depth: f32) -> Self::Hit;
+    #[doc(hidden)]
+    fn hit_pair(hit: &Self::Hit) -> u32;
+    #[doc(hidden)]
+    fn set_hit_pair(hit: &mut Self::Hit, pair: u32);
+}
+
+/// 2D: convex polygons and circles ([`crate::Batch`], [`crate::SatHit`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Planar;
+
+/// 3D: convex hulls and spheres ([`crate::d3::Batch`], [`crate::d3::SatHit`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spatial;
+
+impl sealed::Sealed for Planar {}
+impl sealed::Sealed for Spatial {}
+
+/// A sampled, unfilterable 2D texture binding of the compute stage.
+pub(crate) fn texture_entry(
+    binding: u32,
+    sample_type: wgpu::TextureSampleType,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// A float texture binding.
+pub(crate) fn float_texture(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    texture_entry(
+        binding,
+        wgpu::TextureSampleType::Float { filterable: false },
+    )
+}
+
+/// A `u32` texture binding.
+pub(crate) fn uint_texture(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    texture_entry(binding, wgpu::TextureSampleType::Uint)
+}

@@ -1,0 +1,187 @@
+//! The 2D side of the GPU narrowphase: `shaders/sat.wgsl`, the shape
+//! library's edges and the bodies as textures, six kinds of pair.
+
+use super::buffers::{GrowTexture, pad_to_rows};
+use super::context::GpuContext;
+use super::dimension::{Dimension, Planar, Upload, float_texture, uint_texture};
+use super::error::GpuError;
+use super::kinds::BodyClasses;
+use super::layout::{SAT_WGSL, ShapeTexel, TransformTexel, shape_texel, transform_texel};
+use crate::batch::Batch;
+use crate::sat::GPU_MERGE_THRESHOLD;
+use crate::shape::{EdgeRecord, ShapeRecord};
+use crate::types::{Axis, Pair, SatHit};
+
+/// A body's class: 0 a polygon of up to 8 vertices, 1 a circle, 2 a larger
+/// polygon, 3 a polygon of 9 to 16 vertices. Class 3 exists only when no
+/// pair of such polygons merges (`merge_threshold` of 16 or more); otherwise
+/// they are class 2 and go through the kernel's full dispatch.
+fn body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
+    match record.count {
+        0 => 1,
+        1..=8 => 0,
+        9..=16 if merge_threshold >= 16 => 3,
+        _ => 2,
+    }
+}
+
+/// The entry point (kind) for a pair of body classes: the straight-line
+/// entry points take exactly the pairs for which the kernel's `collide_pair`
+/// would pick the function they call.
+const KIND_OF_CLASSES: [[u8; 4]; 4] = [
+    // small polygon with: small polygon, circle, large polygon, medium polygon
+    [0, 1, 3, 4],
+    // circle with: small polygon, circle, large polygon, medium polygon
+    [1, 2, 3, 5],
+    // large polygon with anything
+    [3, 3, 3, 3],
+    // medium polygon with: small polygon, circle, large polygon, medium polygon
+    [4, 5, 3, 4],
+];
+
+fn kind_of(a: u8, b: u8) -> u8 {
+    KIND_OF_CLASSES[a as usize][b as usize]
+}
+
+/// The 2D kernel's textures and the scratch they are filled from.
+pub struct PlanarResources {
+    edges: GrowTexture,
+    body_transforms: GrowTexture,
+    body_shapes: GrowTexture,
+    /// (library id, shape count) of the shapes on the device.
+    uploaded_shapes: Option<(u64, usize)>,
+    edge_texels: Vec<EdgeRecord>,
+    transform_texels: Vec<TransformTexel>,
+    shape_texels: Vec<ShapeTexel>,
+}
+
+impl Dimension for Planar {
+    type Batch<'a> = Batch<'a>;
+    type Hit = SatHit;
+    type Resources = PlanarResources;
+    const LABEL: &'static str = "sat.wgsl";
+    const SOURCE: &'static str = SAT_WGSL;
+    const ENTRY_POINTS: &'static [&'static str] = &[
+        "polygons8",
+        "polygon_circle8",
+        "circles",
+        "general",
+        "polygons16",
+        "polygon_circle16",
+    ];
+
+    fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
+        vec![float_texture(1), float_texture(2), uint_texture(3)]
+    }
+
+    fn resources(context: &GpuContext) -> Result<PlanarResources, GpuError> {
+        let float = wgpu::TextureFormat::Rgba32Float;
+        Ok(PlanarResources {
+            edges: GrowTexture::new(context, "shape edge", float, 1)?,
+            body_transforms: GrowTexture::new(context, "body transform", float, 1)?,
+            body_shapes: GrowTexture::new(
+                context,
+                "body shape",
+                wgpu::TextureFormat::Rgba32Uint,
+                1,
+            )?,
+            uploaded_shapes: None,
+            edge_texels: Vec::new(),
+            transform_texels: Vec::new(),
+            shape_texels: Vec::new(),
+        })
+    }
+
+    fn pairs<'b>(batch: &'b Batch<'_>) -> &'b [Pair] {
+        batch.pairs()
+    }
+
+    fn margin(batch: &Batch<'_>) -> f32 {
+        batch.margin()
+    }
+
+    fn flags(batch: &Batch<'_>) -> u32 {
+        batch.face_search().threshold(GPU_MERGE_THRESHOLD)
+    }
+
+    fn upload(
+        resources: &mut PlanarResources,
+        context: &GpuContext,
+        batch: &Batch<'_>,
+        (merge_threshold, texture_rows): (u32, u32),
+        classes: &mut BodyClasses,
+    ) -> Result<Upload, GpuError> {
+        let r = resources;
+        let mut upload = Upload {
+            grew: false,
+            bytes: 0,
+        };
+        let shapes = batch.shapes();
+        let key = (shapes.uid(), shapes.len());
+        if r.uploaded_shapes != Some(key) {
+            let edges: &[EdgeRecord] = shapes.edges();
+            upload.grew |= r.edges.ensure(context, edges.len(), texture_rows)?;
+            r.edge_texels.clear();
+            r.edge_texels.extend_from_slice(edges);
+            pad_to_rows(&mut r.edge_texels, EdgeRecord::default());
+            r.edges.write(context, &r.edge_texels);
+            upload.bytes += size_of_val(edges) as u64;
+            r.uploaded_shapes = Some(key);
+        }
+
+        let records = shapes.records();
+        let shape_of = batch.shape_of();
+        r.transform_texels.clear();
+        r.transform_texels
+            .extend(batch.transforms().iter().map(transform_texel));
+        r.shape_texels.clear();
+        r.shape_texels.extend(
+            shape_of
+                .iter()
+                .map(|&shape| shape_texel(&records[shape as usize])),
+        );
+        classes.classify(
+            shape_of
+                .iter()
+                .map(|&shape| body_class(&records[shape as usize], merge_threshold)),
+            kind_of,
+        );
+        let bodies = batch.bodies().len();
+        upload.grew |= r.body_transforms.ensure(context, bodies, texture_rows)?;
+        upload.grew |= r.body_shapes.ensure(context, bodies, texture_rows)?;
+        pad_to_rows(&mut r.transform_texels, [0.0; 4]);
+        pad_to_rows(&mut r.shape_texels, [0; 4]);
+        r.body_transforms.write(context, &r.transform_texels);
+        r.body_shapes.write(context, &r.shape_texels);
+        upload.bytes += (bodies * (size_of::<TransformTexel>() + size_of::<ShapeTexel>())) as u64;
+        Ok(upload)
+    }
+
+    fn scene_bindings(r: &PlanarResources) -> Vec<(u32, &wgpu::TextureView)> {
+        vec![
+            (1, &r.edges.view),
+            (2, &r.body_transforms.view),
+            (3, &r.body_shapes.view),
+        ]
+    }
+
+    fn device_bytes(r: &PlanarResources) -> u64 {
+        r.edges.bytes() + r.body_transforms.bytes() + r.body_shapes.bytes()
+    }
+
+    fn hit(pair: u32, axis: u32, depth: f32) -> SatHit {
+        SatHit {
+            pair,
+            axis: Axis::unpack(axis),
+            depth,
+        }
+    }
+
+    fn hit_pair(hit: &SatHit) -> u32 {
+        hit.pair
+    }
+
+    fn set_hit_pair(hit: &mut SatHit, pair: u32) {
+        hit.pair = pair;
+    }
+}
