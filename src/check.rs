@@ -60,19 +60,56 @@ impl Agreement {
     }
 }
 
+/// What the comparison reads of a hit, in either dimension.
+pub(crate) trait CheckedHit: Copy + std::fmt::Debug {
+    /// The pair's index in the batch.
+    fn pair(&self) -> u32;
+    /// The depth.
+    fn depth(&self) -> f32;
+    /// Whether the two name the same axis.
+    fn same_axis(&self, other: &Self) -> bool;
+}
+
+impl CheckedHit for SatHit {
+    fn pair(&self) -> u32 {
+        self.pair
+    }
+    fn depth(&self) -> f32 {
+        self.depth
+    }
+    fn same_axis(&self, other: &SatHit) -> bool {
+        self.axis == other.axis
+    }
+}
+
 /// Compares `candidate` with `reference` (both in pair order).
 pub fn compare_hits(batch: &Batch, reference: &[SatHit], candidate: &[SatHit]) -> Agreement {
+    compare(
+        (batch.pairs().len(), batch.margin()),
+        |pair| batch.pair_size(pair),
+        reference,
+        candidate,
+    )
+}
+
+/// [`compare_hits`] in either dimension: `pairs` and `margin` of the batch,
+/// the size of each pair.
+pub(crate) fn compare<H: CheckedHit>(
+    (pairs, margin): (usize, f32),
+    pair_size: impl Fn(u32) -> f32,
+    reference: &[H],
+    candidate: &[H],
+) -> Agreement {
     let mut agreement = Agreement {
-        pairs: batch.pairs().len(),
+        pairs,
         reference_hits: reference.len(),
         candidate_hits: candidate.len(),
         ..Agreement::default()
     };
-    let margin = batch.margin();
     let (mut i, mut j) = (0, 0);
     while i < reference.len() || j < candidate.len() {
-        let next_reference = reference.get(i).map_or(u32::MAX, |h| h.pair);
-        let next_candidate = candidate.get(j).map_or(u32::MAX, |h| h.pair);
+        let next_reference = reference.get(i).map_or(u32::MAX, |h| h.pair());
+        let next_candidate = candidate.get(j).map_or(u32::MAX, |h| h.pair());
         if next_reference != next_candidate {
             let (only, side) = if next_reference < next_candidate {
                 i += 1;
@@ -81,13 +118,13 @@ pub fn compare_hits(batch: &Batch, reference: &[SatHit], candidate: &[SatHit]) -
                 j += 1;
                 (candidate[j - 1], "the candidate")
             };
-            let size = batch.pair_size(only.pair);
-            if (only.depth + margin).abs() <= TOUCH_TOLERANCE * size {
+            let size = pair_size(only.pair());
+            if (only.depth() + margin).abs() <= TOUCH_TOLERANCE * size {
                 agreement.near_touching += 1;
             } else {
                 agreement.disagreements.push(format!(
-                    "pair {} reported by {side} only, depth {}",
-                    only.pair, only.depth
+                    "pair {} reported by {side} only ({only:?})",
+                    only.pair()
                 ));
             }
             continue;
@@ -95,17 +132,16 @@ pub fn compare_hits(batch: &Batch, reference: &[SatHit], candidate: &[SatHit]) -
         let (r, c) = (reference[i], candidate[j]);
         i += 1;
         j += 1;
-        let size = batch.pair_size(r.pair);
-        let error = (r.depth - c.depth).abs();
+        let size = pair_size(r.pair());
+        let error = (r.depth() - c.depth()).abs();
         agreement.max_depth_error = agreement.max_depth_error.max(error / size);
         if error > DEPTH_TOLERANCE * size {
-            agreement.disagreements.push(format!(
-                "pair {}: depth {} ({:?}) against {} ({:?})",
-                r.pair, r.depth, r.axis, c.depth, c.axis
-            ));
-        } else if r.axis != c.axis {
+            agreement
+                .disagreements
+                .push(format!("pair {}: {r:?} against {c:?}", r.pair()));
+        } else if !r.same_axis(&c) {
             agreement.near_ties += 1;
-        } else if r.depth.to_bits() == c.depth.to_bits() {
+        } else if r.depth().to_bits() == c.depth().to_bits() {
             agreement.identical += 1;
         }
     }

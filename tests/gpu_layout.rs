@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use gpusat::gpu::layout::{
-    HitRecord, Params, SAT_WGSL, ShapeTexel, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2, TransformTexel,
+    HitRecord, HullRecord, Params, SAT_WGSL, SAT3_WGSL, ShapeTexel, TEXTURE_WIDTH,
+    TEXTURE_WIDTH_LOG2, TransformTexel,
 };
 use gpusat::{EdgeRecord, Pair, ShapeRecord};
 use wgpu::naga;
@@ -27,11 +28,18 @@ fn parse(source: &str, name: &str) -> naga::Module {
 
 /// The kernels as the device gets them: each file loaded after batch.wgsl.
 fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
-    vec![(
-        "batch.wgsl + sat.wgsl",
-        SAT_WGSL,
-        &["batch.wgsl", "sat.wgsl"],
-    )]
+    vec![
+        (
+            "batch.wgsl + sat.wgsl",
+            SAT_WGSL,
+            &["batch.wgsl", "sat.wgsl"],
+        ),
+        (
+            "batch.wgsl + sat3.wgsl",
+            SAT3_WGSL,
+            &["batch.wgsl", "sat3.wgsl"],
+        ),
+    ]
 }
 
 #[test]
@@ -208,4 +216,69 @@ fn rust_mirrors_match_the_wgsl_layout() {
         naga::Expression::Literal(naga::Literal::U32(TEXTURE_WIDTH_LOG2))
     );
     assert_eq!(TEXTURE_WIDTH, 1 << TEXTURE_WIDTH_LOG2);
+}
+
+#[test]
+fn rust_mirrors_match_the_3d_kernel_layout() {
+    let module = parse(SAT3_WGSL, "sat3.wgsl");
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    assert_mirror!(
+        &module,
+        &layouter,
+        "HullRecord",
+        HullRecord,
+        [
+            float_base,
+            vertex_count,
+            face_count,
+            edge_count,
+            int_base,
+            radius,
+            size,
+            _pad
+        ]
+    );
+    assert_mirror!(
+        &module,
+        &layouter,
+        "HitRecord",
+        HitRecord,
+        [pair, axis, depth, _pad]
+    );
+    // The shape record is two uint texels, its fields in order, as
+    // `body_shape` decodes them.
+    let record = HullRecord {
+        float_base: 11,
+        vertex_count: 8,
+        face_count: 6,
+        edge_count: 12,
+        int_base: 40,
+        radius: 0.0,
+        size: 1.25,
+        _pad: 0,
+    };
+    assert_eq!(
+        gpusat::gpu::layout::hull_record_texels(&record),
+        [[11, 8, 6, 12], [40, 0, 1.25f32.to_bits(), 0]]
+    );
+    // A transform's texels: rotation columns with the position's coordinates.
+    let xf = gpusat::d3::Transform3::new(
+        glam::Vec3::new(1.0, 2.0, 3.0),
+        glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+    );
+    let texels = gpusat::gpu::layout::transform3_texels(&xf);
+    assert_eq!([texels[0][3], texels[1][3], texels[2][3]], [1.0, 2.0, 3.0]);
+    assert_eq!(&texels[0][..3], xf.r.c0.to_array().as_slice());
+    assert_eq!(&texels[2][..3], xf.r.c2.to_array().as_slice());
+    // The entry points are the host's kinds, in order.
+    let entry_points: Vec<&str> = module
+        .entry_points
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(
+        entry_points,
+        ["hulls", "hull_sphere", "spheres", "hulls_large"]
+    );
 }

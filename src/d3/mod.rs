@@ -55,10 +55,15 @@ pub use contact::{Contact, collide_shapes};
 pub use hull::{MAX_HULL_VERTICES, build_hull};
 pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds};
 pub use math::{Rot3, Transform3};
-pub use narrowphase::{collide_cpu, collide_cpu_with_stats, contacts_cpu};
+pub use narrowphase::{collide_cpu, collide_cpu_with_stats, compare_hits, contacts_cpu};
 #[cfg(feature = "parallel")]
 pub use narrowphase::{collide_cpu_parallel, contacts_cpu_parallel};
 pub use resolve::{NarrowphaseFn3, separate_positions};
 pub use set::ShapeSet;
 pub use shapes::{Hull, HullEdge, Shape, Sphere};
 pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
+
+/// The 3D GPU narrowphase: hulls and spheres (`shaders/sat3.wgsl`), the
+/// same machinery as the 2D one ([`crate::gpu::GpuSat`]).
+#[cfg(feature = "gpu")]
+pub type GpuNarrowphase = crate::gpu::GpuSat<crate::gpu::Spatial>;

@@ -112,3 +112,32 @@ pub fn contacts_cpu_parallel(batch: &Batch) -> Vec<Manifold> {
         contacts_range(batch, range, out)
     })
 }
+
+impl crate::check::CheckedHit for SatHit {
+    fn pair(&self) -> u32 {
+        self.pair
+    }
+    fn depth(&self) -> f32 {
+        self.depth
+    }
+    fn same_axis(&self, other: &SatHit) -> bool {
+        self.axis == other.axis
+    }
+}
+
+/// Compares a candidate backend's 3D hits with the reference's (both in pair
+/// order), with the 2D rules ([`crate::compare_hits`]): one side only within
+/// `TOUCH_TOLERANCE x size` of touching, other axes only at near-ties, depths
+/// within `DEPTH_TOLERANCE x size`.
+pub fn compare_hits(
+    batch: &Batch,
+    reference: &[SatHit],
+    candidate: &[SatHit],
+) -> crate::check::Agreement {
+    crate::check::compare(
+        (batch.pairs().len(), batch.margin()),
+        |pair| batch.pair_size(pair),
+        reference,
+        candidate,
+    )
+}

@@ -4,12 +4,35 @@ use glam::Vec3;
 
 use super::shapes::{Hull, Shape, Sphere};
 use crate::error::Error;
+use crate::shape::next_uid;
 
 /// The 3D shape library. Bodies refer to a shape by its index, so ten
 /// thousand copies of one particle hull cost one hull.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug)]
 pub struct ShapeSet {
     shapes: Vec<Shape>,
+    /// Unique per library; with the length (the library only grows) it tells
+    /// a GPU backend whether its copy is current.
+    uid: u64,
+}
+
+impl Default for ShapeSet {
+    fn default() -> ShapeSet {
+        ShapeSet {
+            shapes: Vec::new(),
+            uid: next_uid(),
+        }
+    }
+}
+
+impl Clone for ShapeSet {
+    /// A clone is a new library: it gets its own id, since the two may grow apart.
+    fn clone(&self) -> ShapeSet {
+        ShapeSet {
+            shapes: self.shapes.clone(),
+            uid: next_uid(),
+        }
+    }
 }
 
 impl ShapeSet {
@@ -70,5 +93,10 @@ impl ShapeSet {
     /// Every shape, in index order.
     pub fn shapes(&self) -> &[Shape] {
         &self.shapes
+    }
+
+    /// An id unique to this library (clones get their own).
+    pub fn uid(&self) -> u64 {
+        self.uid
     }
 }

@@ -5,6 +5,7 @@
 use glam::{Mat3, Vec3};
 
 use super::hull::{HullMesh, build_hull};
+use super::math::cross3;
 use crate::error::ShapeError;
 use crate::hull::check_size;
 
@@ -84,20 +85,17 @@ impl Hull {
             .iter()
             .map(|&[v0, v1, f0, f1]| HullEdge { v0, v1, f0, f1 })
             .collect();
+        let normals: Vec<Vec3> = mesh.planes.iter().map(|(n, _)| n.as_vec3()).collect();
+        // In single precision from the stored normals, as the GPU kernel
+        // recomputes them (it does not store them).
         let edge_arcs = edges
             .iter()
-            .map(|edge| {
-                let (n0, n1) = (
-                    mesh.planes[edge.f0 as usize].0,
-                    mesh.planes[edge.f1 as usize].0,
-                );
-                n1.cross(n0).as_vec3()
-            })
+            .map(|edge| cross3(normals[edge.f1 as usize], normals[edge.f0 as usize]))
             .collect();
         let i = mesh.unit_inertia;
         Hull {
             vertices: mesh.vertices.iter().map(|v| v.as_vec3()).collect(),
-            normals: mesh.planes.iter().map(|(n, _)| n.as_vec3()).collect(),
+            normals,
             offsets: mesh.planes.iter().map(|(_, d)| *d as f32).collect(),
             face_starts,
             face_vertices,

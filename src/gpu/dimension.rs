@@ -46,6 +46,9 @@ pub trait Dimension: sealed::Sealed + Sized + 'static {
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry>;
     #[doc(hidden)]
     fn resources(context: &GpuContext) -> Result<Self::Resources, GpuError>;
+    /// What the kernel cannot run, as an error.
+    #[doc(hidden)]
+    fn check(batch: &Self::Batch<'_>) -> Result<(), GpuError>;
     #[doc(hidden)]
     fn pairs<'b>(batch: &'b Self::Batch<'_>) -> &'b [Pair];
     #[doc(hidden)]

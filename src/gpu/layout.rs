@@ -16,9 +16,14 @@
 //! | edges | rgba32float | an [`EdgeRecord`](crate::EdgeRecord): vertex.xy, normal.zw |
 //! | body transforms | rgba32float | [`TransformTexel`]: position.xy, cos, sin |
 //! | body shapes | rgba32uint | [`ShapeTexel`]: the body's [`ShapeRecord`] |
+//!
+//! The 3D kernel's textures: the hull library as floats and as integers
+//! (see [`HullRecord`]), per body its transform ([`Transform3Texels`]) and
+//! its shape's [`HullRecord`].
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::d3::Transform3;
 use crate::math::Transform;
 use crate::shape::ShapeRecord;
 
@@ -31,6 +36,13 @@ pub const SAT_WGSL: &str = concat!(
     include_str!("../../shaders/batch.wgsl"),
     "\n",
     include_str!("../../shaders/sat.wgsl")
+);
+
+/// The 3D SAT kernel's source: `batch.wgsl`, then `sat3.wgsl`.
+pub const SAT3_WGSL: &str = concat!(
+    include_str!("../../shaders/batch.wgsl"),
+    "\n",
+    include_str!("../../shaders/sat3.wgsl")
 );
 
 /// Texels per texture row, as a power of two (`TEXTURE_WIDTH_LOG2` in the kernel).
@@ -97,4 +109,55 @@ pub struct Params {
     pub window: u32,
     /// Padding to 32 bytes.
     pub _pad: u32,
+}
+
+/// A 3D shape as the 3D kernel reads it: two rgba32uint texels, copied per
+/// body (`body_shapes`, texels `2 body` and `2 body + 1`).
+///
+/// A hull's data sits at `float_base` in the `hull_floats` texture
+/// (rgba32float): its vertices (`xyz`), then its face planes (unit normal,
+/// offset), then two texels per edge (the normals of its two faces, `f0`
+/// then `f1`); and at `int_base` in the `hull_ints` texture (rgba32uint):
+/// one texel per edge (`v0`, `v1`, `f0`, `f1`), one per face (where its loop
+/// starts among the loop indices, its length), then the faces' loops, four
+/// vertex indices to a texel. A sphere has `vertex_count` 0.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct HullRecord {
+    /// The hull's first texel in `hull_floats`.
+    pub float_base: u32,
+    /// Vertices (0 for a sphere).
+    pub vertex_count: u32,
+    /// Faces.
+    pub face_count: u32,
+    /// Edges.
+    pub edge_count: u32,
+    /// The hull's first texel in `hull_ints`.
+    pub int_base: u32,
+    /// A sphere's radius (0 for a hull).
+    pub radius: f32,
+    /// The shape's size (for the tolerances).
+    pub size: f32,
+    /// Padding to 32 bytes.
+    pub _pad: u32,
+}
+
+/// A 3D body's shape texels.
+pub fn hull_record_texels(record: &HullRecord) -> [[u32; 4]; 2] {
+    bytemuck::cast(*record)
+}
+
+/// A 3D body's transform: three rgba32float texels, each a column of the
+/// rotation matrix with one coordinate of the position:
+/// `(c0, p.x), (c1, p.y), (c2, p.z)`.
+pub type Transform3Texels = [[f32; 4]; 3];
+
+/// A 3D body's transform texels.
+pub fn transform3_texels(xf: &Transform3) -> Transform3Texels {
+    let (c0, c1, c2) = (xf.r.c0, xf.r.c1, xf.r.c2);
+    [
+        [c0.x, c0.y, c0.z, xf.p.x],
+        [c1.x, c1.y, c1.z, xf.p.y],
+        [c2.x, c2.y, c2.z, xf.p.z],
+    ]
 }

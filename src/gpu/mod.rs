@@ -32,6 +32,7 @@ pub mod layout;
 mod narrowphase;
 mod planar;
 mod readback;
+mod spatial;
 mod windows;
 
 pub use context::{

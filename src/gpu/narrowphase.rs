@@ -458,6 +458,7 @@ impl<D: Dimension> GpuSat<D> {
     /// The checks and resets at the start of a batch.
     fn begin(&mut self, batch: &D::Batch<'_>) -> Result<(), GpuError> {
         self.context.check()?;
+        D::check(batch)?;
         if self.in_flight.is_some() {
             return Err(GpuError::Busy);
         }

@@ -92,6 +92,10 @@ impl Dimension for Planar {
         })
     }
 
+    fn check(_: &Batch<'_>) -> Result<(), GpuError> {
+        Ok(())
+    }
+
     fn pairs<'b>(batch: &'b Batch<'_>) -> &'b [Pair] {
         batch.pairs()
     }

@@ -10,6 +10,7 @@ mod set;
 mod shapes;
 
 pub(crate) use set::FaceView;
+pub(crate) use set::next_uid;
 pub use set::{FACE_LANES, FaceLanes, ShapeRecord, ShapeSet};
 pub use shapes::{Circle, EdgeRecord, Polygon, Shape};
 pub(crate) use shapes::{Faces, ShapeView};

@@ -106,7 +106,7 @@ pub struct ShapeSet {
     uid: u64,
 }
 
-fn next_uid() -> u64 {
+pub(crate) fn next_uid() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

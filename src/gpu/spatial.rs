@@ -1,0 +1,313 @@
+//! The 3D side of the GPU narrowphase: `shaders/sat3.wgsl`, the hull
+//! library and the bodies as textures (see [`HullRecord`]), three kinds of
+//! pair (two hulls, a hull and a sphere either way round, two spheres).
+
+use super::buffers::{GrowTexture, pad_to_rows};
+use super::context::GpuContext;
+use super::dimension::{Dimension, Spatial, Upload, float_texture, uint_texture};
+use super::error::GpuError;
+use super::kinds::BodyClasses;
+use super::layout::{
+    HullRecord, SAT3_WGSL, Transform3Texels, hull_record_texels, transform3_texels,
+};
+use crate::d3::{Axis, Batch, EdgeSearch, SatHit, Shape, ShapeSet};
+use crate::types::Pair;
+
+/// Hulls of more vertices than this take the kernel's wide loops
+/// (`hulls_large`; see "Loops and lavapipe" in `shaders/sat3.wgsl`).
+pub(crate) const WIDE_HULL_VERTICES: usize = 128;
+
+/// lavapipe ends an invocation's loops after this many iterations in all.
+pub(crate) const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
+
+/// The most loop iterations the kernel runs for two hulls of `va` and `vb`
+/// vertices (with the most faces and edges such hulls can have: `2V - 4`
+/// and `3V - 6`), its loops taking `vertex_step` vertices and `edge_step`
+/// edge pairs at a time: both face queries, the edge query.
+pub(crate) fn hull_pair_iterations(
+    va: usize,
+    vb: usize,
+    (vertex_step, edge_step): (usize, usize),
+) -> u64 {
+    let faces = |v: usize| (2 * v - 4) as u64;
+    let edges = |v: usize| (3 * v - 6) as u64;
+    let face_query = |f: u64, v: usize| f + f * (v as u64).div_ceil(vertex_step as u64);
+    face_query(faces(va), vb)
+        + face_query(faces(vb), va)
+        + edges(vb)
+        + edges(vb) * edges(va).div_ceil(edge_step as u64)
+}
+
+/// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`], 1 a sphere, 2
+/// a larger hull.
+fn body_class(shape: &Shape) -> u8 {
+    match shape {
+        Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
+        Shape::Hull(_) => 0,
+        Shape::Sphere(_) => 1,
+    }
+}
+
+/// The entry point of two classes: 0 `hulls`, 1 `hull_sphere` (either
+/// order), 2 `spheres`, 3 `hulls_large` (a large hull with any hull).
+fn kind_of(a: u8, b: u8) -> u8 {
+    match (a, b) {
+        (1, 1) => 2,
+        (1, _) | (_, 1) => 1,
+        (0, 0) => 0,
+        _ => 3,
+    }
+}
+
+/// The 3D kernel's textures and the scratch they are filled from.
+pub struct SpatialResources {
+    hull_floats: GrowTexture,
+    hull_ints: GrowTexture,
+    body_transforms: GrowTexture,
+    body_shapes: GrowTexture,
+    /// (library id, shape count) of the shapes on the device.
+    uploaded_shapes: Option<(u64, usize)>,
+    /// Each shape's record, once uploaded.
+    records: Vec<HullRecord>,
+    floats: Vec<[f32; 4]>,
+    ints: Vec<[u32; 4]>,
+    transform_texels: Vec<[f32; 4]>,
+    shape_texels: Vec<[u32; 4]>,
+}
+
+/// The hull library in texels: each shape's record, the float and the
+/// integer data (see [`HullRecord`]).
+pub(crate) fn library_texels(
+    shapes: &ShapeSet,
+    records: &mut Vec<HullRecord>,
+    floats: &mut Vec<[f32; 4]>,
+    ints: &mut Vec<[u32; 4]>,
+) {
+    records.clear();
+    floats.clear();
+    ints.clear();
+    for shape in shapes.shapes() {
+        let record = match shape {
+            Shape::Sphere(sphere) => HullRecord {
+                radius: sphere.radius(),
+                size: shape.size(),
+                ..HullRecord::default()
+            },
+            Shape::Hull(hull) => {
+                let record = HullRecord {
+                    float_base: floats.len() as u32,
+                    vertex_count: hull.vertices().len() as u32,
+                    face_count: hull.face_count() as u32,
+                    edge_count: hull.edges().len() as u32,
+                    int_base: ints.len() as u32,
+                    radius: 0.0,
+                    size: hull.size(),
+                    _pad: 0,
+                };
+                floats.extend(hull.vertices().iter().map(|v| [v.x, v.y, v.z, 0.0]));
+                floats.extend(
+                    hull.normals()
+                        .iter()
+                        .zip(hull.offsets())
+                        .map(|(n, &d)| [n.x, n.y, n.z, d]),
+                );
+                let normals = hull.normals();
+                for edge in hull.edges() {
+                    for face in [edge.f0, edge.f1] {
+                        let n = normals[face as usize];
+                        floats.push([n.x, n.y, n.z, 0.0]);
+                    }
+                }
+                ints.extend(hull.edges().iter().map(|e| [e.v0, e.v1, e.f0, e.f1]));
+                let mut start = 0;
+                for face in 0..hull.face_count() {
+                    let count = hull.face(face).len() as u32;
+                    ints.push([start, count, 0, 0]);
+                    start += count;
+                }
+                let loops: Vec<u32> = (0..hull.face_count())
+                    .flat_map(|face| hull.face(face).iter().copied())
+                    .collect();
+                ints.extend(loops.chunks(4).map(|chunk| {
+                    let mut texel = [0; 4];
+                    texel[..chunk.len()].copy_from_slice(chunk);
+                    texel
+                }));
+                record
+            }
+        };
+        records.push(record);
+    }
+}
+
+impl Dimension for Spatial {
+    type Batch<'a> = Batch<'a>;
+    type Hit = SatHit;
+    type Resources = SpatialResources;
+    const LABEL: &'static str = "sat3.wgsl";
+    const SOURCE: &'static str = SAT3_WGSL;
+    const ENTRY_POINTS: &'static [&'static str] =
+        &["hulls", "hull_sphere", "spheres", "hulls_large"];
+
+    fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
+        vec![
+            float_texture(1),
+            float_texture(2),
+            uint_texture(3),
+            uint_texture(7),
+        ]
+    }
+
+    fn resources(context: &GpuContext) -> Result<SpatialResources, GpuError> {
+        let (float, uint) = (
+            wgpu::TextureFormat::Rgba32Float,
+            wgpu::TextureFormat::Rgba32Uint,
+        );
+        Ok(SpatialResources {
+            hull_floats: GrowTexture::new(context, "hull float", float, 1)?,
+            hull_ints: GrowTexture::new(context, "hull integer", uint, 1)?,
+            body_transforms: GrowTexture::new(context, "body transform", float, 1)?,
+            body_shapes: GrowTexture::new(context, "body shape", uint, 1)?,
+            uploaded_shapes: None,
+            records: Vec::new(),
+            floats: Vec::new(),
+            ints: Vec::new(),
+            transform_texels: Vec::new(),
+            shape_texels: Vec::new(),
+        })
+    }
+
+    fn check(batch: &Batch<'_>) -> Result<(), GpuError> {
+        match batch.edge_search() {
+            EdgeSearch::Pruned => Ok(()),
+            EdgeSearch::BruteForce => Err(GpuError::InvalidOption {
+                message: "the GPU kernel runs the pruned edge query only (EdgeSearch::Pruned); \
+                          the brute force is a CPU reference"
+                    .to_string(),
+            }),
+        }
+    }
+
+    fn pairs<'b>(batch: &'b Batch<'_>) -> &'b [Pair] {
+        batch.pairs()
+    }
+
+    fn margin(batch: &Batch<'_>) -> f32 {
+        batch.margin()
+    }
+
+    fn flags(_: &Batch<'_>) -> u32 {
+        0
+    }
+
+    fn upload(
+        resources: &mut SpatialResources,
+        context: &GpuContext,
+        batch: &Batch<'_>,
+        (_, texture_rows): (u32, u32),
+        classes: &mut BodyClasses,
+    ) -> Result<Upload, GpuError> {
+        let r = resources;
+        let mut upload = Upload {
+            grew: false,
+            bytes: 0,
+        };
+        let shapes = batch.shapes();
+        let key = (shapes.uid(), shapes.len());
+        if r.uploaded_shapes != Some(key) {
+            r.uploaded_shapes = None;
+            library_texels(shapes, &mut r.records, &mut r.floats, &mut r.ints);
+            upload.grew |= r
+                .hull_floats
+                .ensure(context, r.floats.len(), texture_rows)?;
+            upload.grew |= r.hull_ints.ensure(context, r.ints.len(), texture_rows)?;
+            upload.bytes += 16 * (r.floats.len() + r.ints.len()) as u64;
+            pad_to_rows(&mut r.floats, [0.0; 4]);
+            pad_to_rows(&mut r.ints, [0; 4]);
+            r.hull_floats.write(context, &r.floats);
+            r.hull_ints.write(context, &r.ints);
+            r.uploaded_shapes = Some(key);
+        }
+        let bodies = batch.bodies();
+        r.transform_texels.clear();
+        r.shape_texels.clear();
+        for (index, body) in bodies.iter().enumerate() {
+            let texels: Transform3Texels = transform3_texels(&batch.transforms()[index]);
+            r.transform_texels.extend_from_slice(&texels);
+            r.shape_texels
+                .extend_from_slice(&hull_record_texels(&r.records[body.shape as usize]));
+        }
+        classes.classify(
+            (0..bodies.len() as u32).map(|body| body_class(batch.shape_of(body))),
+            kind_of,
+        );
+        upload.grew |= r
+            .body_transforms
+            .ensure(context, r.transform_texels.len(), texture_rows)?;
+        upload.grew |= r
+            .body_shapes
+            .ensure(context, r.shape_texels.len(), texture_rows)?;
+        upload.bytes += 16 * (r.transform_texels.len() + r.shape_texels.len()) as u64;
+        pad_to_rows(&mut r.transform_texels, [0.0; 4]);
+        pad_to_rows(&mut r.shape_texels, [0; 4]);
+        r.body_transforms.write(context, &r.transform_texels);
+        r.body_shapes.write(context, &r.shape_texels);
+        Ok(upload)
+    }
+
+    fn scene_bindings(r: &SpatialResources) -> Vec<(u32, &wgpu::TextureView)> {
+        vec![
+            (1, &r.hull_floats.view),
+            (2, &r.body_transforms.view),
+            (3, &r.body_shapes.view),
+            (7, &r.hull_ints.view),
+        ]
+    }
+
+    fn device_bytes(r: &SpatialResources) -> u64 {
+        r.hull_floats.bytes()
+            + r.hull_ints.bytes()
+            + r.body_transforms.bytes()
+            + r.body_shapes.bytes()
+    }
+
+    fn hit(pair: u32, axis: u32, depth: f32) -> SatHit {
+        SatHit {
+            pair,
+            axis: Axis::unpack(axis),
+            depth,
+        }
+    }
+
+    fn hit_pair(hit: &SatHit) -> u32 {
+        hit.pair
+    }
+
+    fn set_hit_pair(hit: &mut SatHit, pair: u32) {
+        hit.pair = pair;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::d3::MAX_HULL_VERTICES;
+
+    /// The kernel's loops stay under lavapipe's limit for every pair it can
+    /// get: narrow steps up to [`WIDE_HULL_VERTICES`] on both sides, wide
+    /// steps for anything up to [`MAX_HULL_VERTICES`].
+    #[test]
+    fn the_loops_stay_under_lavapipes_limit() {
+        let narrow = hull_pair_iterations(WIDE_HULL_VERTICES, WIDE_HULL_VERTICES, (8, 8));
+        let wide = hull_pair_iterations(MAX_HULL_VERTICES, MAX_HULL_VERTICES, (16, 32));
+        assert!(narrow < LAVAPIPE_LOOP_ITERATIONS, "narrow: {narrow}");
+        assert!(wide < LAVAPIPE_LOOP_ITERATIONS, "wide: {wide}");
+        // Without the steps, large hulls would not fit (what made it wrong).
+        let plain = hull_pair_iterations(96, 96, (1, 1));
+        assert!(plain > LAVAPIPE_LOOP_ITERATIONS, "plain: {plain}");
+        // A hull and a sphere: the faces, each face's loop, the edges.
+        let v = MAX_HULL_VERTICES as u64;
+        let sphere = 2 * (2 * v - 4) + 2 * (3 * v - 6) + (3 * v - 6);
+        assert!(sphere < LAVAPIPE_LOOP_ITERATIONS, "sphere: {sphere}");
+    }
+}

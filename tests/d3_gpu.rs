@@ -1,0 +1,184 @@
+//! The 3D GPU kernel against the CPU reference on seeded random pairs: mixed
+//! hulls, boxes, plates and spheres, large hulls (up to 256 vertices), deep
+//! piles, bodies far from the origin, a margin; tiny windows and overflowing
+//! outputs give what one window gives. Runs on any adapter, lavapipe
+//! included; with GPUSAT_REQUIRE_GPU=1 a missing adapter fails.
+
+mod common;
+
+use common::gpu_context;
+use glam::Vec3;
+use gpusat::d3::{Batch, EdgeSearch, GpuNarrowphase, collide_cpu, compare_hits};
+use gpusat::generate::d3::{Scene, SceneSpec};
+use gpusat::gpu::{GpuError, GpuOptions};
+
+fn run(what: &str, scene: &Scene, margin: f32, options: GpuOptions) -> gpusat::Agreement {
+    let Some(context) = gpu_context() else {
+        return gpusat::Agreement::default();
+    };
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+    let cpu = collide_cpu(&batch);
+    let mut gpu = GpuNarrowphase::new(context, options).expect("3D kernel");
+    let hits = gpu.collide(&batch).expect("GPU run");
+    assert!(
+        hits.windows(2).all(|w| w[0].pair < w[1].pair),
+        "{what}: GPU hits not in pair order"
+    );
+    let agreement = compare_hits(&batch, &cpu, &hits);
+    eprintln!(
+        "{what}: {} pairs, {} CPU hits, {} GPU hits, {} identical (axis and depth bits), \
+         {} near-ties, {} near-touching, worst depth difference {:.1e} x size; {:?}",
+        agreement.pairs,
+        agreement.reference_hits,
+        agreement.candidate_hits,
+        agreement.identical,
+        agreement.near_ties,
+        agreement.near_touching,
+        agreement.max_depth_error,
+        gpu.stats()
+    );
+    assert!(
+        agreement.agrees(),
+        "{what}: {} disagreements, the first: {:?}",
+        agreement.disagreements.len(),
+        &agreement.disagreements[..agreement.disagreements.len().min(5)]
+    );
+    agreement
+}
+
+#[test]
+fn mixed_shapes_agree_with_the_cpu() {
+    let mut total = gpusat::Agreement::default();
+    for (seed, margin) in [(1801, 0.0), (1802, 0.1)] {
+        let scene = SceneSpec {
+            half_extent: 1.5,
+            ..SceneSpec::mixed(seed, 20_000)
+        }
+        .generate();
+        total.absorb(run("mixed", &scene, margin, GpuOptions::default()));
+    }
+    let far = SceneSpec {
+        half_extent: 1.5,
+        offset: Vec3::new(10_000.0, -5_000.0, 2_500.0),
+        ..SceneSpec::mixed(1803, 10_000)
+    }
+    .generate();
+    total.absorb(run("far", &far, 0.0, GpuOptions::default()));
+    if gpu_context().is_some() {
+        assert!(total.reference_hits > 10_000, "{total:?}");
+        // Near-ties are rare: the same axis on all but a few.
+        assert!(
+            total.near_ties * 1000 <= total.reference_hits,
+            "{} near-ties in {} hits",
+            total.near_ties,
+            total.reference_hits
+        );
+    }
+}
+
+#[test]
+fn large_hulls_agree_with_the_cpu() {
+    let scene = SceneSpec {
+        shapes: 16,
+        bodies: 64,
+        vertices: (64, 256),
+        sphere_fraction: 0.1,
+        box_fraction: 0.1,
+        plate_fraction: 0.1,
+        half_extent: 1.0,
+        ..SceneSpec::mixed(1804, 600)
+    }
+    .generate();
+    run("large", &scene, 0.0, GpuOptions::default());
+}
+
+#[test]
+fn tiny_windows_and_overflows_give_the_same_hits() {
+    let Some(context) = gpu_context() else { return };
+    let scene = SceneSpec {
+        half_extent: 1.2,
+        ..SceneSpec::mixed(1805, 5_000)
+    }
+    .generate();
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.05).expect("batch");
+    let mut reference =
+        GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("kernel");
+    let expected = reference.collide(&batch).expect("one window");
+    assert!(expected.len() > 1000, "{} hits", expected.len());
+    let mut chopped = GpuNarrowphase::new(
+        context,
+        GpuOptions {
+            max_window_pairs: Some(777),
+            initial_capacity: Some(3),
+            workgroup_size: 64,
+            ..GpuOptions::default()
+        },
+    )
+    .expect("kernel");
+    let hits = chopped.collide(&batch).expect("windows");
+    assert_eq!(hits, expected, "tiny windows with overflowing outputs");
+    assert!(
+        chopped.stats().windows > 5 && chopped.stats().reruns > 0,
+        "{:?}",
+        chopped.stats()
+    );
+    // The second batch sizes its outputs from the first.
+    let again = chopped.collide(&batch).expect("again");
+    assert_eq!(again, expected);
+}
+
+#[test]
+fn the_brute_force_is_refused_with_a_reason() {
+    let Some(context) = gpu_context() else { return };
+    let scene = SceneSpec::mixed(1806, 10).generate();
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0)
+        .expect("batch")
+        .with_edge_search(EdgeSearch::BruteForce);
+    let mut gpu = GpuNarrowphase::new(context, GpuOptions::default()).expect("kernel");
+    match gpu.collide(&batch) {
+        Err(GpuError::InvalidOption { message }) => {
+            assert!(message.contains("pruned"), "{message}")
+        }
+        other => panic!("expected an invalid option, got {other:?}"),
+    }
+    // And the narrowphase is not left busy.
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+    gpu.collide(&batch).expect("a pruned batch runs");
+}
+
+/// Two 256-vertex hulls (508 faces, 762 edges each) overlapping deeply, so
+/// that every query runs to its end: the most loop iterations the kernel
+/// ever runs, under lavapipe's limit of 65,535 per invocation.
+#[test]
+fn the_largest_hulls_run_to_the_end() {
+    use gpusat::Pair;
+    use gpusat::d3::{Body, ShapeSet};
+    use gpusat::generate::d3::{random_hull, random_rotation};
+    use gpusat::generate::rng;
+    let mut random = rng(1807);
+    let mut shapes = ShapeSet::new();
+    let mut largest = 0;
+    for _ in 0..6 {
+        let hull = random_hull(&mut random, 256, 1.0, 1.0);
+        largest = largest.max(hull.face_count());
+        shapes.push(hull.into());
+    }
+    assert!(largest >= 480, "the largest hull has {largest} faces");
+    let bodies: Vec<Body> = (0..64)
+        .map(|i| {
+            let offset = gpusat::generate::d3::random_direction(&mut random) * 0.2;
+            Body::new(i % 6, offset, random_rotation(&mut random))
+        })
+        .collect();
+    let pairs: Vec<Pair> = (0..63u32).map(|i| Pair::new(i, i + 1)).collect();
+    let scene = Scene {
+        shapes,
+        bodies,
+        pairs,
+    };
+    let agreement = run("largest", &scene, 0.0, GpuOptions::default());
+    if gpu_context().is_some() {
+        assert_eq!(agreement.reference_hits, 63, "{agreement:?}");
+        assert_eq!(agreement.identical, 63, "{agreement:?}");
+    }
+}
