@@ -17,27 +17,6 @@ use crate::types::Pair;
 /// (`hulls_large`; see "Loops and lavapipe" in `shaders/sat3.wgsl`).
 pub(crate) const WIDE_HULL_VERTICES: usize = 128;
 
-/// lavapipe ends an invocation's loops after this many iterations in all.
-pub(crate) const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
-
-/// The most loop iterations the kernel runs for two hulls of `va` and `vb`
-/// vertices (with the most faces and edges such hulls can have: `2V - 4`
-/// and `3V - 6`), its loops taking `vertex_step` vertices and `edge_step`
-/// edge pairs at a time: both face queries, the edge query.
-pub(crate) fn hull_pair_iterations(
-    va: usize,
-    vb: usize,
-    (vertex_step, edge_step): (usize, usize),
-) -> u64 {
-    let faces = |v: usize| (2 * v - 4) as u64;
-    let edges = |v: usize| (3 * v - 6) as u64;
-    let face_query = |f: u64, v: usize| f + f * (v as u64).div_ceil(vertex_step as u64);
-    face_query(faces(va), vb)
-        + face_query(faces(vb), va)
-        + edges(vb)
-        + edges(vb) * edges(va).div_ceil(edge_step as u64)
-}
-
 /// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`], 1 a sphere, 2
 /// a larger hull.
 fn body_class(shape: &Shape) -> u8 {
@@ -292,6 +271,23 @@ impl Dimension for Spatial {
 mod tests {
     use super::*;
     use crate::d3::MAX_HULL_VERTICES;
+
+    /// lavapipe ends an invocation's loops after this many iterations in all.
+    const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
+
+    /// The most loop iterations the kernel runs for two hulls of `va` and `vb`
+    /// vertices (with the most faces and edges such hulls can have: `2V - 4`
+    /// and `3V - 6`), its loops taking `vertex_step` vertices and `edge_step`
+    /// edge pairs at a time: both face queries, the edge query.
+    fn hull_pair_iterations(va: usize, vb: usize, (vertex_step, edge_step): (usize, usize)) -> u64 {
+        let faces = |v: usize| (2 * v - 4) as u64;
+        let edges = |v: usize| (3 * v - 6) as u64;
+        let face_query = |f: u64, v: usize| f + f * (v as u64).div_ceil(vertex_step as u64);
+        face_query(faces(va), vb)
+            + face_query(faces(vb), va)
+            + edges(vb)
+            + edges(vb) * edges(va).div_ceil(edge_step as u64)
+    }
 
     /// The kernel's loops stay under lavapipe's limit for every pair it can
     /// get: narrow steps up to [`WIDE_HULL_VERTICES`] on both sides, wide
