@@ -40,6 +40,59 @@ impl BackendKind {
     }
 }
 
+/// What [`choose`] settled on.
+#[cfg(feature = "gpu")]
+pub(crate) enum Choice<G> {
+    Cpu,
+    CpuParallel,
+    Gpu(G),
+    /// `auto` found no GPU worth using: the fastest CPU backend, and why.
+    Fallback(String),
+}
+
+/// The backend `kind` on the adapter `adapter` picks, the GPU narrowphase
+/// (of either dimension) made by `open`: for `auto`, a missing or unusable
+/// GPU, or a software one when the adapter was not named, falls back to
+/// the CPU with a note.
+#[cfg(feature = "gpu")]
+pub(crate) fn choose<G>(
+    kind: BackendKind,
+    adapter: &AdapterChoice,
+    open: impl Fn(std::sync::Arc<GpuContext>) -> Result<G, crate::gpu::GpuError>,
+) -> Result<Choice<G>, Error> {
+    match kind {
+        BackendKind::Cpu => Ok(Choice::Cpu),
+        BackendKind::CpuParallel => Ok(Choice::CpuParallel),
+        BackendKind::Gpu => {
+            let context = std::sync::Arc::new(GpuContext::new(adapter)?);
+            Ok(Choice::Gpu(open(context)?))
+        }
+        BackendKind::Auto => {
+            let context = match GpuContext::new(adapter) {
+                Ok(context) => context,
+                Err(err) => {
+                    return Ok(Choice::Fallback(format!(
+                        "no usable GPU ({err}); using the CPU"
+                    )));
+                }
+            };
+            if context.is_software() && *adapter == AdapterChoice::Auto {
+                return Ok(Choice::Fallback(format!(
+                    "the only GPU adapter, {}, is a software rasterizer, slower than the \
+                     CPU it runs on; using the CPU (--backend gpu runs it anyway)",
+                    context.adapter().name
+                )));
+            }
+            match open(std::sync::Arc::new(context)) {
+                Ok(gpu) => Ok(Choice::Gpu(gpu)),
+                Err(err) => Ok(Choice::Fallback(format!(
+                    "no usable GPU ({err}); using the CPU"
+                ))),
+            }
+        }
+    }
+}
+
 enum Engine {
     Cpu,
     #[cfg(feature = "parallel")]
@@ -114,38 +167,19 @@ impl Narrowphase {
         adapter: &AdapterChoice,
         options: GpuOptions,
     ) -> Result<Narrowphase, Error> {
-        let open = |adapter: &AdapterChoice| -> Result<GpuNarrowphase, Error> {
-            let context = std::sync::Arc::new(GpuContext::new(adapter)?);
-            Ok(GpuNarrowphase::new(context, options.clone())?)
-        };
-        match kind {
-            BackendKind::Cpu => Ok(Narrowphase::cpu(Engine::Cpu)),
-            BackendKind::CpuParallel => Narrowphase::parallel(),
-            BackendKind::Gpu => Ok(Narrowphase::with_gpu(open(adapter)?)),
-            BackendKind::Auto => {
-                let fallback = |note: String| Narrowphase {
+        Ok(
+            match choose(kind, adapter, |context| {
+                GpuNarrowphase::new(context, options.clone())
+            })? {
+                Choice::Cpu => Narrowphase::cpu(Engine::Cpu),
+                Choice::CpuParallel => Narrowphase::parallel()?,
+                Choice::Gpu(gpu) => Narrowphase::with_gpu(gpu),
+                Choice::Fallback(note) => Narrowphase {
                     engine: best_cpu(),
                     note: Some(note),
-                };
-                let context = match GpuContext::new(adapter) {
-                    Ok(context) => context,
-                    Err(err) => {
-                        return Ok(fallback(format!("no usable GPU ({err}); using the CPU")));
-                    }
-                };
-                if context.is_software() && *adapter == AdapterChoice::Auto {
-                    return Ok(fallback(format!(
-                        "the only GPU adapter, {}, is a software rasterizer, slower than the \
-                         CPU it runs on; using the CPU (--backend gpu runs it anyway)",
-                        context.adapter().name
-                    )));
-                }
-                match GpuNarrowphase::new(std::sync::Arc::new(context), options) {
-                    Ok(gpu) => Ok(Narrowphase::with_gpu(gpu)),
-                    Err(err) => Ok(fallback(format!("no usable GPU ({err}); using the CPU"))),
-                }
-            }
-        }
+                },
+            },
+        )
     }
 
     /// A GPU backend on an existing narrowphase (and so on its context,

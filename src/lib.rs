@@ -149,7 +149,10 @@ pub use resolve::{
     SolveReport, SolverOptions, relax_positions, separate_positions,
 };
 #[cfg(feature = "serde")]
-pub use scene::{BodyDesc, MAX_SCENE_BYTES, PairDesc, Scene, SceneFile, ShapeDesc};
+pub use scene::{
+    AnyScene, BodyDesc, MAX_SCENE_BYTES, PairDesc, Scene, SceneFile, ShapeDesc, any_from_json,
+    load_any,
+};
 pub use shape::{Circle, Polygon, Shape, ShapeSet};
 #[doc(hidden)]
 pub use shape::{EdgeRecord, ShapeRecord};

@@ -40,7 +40,7 @@ fn default_inv_mass() -> f32 {
     1.0
 }
 
-fn is_zero(value: &f32) -> bool {
+pub(crate) fn is_zero(value: &f32) -> bool {
     *value == 0.0
 }
 
@@ -124,6 +124,125 @@ pub struct Scene {
 /// this bounds the memory a scene file can ask for to about 1 GiB.
 pub const MAX_SCENE_BYTES: u64 = 512 << 20;
 
+/// Reads a scene file's text, at most `limit` bytes of UTF-8.
+fn read_scene_text(path: &Path, limit: u64) -> Result<String, Error> {
+    use std::io::Read;
+    let io_error = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io_error)?;
+    // Read one byte past the limit: a file that grows, or a device that
+    // never ends, is caught as surely as a large regular file.
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::Input {
+            file: path.display().to_string(),
+            message: format!(
+                "is larger than {limit} bytes, the limit for scene files ({} MiB by \
+                 default, about 40 million pairs); split the batch",
+                MAX_SCENE_BYTES >> 20
+            ),
+        });
+    }
+    String::from_utf8(bytes).map_err(|err| Error::Input {
+        file: path.display().to_string(),
+        message: format!("is not UTF-8 text ({err})"),
+    })
+}
+
+/// Parses JSON into `T`, an error naming the place in the file.
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
+    text: &str,
+    file: &str,
+) -> Result<T, Error> {
+    let deserializer = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(deserializer).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let message = if path == "." || path.is_empty() {
+            inner.to_string()
+        } else {
+            format!("{path}: {inner}")
+        };
+        Error::Input {
+            file: file.to_string(),
+            message,
+        }
+    })
+}
+
+/// A validated scene of either dimension.
+#[derive(Clone, Debug)]
+pub enum AnyScene {
+    /// Polygons and circles.
+    Planar(Scene),
+    /// Hulls, spheres and boxes ([`crate::d3::Scene`]).
+    Spatial(crate::d3::Scene),
+}
+
+/// Which dimension a shape kind belongs to.
+fn shape_dimension(kind: &str) -> Option<u8> {
+    match kind {
+        "polygon" | "circle" => Some(2),
+        "hull" | "sphere" | "cuboid" => Some(3),
+        _ => None,
+    }
+}
+
+/// Reads and validates a scene file of either dimension, of at most
+/// [`MAX_SCENE_BYTES`]: 3D when its shapes are 3D (`hull`, `sphere`,
+/// `cuboid`), 2D otherwise. Mixing 2D and 3D shapes is an error naming the
+/// first shape of the other kind.
+pub fn load_any(path: &Path) -> Result<AnyScene, Error> {
+    let text = read_scene_text(path, MAX_SCENE_BYTES)?;
+    any_from_json(&text, &path.display().to_string())
+}
+
+/// [`load_any`] on JSON text; `file` names it in errors.
+pub fn any_from_json(text: &str, file: &str) -> Result<AnyScene, Error> {
+    /// Only the shapes' kinds: everything else is skipped unread.
+    #[derive(Deserialize)]
+    struct Probe {
+        shapes: Vec<std::collections::BTreeMap<String, serde::de::IgnoredAny>>,
+    }
+    let mut dimension = None;
+    if let Ok(probe) = serde_json::from_str::<Probe>(text) {
+        let kinds = probe
+            .shapes
+            .iter()
+            .map(|shape| shape.keys().next().map(String::as_str).unwrap_or(""));
+        let mut first: Option<(usize, &str, u8)> = None;
+        for (index, kind) in kinds.enumerate() {
+            let Some(this) = shape_dimension(kind) else {
+                continue;
+            };
+            match first {
+                None => first = Some((index, kind, this)),
+                Some((first_index, first_kind, first_dimension)) if first_dimension != this => {
+                    return Err(Error::Input {
+                        file: file.to_string(),
+                        message: format!(
+                            "shapes[{index}]: a {this}D shape ({kind:?}) in a scene whose \
+                             shapes[{first_index}] is {first_dimension}D ({first_kind:?}); a scene \
+                             is all 2D (polygon, circle) or all 3D (hull, sphere, cuboid)"
+                        ),
+                    });
+                }
+                Some(_) => {}
+            }
+        }
+        dimension = first.map(|(_, _, d)| d);
+    }
+    match dimension {
+        Some(3) => crate::d3::Scene::from_json(text, file).map(AnyScene::Spatial),
+        _ => Scene::from_json(text, file).map(AnyScene::Planar),
+    }
+}
+
 impl Scene {
     /// Reads and validates a scene file of at most [`MAX_SCENE_BYTES`].
     pub fn load(path: &Path) -> Result<Scene, Error> {
@@ -132,52 +251,13 @@ impl Scene {
 
     /// [`Scene::load`] with another size limit, in bytes.
     pub fn load_limited(path: &Path, limit: u64) -> Result<Scene, Error> {
-        use std::io::Read;
-        let io_error = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = std::fs::File::open(path).map_err(io_error)?;
-        // Read one byte past the limit: a file that grows, or a device that
-        // never ends, is caught as surely as a large regular file.
-        let mut bytes = Vec::new();
-        file.take(limit.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(io_error)?;
-        if bytes.len() as u64 > limit {
-            return Err(Error::Input {
-                file: path.display().to_string(),
-                message: format!(
-                    "is larger than {limit} bytes, the limit for scene files ({} MiB by \
-                     default, about 40 million pairs); split the batch",
-                    MAX_SCENE_BYTES >> 20
-                ),
-            });
-        }
-        let text = String::from_utf8(bytes).map_err(|err| Error::Input {
-            file: path.display().to_string(),
-            message: format!("is not UTF-8 text ({err})"),
-        })?;
+        let text = read_scene_text(path, limit)?;
         Scene::from_json(&text, &path.display().to_string())
     }
 
     /// Parses and validates scene JSON; `file` names it in errors.
     pub fn from_json(text: &str, file: &str) -> Result<Scene, Error> {
-        let deserializer = &mut serde_json::Deserializer::from_str(text);
-        let scene_file: SceneFile =
-            serde_path_to_error::deserialize(deserializer).map_err(|err| {
-                let path = err.path().to_string();
-                let inner = err.into_inner();
-                let message = if path == "." || path.is_empty() {
-                    inner.to_string()
-                } else {
-                    format!("{path}: {inner}")
-                };
-                Error::Input {
-                    file: file.to_string(),
-                    message,
-                }
-            })?;
+        let scene_file: SceneFile = parse_json(text, file)?;
         Scene::from_file(scene_file).map_err(|source| Error::InFile {
             file: file.to_string(),
             source: Box::new(source),

@@ -9,15 +9,16 @@ use clap::{Parser, Subcommand, ValueEnum};
 use glam::Vec2;
 use gpusat::gpu::{AdapterChoice, GpuContext, GpuError, GpuNarrowphase, GpuOptions, list_adapters};
 use gpusat::{
-    BackendKind, Candidates, ContactSolver, MAX_POLYGON_VERTICES, Narrowphase, Pair, PairFilter,
-    Scene, SeparationOptions, SolverOptions, World, WorldOptions, find_pairs, manifolds_parallel,
-    separate_positions,
+    AnyScene, BackendKind, Candidates, ContactSolver, MAX_POLYGON_VERTICES, Narrowphase, Pair,
+    PairFilter, Scene, SeparationOptions, SolverOptions, World, WorldOptions, find_pairs,
+    manifolds_parallel, separate_positions,
 };
 use gpusat_cli::CliError as Error;
 use gpusat_cli::bench::{BenchBackend, BenchOptions, run_bench};
 use gpusat_cli::demo::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
 use gpusat_cli::output::{
     to_json_pretty, write_atomically, write_atomically_with, write_collide_output,
+    write_collide_output3,
 };
 use gpusat_cli::render::{GifRecorder, RenderOptions, encode_png, render};
 use gpusat_cli::workload::{Density, ShapeKind};
@@ -269,31 +270,77 @@ fn collide(
     output: Option<&Path>,
     pretty: bool,
 ) -> Result<(), Error> {
-    let scene = Scene::load(scene_path)?;
-    let pairs = candidate_pairs(&scene, PairFilter::default());
-    let batch = scene.batch_with(&pairs)?;
-    let mut narrowphase = narrowphase(backend, adapter)?;
-    let sat_hits = narrowphase.collide(&batch)?;
-    let name = narrowphase.name();
+    match gpusat::load_any(scene_path)? {
+        AnyScene::Planar(scene) => {
+            let pairs = candidate_pairs(&scene, PairFilter::default());
+            let batch = scene.batch_with(&pairs)?;
+            let mut narrowphase = narrowphase(backend, adapter)?;
+            let sat_hits = narrowphase.collide(&batch)?;
+            let name = narrowphase.name();
+            emit(output, |out| {
+                write_collide_output(out, name, &batch, &sat_hits, pretty)
+            })
+        }
+        AnyScene::Spatial(scene) => {
+            let pairs = candidate_pairs3(&scene, PairFilter::default());
+            let batch = scene.batch_with(&pairs)?;
+            let mut narrowphase = narrowphase3(backend, adapter)?;
+            let sat_hits = narrowphase.collide(&batch)?;
+            let name = narrowphase.name();
+            emit(output, |out| {
+                write_collide_output3(out, name, &batch, &sat_hits, pretty)
+            })
+        }
+    }
+}
+
+/// Writes a result to `output` whole or not at all, or to standard output.
+fn emit(
+    output: Option<&Path>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
     match output {
         Some(path) => write_atomically_with(path, |out| {
-            write_collide_output(out, name, &batch, &sat_hits, pretty).map_err(|source| {
-                Error::File {
-                    path: path.to_path_buf(),
-                    source,
-                }
+            write(out).map_err(|source| Error::File {
+                path: path.to_path_buf(),
+                source,
             })
         }),
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
-            write_collide_output(&mut out, name, &batch, &sat_hits, pretty)
+            write(&mut out)
                 .and_then(|()| std::io::Write::flush(&mut out))
                 .map_err(|source| Error::File {
                     path: PathBuf::from("<stdout>"),
                     source,
                 })
         }
+    }
+}
+
+/// The 3D backend, telling stderr what `auto` chose and why.
+fn narrowphase3(backend: BackendArg, adapter: &str) -> Result<gpusat::d3::Narrowphase, Error> {
+    let narrowphase = gpusat::d3::Narrowphase::with_adapter(
+        backend.kind(),
+        &AdapterChoice::parse(adapter),
+        GpuOptions::default(),
+    )?;
+    if backend == BackendArg::Auto {
+        match (narrowphase.note(), narrowphase.adapter()) {
+            (Some(note), _) => eprintln!("gpusat: {note}"),
+            (None, Some(adapter)) => eprintln!("gpusat: using the GPU: {adapter}"),
+            (None, None) => {}
+        }
+    }
+    Ok(narrowphase)
+}
+
+/// A 3D scene's own pairs, or the 3D broadphase's when it lists none.
+fn candidate_pairs3(scene: &gpusat::d3::Scene, filter: PairFilter) -> Vec<Pair> {
+    match &scene.pairs {
+        Some(pairs) => pairs.clone(),
+        None => gpusat::d3::find_pairs3(&scene.shapes, &scene.bodies, scene.margin, filter),
     }
 }
 
@@ -320,13 +367,17 @@ fn resolve(
     adapter: &str,
     args: &ResolveArgs,
 ) -> Result<(), Error> {
-    let mut scene = Scene::load(scene_path)?;
-    let pairs = candidate_pairs(&scene, PairFilter::default());
-    let mut narrowphase = narrowphase(backend, adapter)?;
-    let slop = match args.slop {
+    match gpusat::load_any(scene_path)? {
+        AnyScene::Planar(scene) => resolve2(scene, scene_path, output, (backend, adapter), args),
+        AnyScene::Spatial(scene) => resolve3(scene, scene_path, output, (backend, adapter), args),
+    }
+}
+
+/// The slop: as asked, or 0.5% of the median shape size; checked.
+fn resolve_slop(asked: Option<f32>, mut sizes: Vec<f32>) -> Result<f32, Error> {
+    let slop = match asked {
         Some(slop) => slop,
         None => {
-            let mut sizes: Vec<f32> = scene.shapes.shapes().iter().map(|s| s.size()).collect();
             sizes.sort_by(f32::total_cmp);
             0.005 * sizes.get(sizes.len() / 2).copied().unwrap_or(1.0)
         }
@@ -337,6 +388,104 @@ fn resolve(
             format!("{slop} is not a finite number >= 0"),
         ));
     }
+    Ok(slop)
+}
+
+/// Says what separation did, or why it is no success.
+fn finish_resolve<H>(
+    report: &gpusat::SeparationReport<H>,
+    scene_path: &Path,
+    slop: f32,
+    static_pair: impl Fn(&H) -> (u32, u32, f32),
+) -> Result<(), Error> {
+    for hit in &report.static_pairs {
+        let (a, b, depth) = static_pair(hit);
+        eprintln!(
+            "gpusat: bodies {a} and {b} are both static and overlap by {depth}; left as they are"
+        );
+    }
+    if !report.resolved() {
+        return Err(Error::Unresolved {
+            file: scene_path.display().to_string(),
+            message: format!(
+                "after {} rounds {} pairs still overlap by more than the slop {slop} (deepest {}); \
+                 no output written (a body squeezed between static ones cannot be freed by moving it)",
+                report.rounds, report.unresolved, report.final_max_depth
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn resolve3(
+    mut scene: gpusat::d3::Scene,
+    scene_path: &Path,
+    output: &Path,
+    (backend, adapter): (BackendArg, &str),
+    args: &ResolveArgs,
+) -> Result<(), Error> {
+    let mut narrowphase = narrowphase3(backend, adapter)?;
+    let slop = resolve_slop(
+        args.slop,
+        scene.shapes.shapes().iter().map(|s| s.size()).collect(),
+    )?;
+    if scene
+        .bodies
+        .iter()
+        .any(|b| b.velocity != glam::Vec3::ZERO || b.angular_velocity != glam::Vec3::ZERO)
+    {
+        eprintln!(
+            "gpusat: a 3D scene is resolved by moving positions only; velocities are left as they are"
+        );
+    }
+    let options = SeparationOptions {
+        slop,
+        fraction: args.fraction,
+        max_rounds: args.max_rounds,
+        ..SeparationOptions::default()
+    };
+    let candidates = match &scene.pairs {
+        Some(pairs) => Candidates::Fixed(pairs),
+        None => Candidates::Broadphase {
+            margin: scene.margin,
+        },
+    };
+    let report = gpusat::d3::separate_positions(
+        &scene.shapes,
+        &mut scene.bodies,
+        candidates,
+        &options,
+        &mut |batch| narrowphase.collide(batch),
+    )?;
+    finish_resolve(&report, scene_path, slop, |hit| (hit.a, hit.b, hit.depth))?;
+    let json = to_json_pretty(&scene.to_file()).map_err(|err| Error::File {
+        path: output.to_path_buf(),
+        source: err.into(),
+    })?;
+    write_atomically(output, json.as_bytes())?;
+    eprintln!(
+        "gpusat: resolved the 3D scene in {} rounds on {}: deepest overlap {} -> {} (slop {slop})",
+        report.rounds,
+        narrowphase.name(),
+        report.initial_max_depth,
+        report.final_max_depth
+    );
+    Ok(())
+}
+
+fn resolve2(
+    mut scene: Scene,
+    scene_path: &Path,
+    output: &Path,
+    (backend, adapter): (BackendArg, &str),
+    args: &ResolveArgs,
+) -> Result<(), Error> {
+    let pairs = candidate_pairs(&scene, PairFilter::default());
+    let mut narrowphase = narrowphase(backend, adapter)?;
+    let slop = resolve_slop(
+        args.slop,
+        scene.shapes.shapes().iter().map(|s| s.size()).collect(),
+    )?;
     if !(args.restitution.is_finite() && args.restitution >= 0.0)
         || !(args.friction.is_finite() && args.friction >= 0.0)
     {
@@ -382,22 +531,7 @@ fn resolve(
         &options,
         &mut |batch| narrowphase.collide(batch),
     )?;
-    for hit in &report.static_pairs {
-        eprintln!(
-            "gpusat: bodies {} and {} are both static and overlap by {}; left as they are",
-            hit.a, hit.b, hit.depth
-        );
-    }
-    if !report.resolved() {
-        return Err(Error::Unresolved {
-            file: scene_path.display().to_string(),
-            message: format!(
-                "after {} rounds {} pairs still overlap by more than the slop {slop} (deepest {}); \
-                 no output written (a body squeezed between static ones cannot be freed by moving it)",
-                report.rounds, report.unresolved, report.final_max_depth
-            ),
-        });
-    }
+    finish_resolve(&report, scene_path, slop, |hit| (hit.a, hit.b, hit.depth))?;
     let json = to_json_pretty(&scene.to_file()).map_err(|err| Error::File {
         path: output.to_path_buf(),
         source: err.into(),
@@ -603,7 +737,17 @@ fn gif_stride(frames: u64) -> u64 {
 }
 
 fn render_scene(scene_path: &Path, output: &Path, size: (u32, u32)) -> Result<(), Error> {
-    let scene = Scene::load(scene_path)?;
+    let scene = match gpusat::load_any(scene_path)? {
+        AnyScene::Planar(scene) => scene,
+        AnyScene::Spatial(_) => {
+            return Err(Error::Unresolved {
+                file: scene_path.display().to_string(),
+                message: "is a 3D scene; `gpusat render` draws 2D scenes (collide and resolve \
+                          take 3D scenes)"
+                    .to_string(),
+            });
+        }
+    };
     let pairs = candidate_pairs(&scene, PairFilter::default());
     let batch = scene.batch_with(&pairs)?;
     let hits = batch.hits(&gpusat::collide_cpu_parallel(&batch));

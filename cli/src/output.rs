@@ -87,17 +87,44 @@ pub struct CollideOutput {
     pub hits: Vec<HitOut>,
 }
 
-/// One hit as written, borrowed: what the streaming writer serialises
-/// without building a [`HitOut`] (and its vector of contacts) per hit.
+/// One hit as the streaming writer serialises it.
 #[derive(Serialize)]
-struct HitRef<'a> {
+struct HitRef {
     pair: u32,
     a: u32,
     b: u32,
     normal: [f32; 2],
     depth: f32,
     axis: AxisRef,
-    contacts: &'a [ContactOut],
+    contacts: Points<ContactOut, 2>,
+}
+
+/// Up to `N` contact points, kept inline (no allocation per hit) and
+/// written as a JSON array.
+pub(crate) struct Points<T, const N: usize> {
+    items: [Option<T>; N],
+}
+
+impl<T: Copy, const N: usize> Points<T, N> {
+    pub(crate) fn new(points: impl Iterator<Item = T>) -> Self {
+        let mut items = [None; N];
+        for (slot, point) in items.iter_mut().zip(points) {
+            *slot = Some(point);
+        }
+        Points { items }
+    }
+}
+
+impl<T: Serialize, const N: usize> Serialize for Points<T, N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let count = self.items.iter().flatten().count();
+        let mut seq = serializer.serialize_seq(Some(count))?;
+        for item in self.items.iter().flatten() {
+            seq.serialize_element(item)?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -120,7 +147,43 @@ pub fn write_collide_output(
     sat_hits: &[SatHit],
     pretty: bool,
 ) -> std::io::Result<()> {
-    let pairs = batch.pairs().len();
+    write_hit_stream(
+        out,
+        (backend, batch.pairs().len()),
+        sat_hits,
+        pretty,
+        |sat_hit| {
+            let hit = batch.hit(*sat_hit);
+            let manifold = manifold(batch, &hit);
+            HitRef {
+                pair: hit.pair,
+                a: hit.a,
+                b: hit.b,
+                normal: hit.normal.to_array(),
+                depth: hit.depth,
+                axis: AxisRef {
+                    owner: owner_name(hit.axis.owner),
+                    feature: hit.axis.feature,
+                },
+                contacts: Points::new(manifold.points().iter().map(|point| ContactOut {
+                    point: point.point.to_array(),
+                    depth: point.depth,
+                    id: point.id,
+                })),
+            }
+        },
+    )
+}
+
+/// The result file's frame around the hits, each hit made by `record` and
+/// formatted on all cores a chunk at a time (either dimension).
+pub(crate) fn write_hit_stream<H: Sync, R: Serialize>(
+    out: &mut dyn Write,
+    (backend, pairs): (&str, usize),
+    sat_hits: &[H],
+    pretty: bool,
+    record: impl Fn(&H) -> R + Sync,
+) -> std::io::Result<()> {
     if pretty {
         write!(
             out,
@@ -139,7 +202,7 @@ pub fn write_collide_output(
     for hits in sat_hits.chunks(group) {
         let texts: Vec<std::io::Result<Vec<u8>>> = hits
             .par_chunks(CHUNK_HITS)
-            .map(|chunk| format_chunk(batch, chunk, pretty))
+            .map(|chunk| format_chunk(chunk, pretty, &record))
             .collect();
         for text in texts {
             let text = text?;
@@ -166,35 +229,14 @@ pub fn write_collide_output(
 }
 
 /// One chunk of hits as JSON, joined by commas.
-fn format_chunk(batch: &Batch, chunk: &[SatHit], pretty: bool) -> std::io::Result<Vec<u8>> {
+fn format_chunk<H, R: Serialize>(
+    chunk: &[H],
+    pretty: bool,
+    record: &impl Fn(&H) -> R,
+) -> std::io::Result<Vec<u8>> {
     let mut text = Vec::with_capacity(chunk.len() * if pretty { 480 } else { 240 });
     for (index, sat_hit) in chunk.iter().enumerate() {
-        let hit = batch.hit(*sat_hit);
-        let manifold = manifold(batch, &hit);
-        let mut contacts = [ContactOut {
-            point: [0.0; 2],
-            depth: 0.0,
-            id: 0,
-        }; 2];
-        for (slot, point) in contacts.iter_mut().zip(manifold.points()) {
-            *slot = ContactOut {
-                point: point.point.to_array(),
-                depth: point.depth,
-                id: point.id,
-            };
-        }
-        let hit_ref = HitRef {
-            pair: hit.pair,
-            a: hit.a,
-            b: hit.b,
-            normal: hit.normal.to_array(),
-            depth: hit.depth,
-            axis: AxisRef {
-                owner: owner_name(hit.axis.owner),
-                feature: hit.axis.feature,
-            },
-            contacts: &contacts[..manifold.points().len()],
-        };
+        let hit_ref = record(sat_hit);
         if index > 0 {
             text.push(b',');
         }
@@ -295,4 +337,136 @@ pub fn to_json_pretty<T: Serialize>(value: &T) -> Result<String, serde_json::Err
     out.push_str(rest);
     out.push('\n');
     Ok(out)
+}
+
+/// A 3D contact point as written in a result file.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactOut3 {
+    /// World position, midway between the surfaces.
+    pub point: [f32; 3],
+    /// Its depth.
+    pub depth: f32,
+    /// Its feature id.
+    pub id: u32,
+}
+
+/// A 3D axis's feature: one index, or an edge of A and an edge of B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FeatureOut {
+    /// A face, an edge, a vertex (0 for two spheres' centres).
+    One(u32),
+    /// `[edge of A, edge of B]`.
+    Two([u32; 2]),
+}
+
+/// A 3D axis as written: `{"kind": "face_a" | "face_b" | "edges" | "edge_a"
+/// | "edge_b" | "vertex_a" | "vertex_b" | "centres", "feature": ...}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AxisOut3 {
+    /// What the normal came from.
+    pub kind: String,
+    /// Which features.
+    pub feature: FeatureOut,
+}
+
+/// One reported 3D pair as written in a result file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HitOut3 {
+    /// Index of the pair.
+    pub pair: u32,
+    /// Body A.
+    pub a: u32,
+    /// Body B.
+    pub b: u32,
+    /// Unit normal from A to B.
+    pub normal: [f32; 3],
+    /// Depth.
+    pub depth: f32,
+    /// The axis the normal came from.
+    pub axis: AxisOut3,
+    /// One to four contact points.
+    pub contacts: Vec<ContactOut3>,
+}
+
+/// The result file of `gpusat collide` on a 3D scene.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollideOutput3 {
+    /// The backend that ran.
+    pub backend: String,
+    /// Candidate pairs tested.
+    pub pairs_tested: u64,
+    /// The reported pairs, in pair order.
+    pub hits: Vec<HitOut3>,
+}
+
+/// A 3D axis's name and feature as written.
+pub fn axis_out3(axis: gpusat::d3::Axis) -> (&'static str, FeatureOut) {
+    use gpusat::d3::Axis;
+    match axis {
+        Axis::FaceA(i) => ("face_a", FeatureOut::One(i)),
+        Axis::FaceB(i) => ("face_b", FeatureOut::One(i)),
+        Axis::Edges(a, b) => ("edges", FeatureOut::Two([a, b])),
+        Axis::EdgeA(i) => ("edge_a", FeatureOut::One(i)),
+        Axis::EdgeB(i) => ("edge_b", FeatureOut::One(i)),
+        Axis::VertexA(i) => ("vertex_a", FeatureOut::One(i)),
+        Axis::VertexB(i) => ("vertex_b", FeatureOut::One(i)),
+        Axis::Centres => ("centres", FeatureOut::One(0)),
+    }
+}
+
+#[derive(Serialize)]
+struct AxisRef3 {
+    kind: &'static str,
+    feature: FeatureOut,
+}
+
+#[derive(Serialize)]
+struct HitRef3 {
+    pair: u32,
+    a: u32,
+    b: u32,
+    normal: [f32; 3],
+    depth: f32,
+    axis: AxisRef3,
+    contacts: Points<ContactOut3, 4>,
+}
+
+/// [`write_collide_output`] for a 3D batch: normals and contact points in
+/// 3D, the axis as a kind and features.
+pub fn write_collide_output3(
+    out: &mut dyn Write,
+    backend: &str,
+    batch: &gpusat::d3::Batch,
+    sat_hits: &[gpusat::d3::SatHit],
+    pretty: bool,
+) -> std::io::Result<()> {
+    write_hit_stream(
+        out,
+        (backend, batch.pairs().len()),
+        sat_hits,
+        pretty,
+        |sat_hit| {
+            let hit = batch.hit(*sat_hit);
+            let manifold = gpusat::d3::manifold(batch, &hit);
+            let (kind, feature) = axis_out3(hit.axis);
+            HitRef3 {
+                pair: hit.pair,
+                a: hit.a,
+                b: hit.b,
+                normal: hit.normal.to_array(),
+                depth: hit.depth,
+                axis: AxisRef3 { kind, feature },
+                contacts: Points::new(manifold.points().iter().map(|point| ContactOut3 {
+                    point: point.point.to_array(),
+                    depth: point.depth,
+                    id: point.id,
+                })),
+            }
+        },
+    )
 }

@@ -32,6 +32,7 @@
 //! # Ok::<(), gpusat::Error>(())
 //! ```
 
+mod backend;
 mod batch;
 mod body;
 mod broadphase;
@@ -42,10 +43,13 @@ pub mod math;
 mod narrowphase;
 mod resolve;
 pub mod sat;
+#[cfg(feature = "serde")]
+mod scene;
 mod set;
 mod shapes;
 mod types;
 
+pub use backend::Narrowphase;
 pub use batch::Batch;
 pub use body::Body;
 pub use broadphase::{
@@ -59,6 +63,8 @@ pub use narrowphase::{collide_cpu, collide_cpu_with_stats, compare_hits, contact
 #[cfg(feature = "parallel")]
 pub use narrowphase::{collide_cpu_parallel, contacts_cpu_parallel};
 pub use resolve::{NarrowphaseFn3, separate_positions};
+#[cfg(feature = "serde")]
+pub use scene::{BodyDesc, Scene, SceneFile, ShapeDesc};
 pub use set::ShapeSet;
 pub use shapes::{Hull, HullEdge, Shape, Sphere};
 pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};

@@ -1,0 +1,148 @@
+//! Choosing and running a 3D narrowphase backend: the 2D
+//! [`Narrowphase`](crate::Narrowphase)'s choice (a hardware GPU for `auto`,
+//! else the fastest CPU backend, with a note) over the 3D backends.
+
+use super::batch::Batch;
+use super::narrowphase::collide_cpu;
+use super::types::SatHit;
+use crate::backend::BackendKind;
+use crate::error::Error;
+#[cfg(feature = "gpu")]
+use crate::gpu::{AdapterChoice, AdapterSummary, GpuOptions, GpuStats};
+
+enum Engine {
+    Cpu,
+    #[cfg(feature = "parallel")]
+    CpuParallel,
+    #[cfg(feature = "gpu")]
+    Gpu(Box<super::GpuNarrowphase>),
+}
+
+/// A ready 3D narrowphase: the CPU, or the 3D GPU pipeline with its buffers.
+pub struct Narrowphase {
+    engine: Engine,
+    note: Option<String>,
+}
+
+impl std::fmt::Debug for Narrowphase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("d3::Narrowphase")
+            .field("backend", &self.name())
+            .field("note", &self.note)
+            .finish()
+    }
+}
+
+fn best_cpu() -> Engine {
+    #[cfg(feature = "parallel")]
+    return Engine::CpuParallel;
+    #[cfg(not(feature = "parallel"))]
+    return Engine::Cpu;
+}
+
+fn parallel() -> Result<Engine, Error> {
+    #[cfg(feature = "parallel")]
+    return Ok(Engine::CpuParallel);
+    #[cfg(not(feature = "parallel"))]
+    return Err(Error::NotBuilt {
+        backend: "cpu-parallel",
+        feature: "parallel",
+    });
+}
+
+impl Narrowphase {
+    /// Builds the backend, on the default adapter with default options for
+    /// a GPU; [`BackendKind::Auto`] falls back to the CPU with a
+    /// [note](Self::note).
+    pub fn new(kind: BackendKind) -> Result<Narrowphase, Error> {
+        #[cfg(feature = "gpu")]
+        return Narrowphase::with_adapter(kind, &AdapterChoice::Auto, GpuOptions::default());
+        #[cfg(not(feature = "gpu"))]
+        return Ok(Narrowphase {
+            engine: match kind {
+                BackendKind::Cpu => Engine::Cpu,
+                BackendKind::CpuParallel => parallel()?,
+                BackendKind::Gpu => {
+                    return Err(Error::NotBuilt {
+                        backend: "gpu",
+                        feature: "gpu",
+                    });
+                }
+                BackendKind::Auto => best_cpu(),
+            },
+            note: None,
+        });
+    }
+
+    /// Builds the backend on the adapter `adapter` picks, with `options`
+    /// for a GPU (as [`crate::Narrowphase::with_adapter`]).
+    #[cfg(feature = "gpu")]
+    pub fn with_adapter(
+        kind: BackendKind,
+        adapter: &AdapterChoice,
+        options: GpuOptions,
+    ) -> Result<Narrowphase, Error> {
+        use crate::backend::{Choice, choose};
+        let (engine, note) = match choose(kind, adapter, |context| {
+            super::GpuNarrowphase::new(context, options.clone())
+        })? {
+            Choice::Cpu => (Engine::Cpu, None),
+            Choice::CpuParallel => (parallel()?, None),
+            Choice::Gpu(gpu) => (Engine::Gpu(Box::new(gpu)), None),
+            Choice::Fallback(note) => (best_cpu(), Some(note)),
+        };
+        Ok(Narrowphase { engine, note })
+    }
+
+    /// The backend that runs: "cpu", "cpu-parallel" or "gpu".
+    pub fn name(&self) -> &'static str {
+        match self.engine {
+            Engine::Cpu => "cpu",
+            #[cfg(feature = "parallel")]
+            Engine::CpuParallel => "cpu-parallel",
+            #[cfg(feature = "gpu")]
+            Engine::Gpu(_) => "gpu",
+        }
+    }
+
+    /// Why `auto` did not pick a GPU, if it did not.
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    /// The GPU adapter, for a GPU backend.
+    #[cfg(feature = "gpu")]
+    pub fn adapter(&self) -> Option<&AdapterSummary> {
+        match &self.engine {
+            Engine::Gpu(gpu) => Some(gpu.context().adapter()),
+            _ => None,
+        }
+    }
+
+    /// What the last GPU batch did, for a GPU backend.
+    #[cfg(feature = "gpu")]
+    pub fn gpu_stats(&self) -> Option<&GpuStats> {
+        match &self.engine {
+            Engine::Gpu(gpu) => Some(gpu.stats()),
+            _ => None,
+        }
+    }
+
+    /// Reported pairs of the batch, in pair order. On the CPU the worst case
+    /// (every pair reported) must fit in memory before any work is done.
+    pub fn collide(&mut self, batch: &Batch) -> Result<Vec<SatHit>, Error> {
+        match &mut self.engine {
+            Engine::Cpu => {
+                crate::narrowphase::reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
+                Ok(collide_cpu(batch))
+            }
+            #[cfg(feature = "parallel")]
+            Engine::CpuParallel => {
+                crate::narrowphase::reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
+                Ok(super::narrowphase::collide_cpu_parallel(batch))
+            }
+            #[cfg(feature = "gpu")]
+            Engine::Gpu(gpu) => Ok(gpu.collide(batch)?),
+        }
+    }
+}
