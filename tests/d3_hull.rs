@@ -81,7 +81,7 @@ fn check_hull(hull: &Hull, points: &[Vec3], what: &str) {
             "{what}: edge {index} not in f1"
         );
         let direction = hull.vertices()[edge.v1 as usize] - hull.vertices()[edge.v0 as usize];
-        let arc = hull.edge_arcs()[index];
+        let arc = hull.edge_gauss()[index].arc;
         // n(f1) x n(f0) runs along the edge, from v1 to v0 (within a few
         // milliradians on nearly flat edges, where faces merged within the
         // plane tolerance tilt the normals).

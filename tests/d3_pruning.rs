@@ -154,3 +154,58 @@ fn pruned_and_brute_force_agree_on_boxes() {
     compare("boxes", &scene, 0.0);
     compare("boxes", &scene, 0.1);
 }
+
+/// The output-sensitive queries (the face queries' grid lookups on hulls of
+/// `GRID_MIN_VERTICES` or more, the walks across the Gauss maps) give the
+/// pairwise loops' results bit for bit: the same pairs, axes and depths.
+#[test]
+fn the_output_sensitive_queries_equal_the_pairwise_loops() {
+    use gpusat::d3::collide_cpu;
+    let mut compared = 0;
+    let mut grid_pairs = 0;
+    for (seed, vertices, half_extent, margin) in [
+        (1411, (4, 40), 1.2, 0.0),
+        (1412, (16, 64), 1.0, 0.1),
+        (1413, (64, 256), 0.8, 0.0),
+        (1414, (100, 256), 2.0, 0.3),
+    ] {
+        let scene = SceneSpec {
+            shapes: 40,
+            bodies: 200,
+            vertices,
+            half_extent,
+            ..SceneSpec::mixed(seed, 1500)
+        }
+        .generate();
+        let grid = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let pairwise = grid.clone().with_edge_search(EdgeSearch::Pairwise);
+        let (with_grid, without) = (collide_cpu(&grid), collide_cpu(&pairwise));
+        assert_eq!(with_grid.len(), without.len(), "seed {seed}");
+        for (g, p) in with_grid.iter().zip(&without) {
+            assert_eq!(
+                (g.pair, g.axis, g.depth.to_bits()),
+                (p.pair, p.axis, p.depth.to_bits()),
+                "seed {seed}: grid {g:?}, pairwise {p:?}"
+            );
+        }
+        compared += with_grid.len();
+        grid_pairs += scene
+            .pairs
+            .iter()
+            .filter(|pair| {
+                let grid_of = |body: u32| {
+                    scene
+                        .shapes
+                        .get(scene.bodies[body as usize].shape)
+                        .and_then(|s| s.hull())
+                        .is_some_and(|h| h.gauss_grid().is_some())
+                };
+                grid_of(pair.a) || grid_of(pair.b)
+            })
+            .count();
+    }
+    assert!(
+        compared > 2000 && grid_pairs > 4000,
+        "{compared} hits, {grid_pairs} pairs with a grid"
+    );
+}

@@ -51,6 +51,13 @@ pub enum BenchBackend {
     GpuKernel,
     /// parry2d's `query::contact` on the same pairs, one thread.
     Parry2d,
+    /// 3D: the unpruned edge query (every edge pair projected in full).
+    CpuBrute,
+    /// 3D: the pruned queries' loops over every vertex and every edge pair
+    /// (the GPU kernel's), without the Gauss-map grid.
+    CpuPairwise,
+    /// 3D: parry3d's `query::contact` on the same pairs, one thread.
+    Parry3d,
 }
 
 impl BenchBackend {
@@ -63,6 +70,18 @@ impl BenchBackend {
         BenchBackend::Parry2d,
     ];
 
+    /// The 3D bench's backends.
+    pub const ALL3: [BenchBackend; 8] = [
+        BenchBackend::Cpu,
+        BenchBackend::CpuParallel,
+        BenchBackend::CpuContacts,
+        BenchBackend::Gpu,
+        BenchBackend::GpuKernel,
+        BenchBackend::CpuPairwise,
+        BenchBackend::CpuBrute,
+        BenchBackend::Parry3d,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             BenchBackend::Cpu => "cpu",
@@ -71,6 +90,9 @@ impl BenchBackend {
             BenchBackend::Gpu => "gpu",
             BenchBackend::GpuKernel => "gpu-kernel",
             BenchBackend::Parry2d => "parry2d",
+            BenchBackend::CpuBrute => "cpu-brute",
+            BenchBackend::CpuPairwise => "cpu-pairwise",
+            BenchBackend::Parry3d => "parry3d",
         }
     }
 
@@ -122,8 +144,8 @@ pub struct BenchRow {
     pub pairs_per_second: f64,
     /// Throughput over the single-thread CPU reference's at the same size.
     pub vs_cpu: Option<f64>,
-    /// Throughput over parry2d's at the same size.
-    pub vs_parry2d: Option<f64>,
+    /// Throughput over the peer's (parry2d, parry3d) at the same size.
+    pub vs_peer: Option<f64>,
     /// GPU rows: bytes uploaded per pair and read back per reported pair
     /// (from the last call, shapes already resident).
     pub upload_bytes_per_pair: Option<f64>,
@@ -132,6 +154,14 @@ pub struct BenchRow {
     /// for GPU rows the device memory held, divided by the batch size.
     pub host_bytes_per_pair: f64,
     pub device_bytes_per_pair: Option<f64>,
+    /// 3D: the hulls' mean vertex count (a box has 8).
+    pub vertices: Option<f64>,
+    /// 3D: edge pairs per candidate pair the edge query could test
+    /// (`E_A x E_B`, hull pairs only), and how many it tested (the pruned
+    /// search: those that passed the Gauss-map test; the brute force: every
+    /// non-parallel one).
+    pub edge_pairs_per_pair: Option<f64>,
+    pub edge_pairs_tested_per_pair: Option<f64>,
 }
 
 /// The result of a sweep.
@@ -148,11 +178,29 @@ pub struct BenchReport {
     pub parallel_ceiling: f64,
     /// Backends left out, and why.
     pub skipped: Vec<String>,
+    /// Lines the table ends with (3D: the edge pairs tested).
+    pub notes: Vec<String>,
+    /// What the plot's x axis is.
+    pub plot: PlotKind,
+}
+
+/// The plot of a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotKind {
+    /// Throughput against batch size (2D).
+    ThroughputBySize,
+    /// Cost per pair against the hulls' vertex count, at the largest batch
+    /// (3D).
+    CostByVertices,
 }
 
 /// Median nanoseconds per call of `call` (which returns the time to count:
 /// wall time, or the GPU's own).
-fn sample<F>(min_time: Duration, samples: usize, mut call: F) -> Result<(f64, usize), Error>
+pub(crate) fn sample<F>(
+    min_time: Duration,
+    samples: usize,
+    mut call: F,
+) -> Result<(f64, usize), Error>
 where
     F: FnMut() -> Result<Duration, Error>,
 {
@@ -227,7 +275,7 @@ pub fn parallel_ceiling() -> f64 {
     ratios[ratios.len() / 2]
 }
 
-fn timed<T>(work: impl FnOnce() -> T) -> (T, Duration) {
+pub(crate) fn timed<T>(work: impl FnOnce() -> T) -> (T, Duration) {
     let start = Instant::now();
     let value = work();
     (std::hint::black_box(value), start.elapsed())
@@ -362,6 +410,9 @@ pub fn run_bench(
                     })?;
                     (median, samples, hits.len(), Some(transfer))
                 }
+                BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
+                    continue;
+                }
                 BenchBackend::Parry2d => {
                     let Some(peer) = peer.as_ref() else { continue };
                     let hits = peer.collide(pairs);
@@ -381,13 +432,16 @@ pub fn run_bench(
                 ns_per_pair,
                 pairs_per_second: 1e9 / ns_per_pair,
                 vs_cpu: None,
-                vs_parry2d: None,
+                vs_peer: None,
                 upload_bytes_per_pair: transfer.map(|(up, _, _)| up),
                 readback_bytes_per_hit: transfer.map(|(_, down, _)| down),
                 host_bytes_per_pair: (size_of::<Pair>() * size + hits * output_bytes(backend))
                     as f64
                     / size.max(1) as f64,
                 device_bytes_per_pair: transfer.map(|(_, _, device)| device),
+                vertices: None,
+                edge_pairs_per_pair: None,
+                edge_pairs_tested_per_pair: None,
             });
         }
         let size_rows = &mut rows[first_row..];
@@ -400,7 +454,7 @@ pub fn run_bench(
         let parry = find(size_rows, BenchBackend::Parry2d.name());
         for row in size_rows.iter_mut() {
             row.vs_cpu = cpu.map(|cpu| cpu / row.ns_per_pair);
-            row.vs_parry2d = parry.map(|parry| parry / row.ns_per_pair);
+            row.vs_peer = parry.map(|parry| parry / row.ns_per_pair);
         }
     }
     Ok(BenchReport {
@@ -409,6 +463,8 @@ pub fn run_bench(
         rows,
         parallel_ceiling: parallel_ceiling(),
         skipped,
+        notes: Vec::new(),
+        plot: PlotKind::ThroughputBySize,
     })
 }
 
@@ -416,8 +472,8 @@ pub fn run_bench(
 fn output_bytes(backend: BenchBackend) -> usize {
     match backend {
         BenchBackend::CpuContacts => size_of::<Manifold>(),
-        // parry2d's contacts are counted, not kept.
-        BenchBackend::Parry2d => 0,
+        // parry's contacts are counted, not kept.
+        BenchBackend::Parry2d | BenchBackend::Parry3d => 0,
         _ => size_of::<SatHit>(),
     }
 }
@@ -432,22 +488,39 @@ impl BenchReport {
         let mut out = String::new();
         let _ = writeln!(out, "workload: {}", self.workload);
         let _ = writeln!(out, "machine:  {}", self.machine);
+        let by_shape = self.plot == PlotKind::CostByVertices;
         let _ = writeln!(
             out,
-            "{:>9}  {:<13} {:>9} {:>10} {:>9} {:>8} {:>9}",
-            "pairs", "backend", "hits", "Mpairs/s", "ns/pair", "vs cpu", "vs parry"
+            "{}{:>9}  {:<13} {:>9} {:>10} {:>9} {:>8} {:>9}",
+            if by_shape {
+                format!("{:<10}", "shapes")
+            } else {
+                String::new()
+            },
+            "pairs",
+            "backend",
+            "hits",
+            "Mpairs/s",
+            "ns/pair",
+            "vs cpu",
+            "vs parry"
         );
         for row in &self.rows {
             let _ = writeln!(
                 out,
-                "{:>9}  {:<13} {:>9} {:>10.2} {:>9.1} {:>8} {:>9}",
+                "{}{:>9}  {:<13} {:>9} {:>10.2} {:>9.1} {:>8} {:>9}",
+                if by_shape {
+                    format!("{:<10}", row.workload)
+                } else {
+                    String::new()
+                },
                 row.pairs,
                 row.backend,
                 row.hits,
                 row.pairs_per_second / 1e6,
                 row.ns_per_pair,
                 ratio(row.vs_cpu),
-                ratio(row.vs_parry2d),
+                ratio(row.vs_peer),
             );
         }
         let largest_gpu = self
@@ -492,19 +565,22 @@ impl BenchReport {
         for reason in &self.skipped {
             let _ = writeln!(out, "skipped {reason}");
         }
+        for note in &self.notes {
+            let _ = writeln!(out, "{note}");
+        }
         out
     }
 
     /// The rows as CSV with a header line.
     pub fn csv(&self) -> String {
         let mut out = String::from(
-            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_parry2d,upload_bytes_per_pair,readback_bytes_per_hit,host_bytes_per_pair,device_bytes_per_pair\n",
+            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_peer,upload_bytes_per_pair,readback_bytes_per_hit,host_bytes_per_pair,device_bytes_per_pair,vertices,edge_pairs_per_pair,edge_pairs_tested_per_pair\n",
         );
         let optional = |value: Option<f64>| value.map_or_else(String::new, |v| format!("{v:.4}"));
         for row in &self.rows {
             let _ = writeln!(
                 out,
-                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{},{:.2},{}",
+                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{},{:.2},{},{},{},{}",
                 row.workload.replace('"', "\"\""),
                 row.backend,
                 row.pairs,
@@ -513,11 +589,14 @@ impl BenchReport {
                 row.ns_per_pair,
                 row.pairs_per_second,
                 optional(row.vs_cpu),
-                optional(row.vs_parry2d),
+                optional(row.vs_peer),
                 optional(row.upload_bytes_per_pair),
                 optional(row.readback_bytes_per_hit),
                 row.host_bytes_per_pair,
                 optional(row.device_bytes_per_pair),
+                optional(row.vertices),
+                optional(row.edge_pairs_per_pair),
+                optional(row.edge_pairs_tested_per_pair),
             );
         }
         out

@@ -4,6 +4,7 @@
 //! other programs (that is `gpusat`).
 
 pub mod bench;
+pub mod bench3;
 pub mod demo;
 pub mod error;
 pub mod output;

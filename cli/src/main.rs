@@ -15,6 +15,7 @@ use gpusat::{
 };
 use gpusat_cli::CliError as Error;
 use gpusat_cli::bench::{BenchBackend, BenchOptions, run_bench};
+use gpusat_cli::bench3::{BenchOptions3, run_bench3};
 use gpusat_cli::demo::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
 use gpusat_cli::output::{
     to_json_pretty, write_atomically, write_atomically_with, write_collide_output,
@@ -22,6 +23,7 @@ use gpusat_cli::output::{
 };
 use gpusat_cli::render::{GifRecorder, RenderOptions, encode_png, render};
 use gpusat_cli::workload::{Density, ShapeKind};
+use gpusat_cli::workload3::ShapeKind3;
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Parser)]
@@ -138,14 +140,25 @@ enum Command {
 
 #[derive(clap::Args)]
 struct BenchArgs {
-    /// Batch sizes in pairs, comma-separated.
-    #[arg(long, value_delimiter = ',', default_values_t = [1_000usize, 10_000, 100_000, 1_000_000])]
+    /// 2D (polygons, circles) or 3D (boxes and hulls).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    dim: u8,
+    /// Batch sizes in pairs, comma-separated [2D: 1000,10000,100000,1000000;
+    /// 3D: 100000].
+    #[arg(long, value_delimiter = ',')]
     sizes: Vec<usize>,
-    /// Backends to run, comma-separated.
-    #[arg(long, value_delimiter = ',', value_enum, default_values_t = [
-        BenchBackendArg::Cpu, BenchBackendArg::CpuParallel, BenchBackendArg::CpuContacts,
-        BenchBackendArg::Gpu, BenchBackendArg::GpuKernel, BenchBackendArg::Parry2d])]
+    /// Backends to run, comma-separated [2D: cpu, cpu-parallel, cpu-contacts,
+    /// gpu, gpu-kernel, parry2d; 3D: cpu, cpu-parallel, cpu-contacts, gpu,
+    /// gpu-kernel, cpu-pairwise, cpu-brute, parry3d].
+    #[arg(long, value_delimiter = ',', value_enum)]
     backends: Vec<BenchBackendArg>,
+    /// 3D: the shape kinds, comma-separated: `boxes`, or a hull vertex count
+    /// (4 to 256).
+    #[arg(long, value_delimiter = ',', default_value = "boxes,16,32,64,128,256")]
+    shapes: Vec<String>,
+    /// 3D: the brute force and parry3d run on at most this many pairs.
+    #[arg(long, default_value_t = 10_000)]
+    slow_pairs: usize,
     /// What the shapes are.
     #[arg(long, value_enum, default_value_t = KindArg::Polygons)]
     kind: KindArg,
@@ -193,6 +206,9 @@ enum BenchBackendArg {
     Gpu,
     GpuKernel,
     Parry2d,
+    CpuBrute,
+    CpuPairwise,
+    Parry3d,
 }
 
 impl BenchBackendArg {
@@ -204,6 +220,9 @@ impl BenchBackendArg {
             BenchBackendArg::Gpu => BenchBackend::Gpu,
             BenchBackendArg::GpuKernel => BenchBackend::GpuKernel,
             BenchBackendArg::Parry2d => BenchBackend::Parry2d,
+            BenchBackendArg::CpuBrute => BenchBackend::CpuBrute,
+            BenchBackendArg::CpuPairwise => BenchBackend::CpuPairwise,
+            BenchBackendArg::Parry3d => BenchBackend::Parry3d,
         }
     }
 }
@@ -815,24 +834,20 @@ fn info() -> Result<(), Error> {
 /// 8 bytes per pair, the outputs up to 16 more per backend.
 const MAX_BENCH_PAIRS: usize = 50_000_000;
 
-fn bench_options(args: &BenchArgs) -> Result<BenchOptions, Error> {
+/// The sizes and backends asked for, or the dimension's defaults, checked.
+fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Error> {
     let invalid = |message: String| Error::option("gpusat bench", message);
-    if args.sizes.is_empty() {
-        return Err(invalid("--sizes is empty".to_string()));
-    }
-    if let Some(size) = args
-        .sizes
+    let sizes = match (args.sizes.is_empty(), args.dim) {
+        (false, _) => args.sizes.clone(),
+        (true, 2) => vec![1_000, 10_000, 100_000, 1_000_000],
+        (true, _) => vec![100_000],
+    };
+    if let Some(size) = sizes
         .iter()
         .find(|&&size| size == 0 || size > MAX_BENCH_PAIRS)
     {
         return Err(invalid(format!(
             "batch size {size} is not between 1 and {MAX_BENCH_PAIRS}"
-        )));
-    }
-    if args.kind == KindArg::Polygons && !(3..=MAX_POLYGON_VERTICES).contains(&args.vertices) {
-        return Err(invalid(format!(
-            "--vertices {} is not between 3 and {MAX_POLYGON_VERTICES}",
-            args.vertices
         )));
     }
     if !(args.time.is_finite() && args.time > 0.0 && args.time <= 600.0) {
@@ -847,11 +862,46 @@ fn bench_options(args: &BenchArgs) -> Result<BenchOptions, Error> {
             args.samples
         )));
     }
+    let asked: Vec<BenchBackend> = if args.backends.is_empty() {
+        if args.dim == 2 {
+            BenchBackend::ALL.to_vec()
+        } else {
+            BenchBackend::ALL3.to_vec()
+        }
+    } else {
+        args.backends.iter().map(|arg| arg.backend()).collect()
+    };
     let mut backends: Vec<BenchBackend> = Vec::new();
-    for backend in args.backends.iter().map(|arg| arg.backend()) {
+    for backend in asked {
+        let fits = match backend {
+            BenchBackend::Parry2d => args.dim == 2,
+            BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
+                args.dim == 3
+            }
+            _ => true,
+        };
+        if !fits {
+            return Err(invalid(format!(
+                "the {} backend is not a {}D backend",
+                backend.name(),
+                args.dim
+            )));
+        }
         if !backends.contains(&backend) {
             backends.push(backend);
         }
+    }
+    Ok((sizes, backends))
+}
+
+fn bench_options(args: &BenchArgs) -> Result<BenchOptions, Error> {
+    let invalid = |message: String| Error::option("gpusat bench", message);
+    let (sizes, backends) = bench_common(args)?;
+    if args.kind == KindArg::Polygons && !(3..=MAX_POLYGON_VERTICES).contains(&args.vertices) {
+        return Err(invalid(format!(
+            "--vertices {} is not between 3 and {MAX_POLYGON_VERTICES}",
+            args.vertices
+        )));
     }
     Ok(BenchOptions {
         kind: match args.kind {
@@ -864,7 +914,7 @@ fn bench_options(args: &BenchArgs) -> Result<BenchOptions, Error> {
             DensityArg::Sparse => Density::Sparse,
             DensityArg::Dense => Density::Dense,
         },
-        sizes: args.sizes.clone(),
+        sizes,
         backends,
         min_time: std::time::Duration::from_secs_f64(args.time),
         samples: args.samples,
@@ -872,37 +922,87 @@ fn bench_options(args: &BenchArgs) -> Result<BenchOptions, Error> {
     })
 }
 
-fn bench(args: &BenchArgs) -> Result<(), Error> {
-    let options = bench_options(args)?;
-    let mut gpu = None;
-    if options.backends.iter().any(|backend| backend.needs_gpu()) {
-        let gpu_options = GpuOptions {
-            workgroup_size: args.workgroup_size,
-            ..GpuOptions::default()
+fn bench_options3(args: &BenchArgs) -> Result<BenchOptions3, Error> {
+    let invalid = |message: String| Error::option("gpusat bench", message);
+    let (sizes, backends) = bench_common(args)?;
+    let mut kinds = Vec::new();
+    for shape in &args.shapes {
+        let kind = match shape.trim() {
+            "boxes" => ShapeKind3::Boxes,
+            count => match count.parse::<usize>() {
+                Ok(n) if (4..=gpusat::d3::MAX_HULL_VERTICES).contains(&n) => ShapeKind3::Hulls(n),
+                _ => {
+                    return Err(invalid(format!(
+                        "--shapes: {count:?} is neither `boxes` nor a vertex count from 4 to {}",
+                        gpusat::d3::MAX_HULL_VERTICES
+                    )));
+                }
+            },
         };
-        let built = GpuContext::new(&AdapterChoice::parse(&args.adapter))
-            .and_then(|context| GpuNarrowphase::new(Arc::new(context), gpu_options));
-        match built {
-            Ok(narrowphase) => gpu = Some(narrowphase),
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    if kinds.is_empty() {
+        return Err(invalid("--shapes is empty".to_string()));
+    }
+    if args.slow_pairs == 0 {
+        return Err(invalid("--slow-pairs must be at least 1".to_string()));
+    }
+    Ok(BenchOptions3 {
+        kinds,
+        sizes,
+        backends,
+        min_time: std::time::Duration::from_secs_f64(args.time),
+        samples: args.samples,
+        seed: args.seed,
+        slow_pairs: args.slow_pairs,
+    })
+}
+
+fn bench(args: &BenchArgs) -> Result<(), Error> {
+    let gpu_options = GpuOptions {
+        workgroup_size: args.workgroup_size,
+        ..GpuOptions::default()
+    };
+    // The GPU narrowphase of either dimension, if a GPU row wants it.
+    fn open<T>(
+        args: &BenchArgs,
+        wanted: bool,
+        make: impl FnOnce(Arc<GpuContext>) -> Result<T, GpuError>,
+    ) -> Result<Option<T>, Error> {
+        if !wanted {
+            return Ok(None);
+        }
+        match GpuContext::new(&AdapterChoice::parse(&args.adapter))
+            .and_then(|context| make(Arc::new(context)))
+        {
+            Ok(narrowphase) => Ok(Some(narrowphase)),
             // An adapter asked for by name must be there; `auto` may find none.
             Err(err @ GpuError::NoAdapter { .. }) if args.adapter == "auto" => {
                 eprintln!("gpusat: no GPU rows: {err}");
+                Ok(None)
             }
-            Err(err) => return Err(err.into()),
+            Err(err) => Err(err.into()),
         }
     }
-    let cells = options.sizes.len() * options.backends.len();
-    let bar = ProgressBar::new(cells as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let report = run_bench(&options, gpu.as_mut(), |cell| {
-        bar.inc(1);
-        bar.set_message(cell.to_string());
-    });
-    bar.finish_and_clear();
-    let report = report?;
+    let report = if args.dim == 3 {
+        let options = bench_options3(args)?;
+        let wanted = options.backends.iter().any(|backend| backend.needs_gpu());
+        let mut gpu = open(args, wanted, |context| {
+            gpusat::d3::GpuNarrowphase::new(context, gpu_options.clone())
+        })?;
+        let cells = options.kinds.len() * options.sizes.len() * options.backends.len();
+        with_progress(cells, |tick| run_bench3(&options, gpu.as_mut(), tick))?
+    } else {
+        let options = bench_options(args)?;
+        let wanted = options.backends.iter().any(|backend| backend.needs_gpu());
+        let mut gpu = open(args, wanted, |context| {
+            GpuNarrowphase::new(context, gpu_options.clone())
+        })?;
+        let cells = options.sizes.len() * options.backends.len();
+        with_progress(cells, |tick| run_bench(&options, gpu.as_mut(), tick))?
+    };
     print!("{}", report.table());
     if let Some(path) = &args.csv {
         write_atomically(path, report.csv().as_bytes())?;
@@ -918,6 +1018,24 @@ fn bench(args: &BenchArgs) -> Result<(), Error> {
         eprintln!("gpusat: wrote {}", path.display());
     }
     Ok(())
+}
+
+/// Runs `work` with a progress bar of `cells` steps, each told by `tick`.
+fn with_progress<T>(
+    cells: usize,
+    work: impl FnOnce(&mut dyn FnMut(&str)) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let bar = ProgressBar::new(cells as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let result = work(&mut |cell: &str| {
+        bar.inc(1);
+        bar.set_message(cell.to_string());
+    });
+    bar.finish_and_clear();
+    result
 }
 
 fn main() -> ExitCode {

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
 
-use crate::bench::BenchReport;
+use crate::bench::{BenchReport, PlotKind};
 use crate::error::CliError as Error;
 
 const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSansMono.ttf");
@@ -74,26 +74,63 @@ pub(crate) fn throughput_plot(
             backends.push(row.backend);
         }
     }
-    let pairs = report.rows.iter().map(|row| row.pairs.max(1) as f64);
-    let rates = report.rows.iter().map(|row| row.pairs_per_second.max(1.0));
+    // Each row as a point: (batch size, pairs per second) in 2D; (vertices,
+    // nanoseconds per pair) in 3D, at each backend's largest batch.
+    let by_vertices = report.plot == PlotKind::CostByVertices;
+    let point = |row: &crate::bench::BenchRow| {
+        if by_vertices {
+            (
+                row.vertices.unwrap_or(1.0).max(1.0),
+                row.ns_per_pair.max(1e-3),
+            )
+        } else {
+            (row.pairs.max(1) as f64, row.pairs_per_second.max(1.0))
+        }
+    };
+    let largest = |backend: &str, workload: &str| {
+        report
+            .rows
+            .iter()
+            .filter(|row| row.backend == backend && row.workload == workload)
+            .map(|row| row.pairs)
+            .max()
+            .unwrap_or(0)
+    };
+    let plotted: Vec<&crate::bench::BenchRow> = report
+        .rows
+        .iter()
+        .filter(|row| !by_vertices || row.pairs == largest(row.backend, &row.workload))
+        .collect();
+    let xs = plotted.iter().map(|row| point(row).0);
+    let ys = plotted.iter().map(|row| point(row).1);
     let (x_low, x_high) = decades(
-        pairs.clone().fold(f64::INFINITY, f64::min),
-        pairs.fold(0.0, f64::max),
+        xs.clone().fold(f64::INFINITY, f64::min),
+        xs.fold(0.0, f64::max),
     );
     let (y_low, y_high) = decades(
-        rates.clone().fold(f64::INFINITY, f64::min),
-        rates.fold(0.0, f64::max),
+        ys.clone().fold(f64::INFINITY, f64::min),
+        ys.fold(0.0, f64::max),
     );
+    let (x_desc, y_desc, caption) = if by_vertices {
+        (
+            "hull vertices (boxes: 8)",
+            "ns per pair",
+            "gpusat 3D narrowphase: cost per pair by hull size".to_string(),
+        )
+    } else {
+        (
+            "pairs per batch",
+            "pairs per second",
+            format!("gpusat narrowphase: {}", report.workload),
+        )
+    };
 
     let mut rgb = vec![0u8; width as usize * height as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("gpusat narrowphase: {}", report.workload),
-                (FONT_FAMILY, 15),
-            )
+            .caption(caption, (FONT_FAMILY, 15))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(70)
@@ -101,8 +138,8 @@ pub(crate) fn throughput_plot(
             .map_err(plot_error)?;
         chart
             .configure_mesh()
-            .x_desc("pairs per batch")
-            .y_desc("pairs per second")
+            .x_desc(x_desc)
+            .y_desc(y_desc)
             .x_label_formatter(&|value| format!("{value:.0e}"))
             .y_label_formatter(&|value| format!("{value:.0e}"))
             .label_style((FONT_FAMILY, 13))
@@ -110,12 +147,12 @@ pub(crate) fn throughput_plot(
             .map_err(plot_error)?;
         for (index, backend) in backends.iter().enumerate() {
             let colour = colour(index);
-            let points: Vec<(f64, f64)> = report
-                .rows
+            let mut points: Vec<(f64, f64)> = plotted
                 .iter()
                 .filter(|row| row.backend == *backend)
-                .map(|row| (row.pairs.max(1) as f64, row.pairs_per_second.max(1.0)))
+                .map(|row| point(row))
                 .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
             chart
                 .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
                 .map_err(plot_error)?
@@ -133,7 +170,11 @@ pub(crate) fn throughput_plot(
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(if by_vertices {
+                SeriesLabelPosition::UpperLeft
+            } else {
+                SeriesLabelPosition::LowerRight
+            })
             .label_font((FONT_FAMILY, 13))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)

@@ -37,6 +37,7 @@ mod batch;
 mod body;
 mod broadphase;
 mod contact;
+pub mod gauss_grid;
 pub mod hull;
 mod manifold;
 pub mod math;
@@ -66,7 +67,7 @@ pub use resolve::{NarrowphaseFn3, separate_positions};
 #[cfg(feature = "serde")]
 pub use scene::{BodyDesc, Scene, SceneFile, ShapeDesc};
 pub use set::ShapeSet;
-pub use shapes::{Hull, HullEdge, Shape, Sphere};
+pub use shapes::{EdgeGauss, GRID_MIN_VERTICES, Hull, HullEdge, Shape, Sphere};
 pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 
 /// The 3D GPU narrowphase: hulls and spheres (`shaders/sat3.wgsl`), the

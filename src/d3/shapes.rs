@@ -4,6 +4,7 @@
 
 use glam::{Mat3, Vec3};
 
+use super::gauss_grid::GaussGrid;
 use super::hull::{HullMesh, build_hull};
 use super::math::cross3;
 use crate::error::ShapeError;
@@ -22,6 +23,19 @@ pub struct HullEdge {
     pub f1: u32,
 }
 
+/// An edge's arc on the Gauss map, as the edge queries read it: the normals
+/// of its two faces and their cross product, side by side in memory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EdgeGauss {
+    /// The normal of face `f0`.
+    pub u: Vec3,
+    /// The normal of face `f1`.
+    pub v: Vec3,
+    /// `v x u`: along the edge, the normal of the arc's great circle
+    /// (computed in single precision, as the GPU kernel recomputes it).
+    pub arc: Vec3,
+}
+
 /// A validated convex polyhedron in its local frame. Build one with
 /// [`Hull::new`] or [`Hull::cuboid`].
 #[derive(Clone, Debug, PartialEq)]
@@ -34,14 +48,24 @@ pub struct Hull {
     face_starts: Vec<u32>,
     face_vertices: Vec<u32>,
     edges: Vec<HullEdge>,
-    /// For each edge, `normal(f1) x normal(f0)`: along the edge, the normal
-    /// of the plane of its great arc on the Gauss map.
-    edge_arcs: Vec<Vec3>,
+    /// For each edge, its arc on the Gauss map (see [`EdgeGauss`]).
+    edge_gauss: Vec<EdgeGauss>,
     centroid: Vec3,
     volume: f32,
     size: f32,
     unit_inertia: Mat3,
+    /// Vertex `v`'s edges are `vertex_edges[vertex_edge_start[v]..vertex_edge_start[v + 1]]`.
+    vertex_edge_start: Vec<u32>,
+    vertex_edges: Vec<u16>,
+    /// The Gauss map in a grid, for hulls of at least [`GRID_MIN_VERTICES`] vertices.
+    grid: Option<GaussGrid>,
 }
+
+/// Hulls with at least this many vertices get a [`GaussGrid`], and the face
+/// queries against them look each face's deepest vertex up in it instead of
+/// reading every vertex: measured with `gpusat bench --dim 3 --backends
+/// cpu,cpu-pairwise` (see DESIGN.md), the lookup wins from about this size on.
+pub const GRID_MIN_VERTICES: usize = 24;
 
 impl Hull {
     /// Validates `points` and builds their convex hull; see
@@ -86,12 +110,39 @@ impl Hull {
             .map(|&[v0, v1, f0, f1]| HullEdge { v0, v1, f0, f1 })
             .collect();
         let normals: Vec<Vec3> = mesh.planes.iter().map(|(n, _)| n.as_vec3()).collect();
-        // In single precision from the stored normals, as the GPU kernel
-        // recomputes them (it does not store them).
-        let edge_arcs = edges
+        // The arcs in single precision from the stored normals, as the GPU
+        // kernel recomputes them (it does not store them).
+        let edge_gauss = edges
             .iter()
-            .map(|edge| cross3(normals[edge.f1 as usize], normals[edge.f0 as usize]))
+            .map(|edge| {
+                let (u, v) = (normals[edge.f0 as usize], normals[edge.f1 as usize]);
+                EdgeGauss {
+                    u,
+                    v,
+                    arc: cross3(v, u),
+                }
+            })
             .collect();
+        let mut vertex_edges: Vec<Vec<u16>> = vec![Vec::new(); mesh.vertices.len()];
+        for (index, edge) in edges.iter().enumerate() {
+            vertex_edges[edge.v0 as usize].push(index as u16);
+            vertex_edges[edge.v1 as usize].push(index as u16);
+        }
+        let mut vertex_edge_start = vec![0u32];
+        for list in &vertex_edges {
+            vertex_edge_start
+                .push(vertex_edge_start.last().copied().unwrap_or(0) + list.len() as u32);
+        }
+        let vertex_edges: Vec<u16> = vertex_edges.concat();
+        let grid = (mesh.vertices.len() >= GRID_MIN_VERTICES).then(|| {
+            let mut regions: Vec<Vec<Vec3>> = vec![Vec::new(); mesh.vertices.len()];
+            for (face, window) in face_starts.windows(2).enumerate() {
+                for &v in &face_vertices[window[0] as usize..window[1] as usize] {
+                    regions[v as usize].push(normals[face]);
+                }
+            }
+            GaussGrid::new(&regions)
+        });
         let i = mesh.unit_inertia;
         Hull {
             vertices: mesh.vertices.iter().map(|v| v.as_vec3()).collect(),
@@ -100,7 +151,7 @@ impl Hull {
             face_starts,
             face_vertices,
             edges,
-            edge_arcs,
+            edge_gauss,
             centroid: mesh.centroid.as_vec3(),
             volume: mesh.volume as f32,
             size: mesh.size as f32,
@@ -109,6 +160,9 @@ impl Hull {
                 i.y_axis.as_vec3(),
                 i.z_axis.as_vec3(),
             ),
+            vertex_edge_start,
+            vertex_edges,
+            grid,
         }
     }
 
@@ -142,10 +196,22 @@ impl Hull {
         &self.edges
     }
 
-    /// For each edge, `normal(f1) x normal(f0)`: the normal of the plane of
-    /// its arc on the Gauss map (and parallel to the edge).
-    pub fn edge_arcs(&self) -> &[Vec3] {
-        &self.edge_arcs
+    /// For each edge, its arc on the Gauss map: its faces' normals and
+    /// `normal(f1) x normal(f0)`, the normal of the arc's plane (parallel to
+    /// the edge).
+    pub fn edge_gauss(&self) -> &[EdgeGauss] {
+        &self.edge_gauss
+    }
+
+    /// The edges at vertex `v` (the arcs around its region on the Gauss map).
+    pub fn vertex_edges(&self, v: usize) -> &[u16] {
+        &self.vertex_edges
+            [self.vertex_edge_start[v] as usize..self.vertex_edge_start[v + 1] as usize]
+    }
+
+    /// The Gauss map in a grid, for hulls of [`GRID_MIN_VERTICES`] vertices or more.
+    pub fn gauss_grid(&self) -> Option<&GaussGrid> {
+        self.grid.as_ref()
     }
 
     /// The centre of mass, in the local frame.

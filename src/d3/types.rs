@@ -102,13 +102,19 @@ pub struct Hit {
     pub axis: Axis,
 }
 
-/// How hull pairs search their edge pairs.
+/// How hull pairs search their faces' deepest vertices and their edge pairs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EdgeSearch {
-    /// The Gauss-map test on every pair of edges; the axis and separation
-    /// only for the pairs that pass (a face of the Minkowski difference).
+    /// The Gauss-map test on the edge pairs that may cross, the axis and
+    /// separation only for the pairs that pass (a face of the Minkowski
+    /// difference): hulls with a [`GaussGrid`](super::gauss_grid::GaussGrid)
+    /// look the candidates (and each face's deepest vertex) up in it, others
+    /// test every pair. The same results as [`EdgeSearch::Pairwise`].
     #[default]
     Pruned,
+    /// The Gauss-map test on every pair of edges and every vertex against
+    /// every face, whatever the hulls' size: the GPU kernel's loops.
+    Pairwise,
     /// Every pair of non-parallel edges, each axis's separation from the
     /// full projections of both hulls, both orientations: the unpruned SAT,
     /// for tests and the bench.

@@ -24,8 +24,8 @@
 //!
 //! (`c` and `d` lie on opposite sides of A's great circle, `a` and `b` on
 //! opposite sides of B's, and on the same hemisphere). `b x a` is stored per
-//! edge ([`Hull::edge_arcs`]); for B it is rotated into A's frame, since
-//! rotation keeps cross products.
+//! edge with the two normals ([`Hull::edge_gauss`]); for B it is rotated
+//! into A's frame, since rotation keeps cross products.
 //!
 //! # The axis
 //!
@@ -89,11 +89,11 @@ pub fn edge_axis(u_b: Vec3, v_b: Vec3, cba: f32, dba: f32) -> Vec3 {
 #[inline(always)]
 pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Vec3, Vec3) {
     let data = hull_b.edges()[edge];
-    let normals = hull_b.normals();
+    let gauss = hull_b.edge_gauss()[edge];
     (
-        rotate3(xf.r, normals[data.f0 as usize]),
-        rotate3(xf.r, normals[data.f1 as usize]),
-        rotate3(xf.r, hull_b.edge_arcs()[edge]),
+        rotate3(xf.r, gauss.u),
+        rotate3(xf.r, gauss.v),
+        rotate3(xf.r, gauss.arc),
         transform_point3(xf, hull_b.vertices()[data.v0 as usize]),
     )
 }
@@ -121,26 +121,22 @@ pub fn find_max_edge_separation(
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
     let mut best = EdgeSeparation::NONE;
-    let (normals_a, arcs_a, vertices_a) = (hull_a.normals(), hull_a.edge_arcs(), hull_a.vertices());
+    let (gauss_a, vertices_a) = (hull_a.edge_gauss(), hull_a.vertices());
     stats.hull_pairs += 1;
     stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
     for j in 0..hull_b.edges().len() {
         let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
-        for (i, edge) in hull_a.edges().iter().enumerate() {
-            let a = (
-                normals_a[edge.f0 as usize],
-                normals_a[edge.f1 as usize],
-                arcs_a[i],
-            );
-            let Some((cba, dba)) = gauss_test(a, (u_b, v_b, arc_b)) else {
+        for (i, a) in gauss_a.iter().enumerate() {
+            let Some((cba, dba)) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)) else {
                 continue;
             };
             stats.kept += 1;
-            if nearly_parallel(cba, dba, arcs_a[i]) {
+            if nearly_parallel(cba, dba, a.arc) {
                 continue;
             }
             let axis = edge_axis(u_b, v_b, cba, dba);
-            let separation = dot3(axis, point_b - vertices_a[edge.v0 as usize]);
+            let v0 = hull_a.edges()[i].v0;
+            let separation = dot3(axis, point_b - vertices_a[v0 as usize]);
             if separation > best.value + tolerance {
                 best = EdgeSeparation {
                     value: separation,

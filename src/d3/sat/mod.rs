@@ -59,12 +59,16 @@ mod faces;
 mod pair;
 mod separation;
 mod sphere;
+mod walk;
 
 pub use edges::{find_max_edge_separation, find_max_edge_separation_brute};
 pub use faces::find_max_face_separation;
-pub use pair::{axis_normal, collide_hulls, collide_pair, complete_hit, edge_pair_axis};
+pub use pair::{
+    WALK_MIN_VERTICES, axis_normal, collide_hulls, collide_pair, complete_hit, edge_pair_axis,
+};
 pub use separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, EdgeSeparation, PARALLEL_TOLERANCE, PairResult,
     Separation, TIE_TOLERANCE,
 };
 pub use sphere::{Closest, closest_feature, collide_hull_sphere, collide_spheres, sphere_axis};
+pub use walk::{find_max_edge_separation_walk, find_max_face_separation_supports};
