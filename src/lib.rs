@@ -100,6 +100,9 @@ mod error;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod fuzzing;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod fuzzing3;
 #[cfg(feature = "generate")]
 pub mod generate;
 #[cfg(feature = "gpu")]

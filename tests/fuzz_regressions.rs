@@ -45,3 +45,29 @@ fn sat_pair_inputs() {
 fn contacts_inputs() {
     replay("contacts", gpusat::fuzzing::check_contacts);
 }
+
+#[test]
+fn hull_inputs() {
+    replay("hull", gpusat::fuzzing3::check_hull);
+}
+
+#[test]
+fn pair3_inputs() {
+    replay("pair3", gpusat::fuzzing3::check_pair3);
+}
+
+/// Without cargo-fuzz: seeded random bytes through the 3D checks, so the
+/// checks themselves run on thousands of inputs in every test run.
+#[test]
+fn seeded_bytes_through_the_3d_checks() {
+    use rand::RngExt;
+    let mut random = gpusat::generate::rng(2027);
+    for round in 0..1500 {
+        let length = [8usize, 40, 120, 400, 1200][round % 5];
+        let mut data: Vec<u8> = (0..length).map(|_| random.random()).collect();
+        data[0] = (round % 4) as u8;
+        gpusat::fuzzing3::check_hull(&data);
+        data[1] = (round / 4 % 4) as u8;
+        gpusat::fuzzing3::check_pair3(&data);
+    }
+}
