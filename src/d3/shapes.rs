@@ -36,6 +36,65 @@ pub struct EdgeGauss {
     pub arc: Vec3,
 }
 
+/// Lanes per vector in the eight-at-a-time queries.
+pub(crate) const LANES: usize = 8;
+
+/// A hull's vertices and edge arcs as structure of arrays, eight per chunk,
+/// for the queries that test eight at a time (`sat/lanes.rs`): the last chunk
+/// padded with copies of vertex 0 and with zero arcs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct HullLanes {
+    /// `[x, y, z]` of eight vertices per chunk.
+    pub(crate) vertices: Vec<[[f32; LANES]; 3]>,
+    /// `[u.x, u.y, u.z, v.x, v.y, v.z, arc.x, arc.y, arc.z]` of eight edges
+    /// per chunk (see [`EdgeGauss`]).
+    pub(crate) arcs: Vec<[[f32; LANES]; 9]>,
+}
+
+impl HullLanes {
+    /// Packs a hull's vertices and edge arcs.
+    pub fn new(vertices: &[Vec3], arcs: &[EdgeGauss]) -> HullLanes {
+        let vertex_chunks = vertices
+            .chunks(LANES)
+            .map(|chunk| {
+                let at = |k: usize| chunk.get(k).copied().unwrap_or(vertices[0]);
+                [
+                    std::array::from_fn(|k| at(k).x),
+                    std::array::from_fn(|k| at(k).y),
+                    std::array::from_fn(|k| at(k).z),
+                ]
+            })
+            .collect();
+        let arc_chunks = arcs
+            .chunks(LANES)
+            .map(|chunk| {
+                let zero = EdgeGauss {
+                    u: Vec3::ZERO,
+                    v: Vec3::ZERO,
+                    arc: Vec3::ZERO,
+                };
+                let at = |k: usize| chunk.get(k).copied().unwrap_or(zero);
+                let component = |pick: fn(&EdgeGauss) -> f32| std::array::from_fn(|k| pick(&at(k)));
+                [
+                    component(|g| g.u.x),
+                    component(|g| g.u.y),
+                    component(|g| g.u.z),
+                    component(|g| g.v.x),
+                    component(|g| g.v.y),
+                    component(|g| g.v.z),
+                    component(|g| g.arc.x),
+                    component(|g| g.arc.y),
+                    component(|g| g.arc.z),
+                ]
+            })
+            .collect();
+        HullLanes {
+            vertices: vertex_chunks,
+            arcs: arc_chunks,
+        }
+    }
+}
+
 /// A validated convex polyhedron in its local frame. Build one with
 /// [`Hull::new`] or [`Hull::cuboid`].
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +118,8 @@ pub struct Hull {
     vertex_edges: Vec<u16>,
     /// The Gauss map in a grid, for hulls of at least [`GRID_MIN_VERTICES`] vertices.
     grid: Option<GaussGrid>,
+    /// The vertices and arcs eight at a time.
+    lanes: HullLanes,
 }
 
 /// Hulls with at least this many vertices get a [`GaussGrid`], and the face
@@ -112,7 +173,7 @@ impl Hull {
         let normals: Vec<Vec3> = mesh.planes.iter().map(|(n, _)| n.as_vec3()).collect();
         // The arcs in single precision from the stored normals, as the GPU
         // kernel recomputes them (it does not store them).
-        let edge_gauss = edges
+        let edge_gauss: Vec<EdgeGauss> = edges
             .iter()
             .map(|edge| {
                 let (u, v) = (normals[edge.f0 as usize], normals[edge.f1 as usize]);
@@ -144,8 +205,10 @@ impl Hull {
             GaussGrid::new(&regions)
         });
         let i = mesh.unit_inertia;
+        let vertices: Vec<Vec3> = mesh.vertices.iter().map(|v| v.as_vec3()).collect();
         Hull {
-            vertices: mesh.vertices.iter().map(|v| v.as_vec3()).collect(),
+            lanes: HullLanes::new(&vertices, &edge_gauss),
+            vertices,
             normals,
             offsets: mesh.planes.iter().map(|(_, d)| *d as f32).collect(),
             face_starts,
@@ -207,6 +270,11 @@ impl Hull {
     pub fn vertex_edges(&self, v: usize) -> &[u16] {
         &self.vertex_edges
             [self.vertex_edge_start[v] as usize..self.vertex_edge_start[v + 1] as usize]
+    }
+
+    /// The vertices and edge arcs, eight per chunk.
+    pub(crate) fn lanes(&self) -> &HullLanes {
+        &self.lanes
     }
 
     /// The Gauss map in a grid, for hulls of [`GRID_MIN_VERTICES`] vertices or more.

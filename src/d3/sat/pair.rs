@@ -14,6 +14,7 @@ use super::edges::{
     projected_separation,
 };
 use super::faces::find_max_face_separation;
+use super::lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 use super::separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE, choose_hull_axis,
 };
@@ -21,11 +22,13 @@ use super::sphere::{collide_hull_sphere, collide_spheres, sphere_axis};
 use super::walk::{find_max_edge_separation_walk, find_max_face_separation_supports};
 use crate::types::Owner;
 
-/// Hull pairs with fewer vertices than this on both sides (boxes) search
-/// every pair of edges; larger ones walk the Gauss maps (`walk.rs`). Measured
-/// with `gpusat bench --dim 3 --backends cpu,cpu-pairwise`: boxes 854 ns per
-/// pair pairwise against 1,164 walking; 16-vertex hulls 10.9 us against 4.6.
-pub const WALK_MIN_VERTICES: usize = 12;
+/// Hull pairs with fewer vertices than this on both sides search every pair
+/// of edges, eight at a time (`lanes.rs`); larger ones walk the Gauss maps
+/// (`walk.rs`). Measured with `gpusat bench --dim 3 --backends cpu` (4,000
+/// pairs, one thread, ns per pair, the lanes against the walk): 16-vertex
+/// hulls 3,537 against 5,168; 32: 11,814 against 15,169; 64: 40,708 against
+/// 34,180; 128: 138,840 against 76,144. The crossing lies near 48.
+pub const WALK_MIN_VERTICES: usize = 48;
 
 thread_local! {
     /// The face queries' supports, reused from pair to pair on a thread.
@@ -92,22 +95,25 @@ pub fn collide_hulls(
                 .then(|| choose_hull_axis(face_a, face_b, edge, tolerance, edge_tolerance))
         });
     }
-    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin);
+    // Small hulls under the default search: the loops, eight at a time.
+    let faces = match search {
+        EdgeSearch::Pruned => find_max_face_separation_lanes,
+        EdgeSearch::Pairwise | EdgeSearch::BruteForce => find_max_face_separation,
+    };
+    let face_a = faces(hull_a, hull_b, xf_ba, tolerance, margin);
     if face_a.value >= margin {
         return None;
     }
-    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin);
+    let face_b = faces(hull_b, hull_a, xf_ab, tolerance, margin);
     if face_b.value >= margin {
         return None;
     }
-    let edge = match search {
-        EdgeSearch::BruteForce => {
-            find_max_edge_separation_brute(hull_a, hull_b, xf_ab, tolerance, margin, stats)
-        }
-        EdgeSearch::Pruned | EdgeSearch::Pairwise => {
-            find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, stats)
-        }
+    let edges = match search {
+        EdgeSearch::Pruned => find_max_edge_separation_lanes,
+        EdgeSearch::Pairwise => find_max_edge_separation,
+        EdgeSearch::BruteForce => find_max_edge_separation_brute,
     };
+    let edge = edges(hull_a, hull_b, xf_ab, tolerance, margin, stats);
     if edge.value >= margin {
         return None;
     }

@@ -1,0 +1,167 @@
+//! The face and edge queries of small and middle-sized hulls, eight
+//! vertices or eight edges at a time.
+//!
+//! `faces.rs` and `edges.rs` state the queries one vertex and one edge pair
+//! at a time (they are the WGSL kernel's twin). This module computes exactly
+//! the same values with vectors whose eight lanes are eight vertices of the
+//! other hull (face queries) or eight edges of A (edge queries): each lane
+//! does the scalar code's operations in the scalar code's order, with no
+//! fused multiply-adds, so each lane holds the scalar value bit for bit.
+//!
+//! * **Face queries**: for each face, the minimum over the other hull's
+//!   vertices of `n . w - d` is taken lane by lane and then across the lanes.
+//!   A minimum does not depend on the order it is taken in, so the face's
+//!   separation is the scalar loop's; the tie rule and the early exit then
+//!   run face by face as in `faces.rs`.
+//! * **Edge queries**: for each edge of B (moved into A's frame once), the
+//!   Gauss-map test of seed 003 runs on eight edges of A at once and leaves
+//!   a bit mask of the pairs whose arcs cross; only those pairs, in
+//!   ascending order, go through the scalar loop's body (which tests them
+//!   again, as the scalar code does, and builds the axis). The branches
+//!   that a scalar loop mispredicts on every other pair are gone; the
+//!   candidates, their order, the tie rule and the early exit are the
+//!   scalar loop's, so the result is the same bit for bit
+//!   (`tests/d3_lanes.rs` compares them on every pair).
+//!
+//! The hull keeps its vertices and its edges' Gauss-map data as structure
+//! of arrays in chunks of eight (`HullLanes`); the last chunk is padded
+//! with copies of vertex 0 (which cannot change a minimum) and with zero arcs
+//! (which no test passes: every product is zero).
+
+use glam::Vec3;
+use wide::f32x8;
+
+use super::super::math::{Transform3, dot3, rotate3};
+use super::super::shapes::{Hull, LANES};
+use super::super::types::EdgeStats;
+use super::edges::{edge_axis, gauss_test, moved_edge, nearly_parallel};
+use super::separation::{EdgeSeparation, Separation};
+
+/// [`find_max_face_separation`](super::find_max_face_separation), the
+/// other hull's vertices eight at a time: the same result bit for bit.
+///
+/// ```text
+/// for each face i of hull1:
+///     n', d' = the plane in hull2's frame            (as faces.rs)
+///     low    = min over chunks of (n'.x x + n'.y y) + n'.z z - d'   (lane by lane)
+///     s      = the smallest lane of low
+///     tie rule, early exit                           (as faces.rs)
+/// ```
+#[inline]
+pub fn find_max_face_separation_lanes(
+    hull1: &Hull,
+    hull2: &Hull,
+    xf: Transform3,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let mut best = Separation::NONE;
+    let chunks = &hull2.lanes().vertices;
+    for (i, (&normal, &offset)) in hull1.normals().iter().zip(hull1.offsets()).enumerate() {
+        let moved = rotate3(xf.r, normal);
+        let moved_offset = offset + dot3(moved, xf.p);
+        let (nx, ny, nz) = (
+            f32x8::splat(moved.x),
+            f32x8::splat(moved.y),
+            f32x8::splat(moved.z),
+        );
+        let d = f32x8::splat(moved_offset);
+        let mut low = f32x8::splat(f32::MAX);
+        for [x, y, z] in chunks {
+            let height = (nx * f32x8::new(*x) + ny * f32x8::new(*y)) + nz * f32x8::new(*z);
+            low = low.fast_min(height - d);
+        }
+        let separation = low.to_array().into_iter().fold(f32::MAX, f32::min);
+        best.offer(separation, i as u32, tolerance);
+        if separation >= limit {
+            return Separation {
+                value: separation,
+                index: i as u32,
+            };
+        }
+    }
+    best
+}
+
+/// The Gauss-map test of B's moved edge against A's edges
+/// `8 chunk .. 8 chunk + 7`: bit `k` set when edge `8 chunk + k`'s arc and
+/// B's negated arc cross (exactly when [`gauss_test`] passes).
+#[inline(always)]
+fn crossing_mask(chunk: &[[f32; LANES]; 9], (u_b, v_b, arc_b): (Vec3, Vec3, Vec3)) -> u32 {
+    let lane = |k: usize| f32x8::new(chunk[k]);
+    let (ux, uy, uz) = (lane(0), lane(1), lane(2));
+    let (vx, vy, vz) = (lane(3), lane(4), lane(5));
+    let (ax, ay, az) = (lane(6), lane(7), lane(8));
+    let s = f32x8::splat;
+    // The scalar test's four dot products, operand for operand.
+    let cba = -((s(u_b.x) * ax + s(u_b.y) * ay) + s(u_b.z) * az);
+    let dba = -((s(v_b.x) * ax + s(v_b.y) * ay) + s(v_b.z) * az);
+    let adc = (ux * s(arc_b.x) + uy * s(arc_b.y)) + uz * s(arc_b.z);
+    let bdc = (vx * s(arc_b.x) + vy * s(arc_b.y)) + vz * s(arc_b.z);
+    let zero = f32x8::ZERO;
+    let crossing =
+        (cba * dba).simd_lt(zero) & (adc * bdc).simd_lt(zero) & (cba * bdc).simd_gt(zero);
+    crossing.to_bitmask()
+}
+
+/// [`find_max_edge_separation`](super::find_max_edge_separation) with the
+/// Gauss-map test on eight edges of A at a time: the same candidates in the
+/// same order, the same result bit for bit.
+///
+/// ```text
+/// for each edge j of B (moved into A's frame once):
+///     for each chunk of eight edges of A:
+///         mask = the lanes whose arcs cross B's negated arc
+///         for each set bit, lowest first: the scalar loop's body
+/// ```
+#[inline]
+pub fn find_max_edge_separation_lanes(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    tolerance: f32,
+    limit: f32,
+    stats: &mut EdgeStats,
+) -> EdgeSeparation {
+    let mut best = EdgeSeparation::NONE;
+    let (gauss_a, vertices_a) = (hull_a.edge_gauss(), hull_a.vertices());
+    let chunks = &hull_a.lanes().arcs;
+    stats.hull_pairs += 1;
+    stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
+    for j in 0..hull_b.edges().len() {
+        let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
+        for (c, chunk) in chunks.iter().enumerate() {
+            let mut mask = crossing_mask(chunk, (u_b, v_b, arc_b));
+            while mask != 0 {
+                let i = LANES * c + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let a = gauss_a[i];
+                let Some((cba, dba)) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)) else {
+                    continue;
+                };
+                stats.kept += 1;
+                if nearly_parallel(cba, dba, a.arc) {
+                    continue;
+                }
+                let axis = edge_axis(u_b, v_b, cba, dba);
+                let v0 = hull_a.edges()[i].v0;
+                let separation = dot3(axis, point_b - vertices_a[v0 as usize]);
+                if separation > best.value + tolerance {
+                    best = EdgeSeparation {
+                        value: separation,
+                        a: i as u32,
+                        b: j as u32,
+                    };
+                }
+                if separation >= limit {
+                    return EdgeSeparation {
+                        value: separation,
+                        a: i as u32,
+                        b: j as u32,
+                    };
+                }
+            }
+        }
+    }
+    best
+}

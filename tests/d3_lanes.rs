@@ -1,0 +1,138 @@
+//! The eight-at-a-time face and edge queries (`sat/lanes.rs`) give the
+//! scalar queries' results bit for bit: every face query and every edge
+//! query of every hull pair, with the margin as the early exit's limit and
+//! with no early exit, on hulls of 4 to 256 vertices, boxes and plates, near
+//! the origin and 10,000 units out; and the batch with the default search
+//! equals the pairwise loops (the GPU's) on small hulls, where it uses them.
+
+use gpusat::d3::math::inv_mul_transforms3;
+use gpusat::d3::sat::{
+    TIE_TOLERANCE, find_max_edge_separation, find_max_edge_separation_lanes,
+    find_max_face_separation, find_max_face_separation_lanes,
+};
+use gpusat::d3::{Batch, EdgeSearch, EdgeStats, Shape, collide_cpu};
+use gpusat::generate::d3::SceneSpec;
+use gpusat::glam::Vec3;
+
+/// Every hull pair of a scene through both versions of each query.
+fn compare_queries(what: &str, spec: SceneSpec, margin: f32) -> usize {
+    let scene = spec.generate();
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+    let mut compared = 0;
+    for pair in &scene.pairs {
+        let (Shape::Hull(a), Shape::Hull(b)) = (batch.shape_of(pair.a), batch.shape_of(pair.b))
+        else {
+            continue;
+        };
+        let (xf_a, xf_b) = (
+            batch.transforms()[pair.a as usize],
+            batch.transforms()[pair.b as usize],
+        );
+        let (xf_ab, xf_ba) = (
+            inv_mul_transforms3(xf_a, xf_b),
+            inv_mul_transforms3(xf_b, xf_a),
+        );
+        let tolerance = TIE_TOLERANCE * (a.size() + b.size());
+        for limit in [margin, f32::MAX] {
+            let scalar = find_max_face_separation(a, b, xf_ba, tolerance, limit);
+            let lanes = find_max_face_separation_lanes(a, b, xf_ba, tolerance, limit);
+            assert_eq!(
+                (scalar.index, scalar.value.to_bits()),
+                (lanes.index, lanes.value.to_bits()),
+                "{what}: pair {pair:?}, A's faces: scalar {scalar:?}, lanes {lanes:?}"
+            );
+            let scalar = find_max_face_separation(b, a, xf_ab, tolerance, limit);
+            let lanes = find_max_face_separation_lanes(b, a, xf_ab, tolerance, limit);
+            assert_eq!(
+                (scalar.index, scalar.value.to_bits()),
+                (lanes.index, lanes.value.to_bits()),
+                "{what}: pair {pair:?}, B's faces: scalar {scalar:?}, lanes {lanes:?}"
+            );
+            let (mut scalar_stats, mut lanes_stats) = (EdgeStats::default(), EdgeStats::default());
+            let scalar = find_max_edge_separation(a, b, xf_ab, tolerance, limit, &mut scalar_stats);
+            let lanes =
+                find_max_edge_separation_lanes(a, b, xf_ab, tolerance, limit, &mut lanes_stats);
+            assert_eq!(
+                (scalar.a, scalar.b, scalar.value.to_bits()),
+                (lanes.a, lanes.b, lanes.value.to_bits()),
+                "{what}: pair {pair:?}, edges: scalar {scalar:?}, lanes {lanes:?}"
+            );
+            assert_eq!(
+                scalar_stats, lanes_stats,
+                "{what}: pair {pair:?}: edge pairs kept and looked at"
+            );
+        }
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn the_lanes_equal_the_scalar_queries_on_every_hull_size() {
+    let mut compared = 0;
+    for (seed, vertices, half_extent, margin) in [
+        (2101, (4, 12), 1.0, 0.0),
+        (2102, (4, 40), 1.2, 0.1),
+        (2103, (16, 64), 0.8, 0.0),
+        (2104, (64, 256), 1.0, 0.2),
+    ] {
+        compared += compare_queries(
+            &format!("seed {seed}"),
+            SceneSpec {
+                shapes: 40,
+                bodies: 150,
+                vertices,
+                half_extent,
+                sphere_fraction: 0.0,
+                ..SceneSpec::mixed(seed, 600)
+            },
+            margin,
+        );
+    }
+    compared += compare_queries(
+        "far out",
+        SceneSpec {
+            shapes: 30,
+            bodies: 120,
+            offset: Vec3::new(1.0e4, -1.0e4, 1.0e4),
+            sphere_fraction: 0.0,
+            ..SceneSpec::mixed(2105, 600)
+        },
+        0.0,
+    );
+    assert!(compared > 2500, "{compared} hull pairs compared");
+}
+
+#[test]
+fn boxes_and_plates_use_the_lanes_and_equal_the_pairwise_loops() {
+    let mut compared = 0;
+    for (seed, box_fraction, plate_fraction, margin) in [
+        (2111, 1.0, 0.0, 0.0),
+        (2112, 0.5, 0.5, 0.05),
+        (2113, 0.3, 0.3, 0.0),
+    ] {
+        let spec = SceneSpec {
+            shapes: 30,
+            bodies: 150,
+            vertices: (4, 11),
+            box_fraction,
+            plate_fraction,
+            half_extent: 0.8,
+            ..SceneSpec::mixed(seed, 3000)
+        };
+        compared += compare_queries(&format!("seed {seed}"), spec.clone(), margin);
+        let scene = spec.generate();
+        let pruned = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let pairwise = pruned.clone().with_edge_search(EdgeSearch::Pairwise);
+        let (ours, loops) = (collide_cpu(&pruned), collide_cpu(&pairwise));
+        assert_eq!(ours.len(), loops.len(), "seed {seed}: hits");
+        for (o, l) in ours.iter().zip(&loops) {
+            assert_eq!(
+                (o.pair, o.axis, o.depth.to_bits()),
+                (l.pair, l.axis, l.depth.to_bits()),
+                "seed {seed}: lanes {o:?}, pairwise loops {l:?}"
+            );
+        }
+    }
+    assert!(compared > 3000, "{compared} hull pairs compared");
+}
