@@ -113,6 +113,13 @@ pub fn contact_id(kind: u32, reference: u32, incident: u32, feature: u32) -> u32
 /// Points of one manifold before reduction.
 const MAX_CLIP_POINTS: usize = 2 * 256 + 8;
 
+thread_local! {
+    /// The clipped polygon, the clipper's second buffer and the points kept,
+    /// reused from pair to pair on a thread.
+    static CLIP: std::cell::RefCell<(Vec<ClipPoint>, Vec<ClipPoint>, Vec<ContactPoint>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+}
+
 /// Builds the manifold of one hit.
 pub fn manifold(batch: &Batch, hit: &Hit) -> Manifold {
     let (xf_a, xf_b) = (
@@ -214,65 +221,61 @@ fn face_contact(
             most_opposed = alignment;
         }
     }
-    let mut polygon: Vec<ClipPoint> = incident
-        .face(incident_face)
-        .iter()
-        .map(|&v| ClipPoint {
+    CLIP.with_borrow_mut(|(polygon, scratch, kept)| {
+        polygon.clear();
+        polygon.extend(incident.face(incident_face).iter().map(|&v| ClipPoint {
             position: transform_point3(xf, incident.vertices()[v as usize]),
             feature: v,
-        })
-        .collect();
-    let mut scratch = Vec::with_capacity(polygon.len() + 8);
-    let loop_ = reference.face(face);
-    let vertices = reference.vertices();
-    for k in 0..loop_.len() {
-        if polygon.is_empty() {
-            break;
+        }));
+        let loop_ = reference.face(face);
+        let vertices = reference.vertices();
+        for k in 0..loop_.len() {
+            if polygon.is_empty() {
+                break;
+            }
+            let a = vertices[loop_[k] as usize];
+            let b = vertices[loop_[(k + 1) % loop_.len()] as usize];
+            let side = cross3(b - a, normal);
+            clip_by_plane(polygon, scratch, (side, a, k as u32));
+            std::mem::swap(polygon, scratch);
+            polygon.truncate(MAX_CLIP_POINTS);
         }
-        let a = vertices[loop_[k] as usize];
-        let b = vertices[loop_[(k + 1) % loop_.len()] as usize];
-        let side = cross3(b - a, normal);
-        clip_by_plane(&polygon, &mut scratch, (side, a, k as u32));
-        std::mem::swap(&mut polygon, &mut scratch);
-        polygon.truncate(MAX_CLIP_POINTS);
-    }
-    let id = |feature: u32| contact_id(kind, face as u32, incident_face as u32, feature);
-    let mut kept: Vec<ContactPoint> = polygon
-        .iter()
-        .filter_map(|p| {
+        let id = |feature: u32| contact_id(kind, face as u32, incident_face as u32, feature);
+        kept.clear();
+        kept.extend(polygon.iter().filter_map(|p| {
             let separation = dot3(normal, p.position) - offset;
             (separation <= margin.max(0.0)).then(|| ContactPoint {
                 point: p.position - 0.5 * separation * normal,
                 depth: -separation,
                 id: id(p.feature),
             })
-        })
-        .collect();
-    if kept.is_empty() {
-        // Nothing under the face (near-ties, slivers, or a pair reported
-        // through the margin): the incident hull's deepest vertex.
-        let (vertex, separation, position) = incident
-            .vertices()
-            .iter()
-            .enumerate()
-            .map(|(v, &w)| {
-                let position = transform_point3(xf, w);
-                (v as u32, dot3(normal, position) - offset, position)
+        }));
+        if kept.is_empty() {
+            // Nothing under the face (near-ties, slivers, or a pair reported
+            // through the margin): the incident hull's deepest vertex.
+            let (vertex, separation, position) = incident
+                .vertices()
+                .iter()
+                .enumerate()
+                .map(|(v, &w)| {
+                    let position = transform_point3(xf, w);
+                    (v as u32, dot3(normal, position) - offset, position)
+                })
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .unwrap_or((0, -hit.depth, Vec3::ZERO));
+            kept.push(ContactPoint {
+                point: position - 0.5 * separation * normal,
+                depth: -separation,
+                id: id(vertex),
+            });
+        }
+        reduce(kept, normal, |point| {
+            manifold.push(ContactPoint {
+                point: transform_point3(ref_xf, point.point),
+                ..point
             })
-            .min_by(|x, y| x.1.total_cmp(&y.1))
-            .unwrap_or((0, -hit.depth, Vec3::ZERO));
-        kept.push(ContactPoint {
-            point: position - 0.5 * separation * normal,
-            depth: -separation,
-            id: id(vertex),
         });
-    }
-    for point in reduce(&mut kept, normal) {
-        manifold.push(ContactPoint {
-            point: transform_point3(ref_xf, point.point),
-            ..point
-        });
-    }
+    });
 }
 
 /// At most four of `points` (in the reference frame, `normal` the reference
@@ -284,9 +287,10 @@ fn face_contact(
 /// c = the point making the largest triangle with a and b
 /// d = the point adding the most area outside triangle abc
 /// ```
-fn reduce(points: &mut Vec<ContactPoint>, normal: Vec3) -> Vec<ContactPoint> {
+fn reduce(points: &mut Vec<ContactPoint>, normal: Vec3, mut keep: impl FnMut(ContactPoint)) {
     if points.len() <= 4 {
-        return std::mem::take(points);
+        points.drain(..).for_each(keep);
+        return;
     }
     let take = |points: &mut Vec<ContactPoint>, index: usize| points.swap_remove(index);
     let best_by = |points: &[ContactPoint], score: &dyn Fn(&ContactPoint) -> f32| {
@@ -322,11 +326,12 @@ fn reduce(points: &mut Vec<ContactPoint>, normal: Vec3) -> Vec<ContactPoint> {
         u1.max(u2).max(u3)
     };
     let (index, score) = best_by(points, &|p| outside(p.point));
-    let mut kept = vec![a, b, c];
-    if score > 0.0 {
-        kept.push(points[index]);
+    for point in [a, b, c] {
+        keep(point);
     }
-    kept
+    if score > 0.0 {
+        keep(points[index]);
+    }
 }
 
 /// The closest points of segments `[p1, q1]` and `[p2, q2]`.
