@@ -109,7 +109,7 @@ impl StageTimes {
         ]
     }
 
-    fn add(&mut self, other: &StageTimes) {
+    pub(crate) fn add(&mut self, other: &StageTimes) {
         self.integrate += other.integrate;
         self.broadphase += other.broadphase;
         self.upload += other.upload;

@@ -48,7 +48,9 @@ pub mod sat;
 mod scene;
 mod set;
 mod shapes;
+mod solver;
 mod types;
+mod world;
 
 pub use backend::Narrowphase;
 pub use batch::Batch;
@@ -68,7 +70,9 @@ pub use resolve::{NarrowphaseFn3, separate_positions};
 pub use scene::{BodyDesc, Scene, SceneFile, ShapeDesc};
 pub use set::ShapeSet;
 pub use shapes::{EdgeGauss, GRID_MIN_VERTICES, Hull, HullEdge, Shape, Sphere};
+pub use solver::{ContactSolver, tangents};
 pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
+pub use world::{World, WorldOptions};
 
 /// The 3D GPU narrowphase: hulls and spheres (`shaders/sat3.wgsl`), the
 /// same machinery as the 2D one ([`crate::gpu::GpuSat`]).

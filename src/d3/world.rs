@@ -1,0 +1,360 @@
+//! The 3D frame pipeline: a [`World`] of hulls, boxes and spheres stepped
+//! through time. The stages, their timing and the check against the CPU
+//! reference are the 2D world's ([`crate::World`]); only the geometry and
+//! the rotation are 3D.
+//!
+//! One [`World::step`]:
+//!
+//! ```text
+//! integrate velocities (gravity)
+//! broadphase: candidate pairs from boxes grown by the speculative margin,
+//!     pairs of two static bodies left out
+//! narrowphase on the chosen backend (CPU, CPU parallel, GPU), margin included
+//! contact manifolds (clipping, up to 4 points), from the backend's features
+//! impulse solve (friction, warm started from last frame's matching contact
+//!     ids), with a position bias that pushes overlaps apart
+//! integrate positions about each body's centre of mass; the orientation by
+//!     q' = normalise(q + dt/2 (w, 0) q)
+//! relax: the same impulses without the bias
+//! positional correction of what overlap remains beyond the slop
+//! ```
+
+use std::time::Instant;
+
+use glam::{Quat, Vec3};
+
+use super::backend::Narrowphase;
+use super::batch::Batch;
+use super::body::Body;
+use super::broadphase::find_pairs3;
+use super::manifold::{Manifold, manifold};
+use super::narrowphase::{collide_cpu, compare_hits};
+use super::set::ShapeSet;
+use super::solver::{ContactSolver, SolverOptions, mass_state3};
+use super::types::Hit;
+use crate::broadphase::PairFilter;
+use crate::check::Agreement;
+use crate::error::Error;
+use crate::resolve::{Overlap, relax};
+use crate::types::Pair;
+use crate::world::{FrameStats, RunStats, StageTimes};
+
+/// How a 3D world behaves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldOptions {
+    /// Acceleration of every dynamic body.
+    pub gravity: Vec3,
+    /// Speculative margin: pairs this far apart already get contacts.
+    pub margin: f32,
+    /// The impulse solver's options.
+    pub solver: SolverOptions,
+    /// Overlap the positional correction leaves alone.
+    pub slop: f32,
+    /// Fraction of the overlap beyond the slop corrected per frame.
+    pub correction: f32,
+    /// Gauss–Seidel passes of the positional correction.
+    pub correction_passes: usize,
+    /// No body moves farther than this in one step.
+    pub max_translation: f32,
+    /// No body turns by more than this (radians) in one step.
+    pub max_rotation: f32,
+    /// Fraction of the angular velocity lost per second (rolling resistance
+    /// stand-in: a sphere on a plane would roll forever without it).
+    pub angular_damping: f32,
+}
+
+impl Default for WorldOptions {
+    fn default() -> WorldOptions {
+        WorldOptions {
+            gravity: Vec3::new(0.0, -10.0, 0.0),
+            margin: 0.02,
+            solver: SolverOptions::default(),
+            // Resting contacts settle this deep: 1% of a 0.2-unit shape.
+            slop: 0.002,
+            correction: 0.2,
+            correction_passes: 4,
+            max_translation: 4.0,
+            max_rotation: 0.25 * std::f32::consts::PI,
+            angular_damping: 0.05,
+        }
+    }
+}
+
+/// 3D bodies, their shapes, and everything that steps them.
+pub struct World {
+    shapes: ShapeSet,
+    bodies: Vec<Body>,
+    narrowphase: Narrowphase,
+    solver: ContactSolver,
+    options: WorldOptions,
+    pairs: Vec<Pair>,
+    hits: Vec<Hit>,
+    manifolds: Vec<Manifold>,
+    frame: FrameStats,
+    totals: RunStats,
+    check: Option<Agreement>,
+}
+
+impl World {
+    /// A world of validated bodies over `shapes`.
+    pub fn new(
+        shapes: ShapeSet,
+        bodies: Vec<Body>,
+        narrowphase: Narrowphase,
+        options: WorldOptions,
+    ) -> Result<World, Error> {
+        Batch::new(&shapes, &bodies, &[], options.margin)?;
+        Ok(World {
+            shapes,
+            bodies,
+            narrowphase,
+            solver: ContactSolver::new(),
+            options,
+            pairs: Vec::new(),
+            hits: Vec::new(),
+            manifolds: Vec::new(),
+            frame: FrameStats::default(),
+            totals: RunStats::default(),
+            check: None,
+        })
+    }
+
+    /// The shape library.
+    pub fn shapes(&self) -> &ShapeSet {
+        &self.shapes
+    }
+
+    /// The bodies, as the last step left them.
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// The options.
+    pub fn options(&self) -> &WorldOptions {
+        &self.options
+    }
+
+    /// The narrowphase backend.
+    pub fn narrowphase(&self) -> &Narrowphase {
+        &self.narrowphase
+    }
+
+    /// The last step's reported pairs.
+    pub fn hits(&self) -> &[Hit] {
+        &self.hits
+    }
+
+    /// The last step's contact manifolds.
+    pub fn manifolds(&self) -> &[Manifold] {
+        &self.manifolds
+    }
+
+    /// What the last step did.
+    pub fn frame_stats(&self) -> &FrameStats {
+        &self.frame
+    }
+
+    /// Totals over every frame so far.
+    pub fn run_stats(&self) -> &RunStats {
+        &self.totals
+    }
+
+    /// Runs the CPU reference beside the narrowphase every frame and keeps
+    /// the comparison ([`World::check`]).
+    pub fn set_check(&mut self, on: bool) {
+        self.check = on.then(Agreement::default);
+    }
+
+    /// The accumulated comparison with the CPU reference, when checking.
+    pub fn check(&self) -> Option<&Agreement> {
+        self.check.as_ref()
+    }
+
+    /// Kinetic energy of the dynamic bodies: `m v^2 / 2 + w . I w / 2`.
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies
+            .iter()
+            .filter(|b| !b.is_static())
+            .map(|b| {
+                let mass = 1.0 / f64::from(b.inv_mass);
+                let unit_inertia = self
+                    .shapes
+                    .get(b.shape)
+                    .map_or(glam::Mat3::ZERO, |s| s.unit_inertia());
+                // w in the body's frame against the body-frame tensor.
+                let local = b.rotation.normalize().inverse() * b.angular_velocity;
+                let rotational = f64::from(local.dot(unit_inertia * local)) * mass;
+                0.5 * mass * f64::from(b.velocity.length_squared()) + 0.5 * rotational
+            })
+            .sum()
+    }
+
+    /// Advances the world by `dt` seconds.
+    pub fn step(&mut self, dt: f32) -> Result<&FrameStats, Error> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Error::Argument {
+                name: "the time step",
+                message: format!("{dt} is not a positive number"),
+            });
+        }
+        let start = Instant::now();
+        let mut times = StageTimes::default();
+        let options = self.options;
+
+        let stage = Instant::now();
+        let damping = 1.0 / (1.0 + dt * options.angular_damping);
+        for body in self.bodies.iter_mut().filter(|b| !b.is_static()) {
+            body.velocity += options.gravity * dt;
+            body.angular_velocity *= damping;
+        }
+        times.integrate += stage.elapsed();
+
+        let stage = Instant::now();
+        self.pairs = find_pairs3(
+            &self.shapes,
+            &self.bodies,
+            options.margin,
+            PairFilter {
+                skip_static_pairs: true,
+            },
+        );
+        times.broadphase = stage.elapsed();
+
+        let stage = Instant::now();
+        let batch = Batch::new(&self.shapes, &self.bodies, &self.pairs, options.margin)?;
+        let sat_hits = self.narrowphase.collide(&batch)?;
+        times.kernel = stage.elapsed();
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = self.narrowphase.gpu_stats() {
+            times.upload = gpu.upload;
+            times.readback = gpu.readback;
+            times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
+        }
+        if let Some(check) = self.check.as_mut() {
+            let reference = collide_cpu(&batch);
+            check.absorb(compare_hits(&batch, &reference, &sat_hits));
+        }
+        self.hits = batch.hits(&sat_hits);
+
+        let stage = Instant::now();
+        self.manifolds = manifolds_of(&batch, &self.hits);
+        times.manifolds = stage.elapsed();
+        drop(batch);
+
+        let stage = Instant::now();
+        let solver = SolverOptions {
+            slop: options.slop,
+            ..options.solver
+        };
+        let report = self.solver.begin(
+            &self.shapes,
+            &mut self.bodies,
+            &self.manifolds,
+            &solver,
+            Some(dt),
+        );
+        self.solver.solve_biased(&mut self.bodies, &solver);
+        times.solve = stage.elapsed();
+
+        let stage = Instant::now();
+        let mut moved: Vec<Vec3> = vec![Vec3::ZERO; self.bodies.len()];
+        for (body, displacement) in self.bodies.iter_mut().zip(moved.iter_mut()) {
+            if body.is_static() {
+                continue;
+            }
+            *displacement = integrate(&self.shapes, body, dt, &options);
+        }
+        times.integrate += stage.elapsed();
+
+        let stage = Instant::now();
+        self.solver.relax(&mut self.bodies, &solver);
+        self.solver.finish();
+        times.solve += stage.elapsed();
+
+        let stage = Instant::now();
+        // What overlap remains after the move, along each contact's normal
+        // (the deepest point's, moved with the bodies' centres).
+        let overlaps: Vec<Overlap<Vec3>> = self
+            .manifolds
+            .iter()
+            .map(|m| Overlap {
+                a: m.a,
+                b: m.b,
+                normal: m.normal,
+                depth: m.depth() - m.normal.dot(moved[m.b as usize] - moved[m.a as usize]),
+            })
+            .collect();
+        let mut offsets = vec![Vec3::ZERO; self.bodies.len()];
+        let bodies = &self.bodies;
+        relax(
+            |body| bodies[body].inv_mass,
+            &overlaps,
+            &mut offsets,
+            (options.slop, options.correction, options.correction_passes),
+        );
+        for (body, offset) in self.bodies.iter_mut().zip(&offsets) {
+            body.position += *offset;
+        }
+        times.correct = stage.elapsed();
+        times.total = start.elapsed();
+
+        self.frame = FrameStats {
+            frame: self.frame.frame + 1,
+            pairs: self.pairs.len(),
+            hits: self.hits.len(),
+            contact_points: report.points,
+            max_depth: overlaps.iter().map(|o| o.depth).fold(0.0, f32::max),
+            times,
+        };
+        self.totals.frames += 1;
+        self.totals.pairs += self.pairs.len() as u64;
+        self.totals.hits += self.hits.len() as u64;
+        self.totals.max_pairs = self.totals.max_pairs.max(self.pairs.len());
+        self.totals.max_hits = self.totals.max_hits.max(self.hits.len());
+        self.totals.times.add(&times);
+        Ok(&self.frame)
+    }
+}
+
+/// The manifolds of the hits, in order (on every thread with `parallel`).
+fn manifolds_of(batch: &Batch, hits: &[Hit]) -> Vec<Manifold> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        if hits.len() >= 256 {
+            return hits.par_iter().map(|hit| manifold(batch, hit)).collect();
+        }
+    }
+    hits.iter().map(|hit| manifold(batch, hit)).collect()
+}
+
+/// Moves a dynamic body by its velocities over `dt`, about its centre of
+/// mass, within the step limits; returns how far its centre moved.
+fn integrate(shapes: &ShapeSet, body: &mut Body, dt: f32, options: &WorldOptions) -> Vec3 {
+    let step = body.velocity * dt;
+    let length = step.length();
+    if length > options.max_translation {
+        body.velocity *= options.max_translation / length;
+    }
+    let turn = body.angular_velocity.length() * dt;
+    if turn > options.max_rotation {
+        body.angular_velocity *= options.max_rotation / turn;
+    }
+    let centre = mass_state3(shapes, body).centre;
+    let centroid = shapes.get(body.shape).map_or(Vec3::ZERO, |s| s.centroid());
+    let q = body.rotation.normalize();
+    let w = body.angular_velocity;
+    let spin = Quat::from_xyzw(w.x, w.y, w.z, 0.0) * q;
+    let rotation = Quat::from_xyzw(
+        q.x + 0.5 * dt * spin.x,
+        q.y + 0.5 * dt * spin.y,
+        q.z + 0.5 * dt * spin.z,
+        q.w + 0.5 * dt * spin.w,
+    )
+    .normalize();
+    let new_centre = centre + body.velocity * dt;
+    let position = new_centre - rotation * centroid;
+    body.position = position;
+    body.rotation = rotation;
+    new_centre - centre
+}
