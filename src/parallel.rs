@@ -33,8 +33,21 @@ pub(crate) fn in_parallel_chunks<T: Copy + Send + Sync>(
     count: usize,
     range_fn: impl Fn(std::ops::Range<usize>, &mut Vec<T>) + Sync,
 ) -> Vec<T> {
-    let chunk_len = parallel_chunk(count);
-    if count < PARALLEL_MIN_PAIRS {
+    in_parallel_chunks_weighted(count, 1, range_fn)
+}
+
+/// [`in_parallel_chunks`] for pairs that each cost about `weight` times a
+/// 2D polygon pair (3D hulls: tens to thousands of times): the chunks and
+/// the size below which the batch stays on the calling thread shrink by
+/// that factor, so a batch of a few hundred large-hull pairs is split too.
+pub(crate) fn in_parallel_chunks_weighted<T: Copy + Send + Sync>(
+    count: usize,
+    weight: usize,
+    range_fn: impl Fn(std::ops::Range<usize>, &mut Vec<T>) + Sync,
+) -> Vec<T> {
+    let weight = weight.max(1);
+    let chunk_len = (parallel_chunk(count.saturating_mul(weight)) / weight).max(1);
+    if count.saturating_mul(weight) < PARALLEL_MIN_PAIRS {
         // Handing work to the pool costs a round trip that, measured with
         // `gpusat bench`, outweighs splitting less than this.
         let mut out = Vec::with_capacity(count);
