@@ -6,10 +6,12 @@
 pub mod bench;
 pub mod bench3;
 pub mod demo;
+pub mod demo3;
 pub mod error;
 pub mod output;
 mod plot;
 pub mod render;
+pub mod render3;
 pub mod workload;
 pub mod workload3;
 

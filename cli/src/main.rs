@@ -17,11 +17,13 @@ use gpusat_cli::CliError as Error;
 use gpusat_cli::bench::{BenchBackend, BenchOptions, run_bench};
 use gpusat_cli::bench3::{BenchOptions3, run_bench3};
 use gpusat_cli::demo::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
+use gpusat_cli::demo3::{DEMO3_BODIES, DemoScene3};
 use gpusat_cli::output::{
     to_json_pretty, write_atomically, write_atomically_with, write_collide_output,
     write_collide_output3,
 };
 use gpusat_cli::render::{GifRecorder, RenderOptions, encode_png, render};
+use gpusat_cli::render3::{Camera3, Render3Options, render3};
 use gpusat_cli::workload::{Density, ShapeKind};
 use gpusat_cli::workload3::ShapeKind3;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -90,9 +92,14 @@ enum Command {
     /// The main job: particles poured into a container, simulated frame by
     /// frame (broadphase, narrowphase, contacts, impulses), with a summary.
     Demo {
-        /// Particles (polygons of 3 to 8 vertices, and circles).
-        #[arg(long, default_value_t = DEMO_PARTICLES)]
-        bodies: usize,
+        /// 2D (polygons and circles in a container) or 3D (hulls, boxes and
+        /// spheres in an open box).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+        dim: u8,
+        /// Bodies dropped [2D: 3,000 polygons of 3 to 8 vertices and
+        /// circles; 3D: 1,000 hulls of 4 to 64 vertices, boxes and spheres].
+        #[arg(long)]
+        bodies: Option<usize>,
         #[arg(long, default_value_t = DEMO_FRAMES)]
         frames: u64,
         #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
@@ -596,13 +603,138 @@ fn ms(duration: std::time::Duration) -> f64 {
     duration.as_secs_f64() * 1e3
 }
 
-fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Error> {
+/// Checks the demo's options that do not depend on the dimension.
+fn check_demo_args(args: &DemoArgs) -> Result<(), Error> {
     if !(args.dt.is_finite() && args.dt > 0.0) {
         return Err(Error::option(
             "--dt",
             format!("{} is not a positive number", args.dt),
         ));
     }
+    Ok(())
+}
+
+/// A GIF recorder for the demo, when one is asked for: at most 480 pixels
+/// wide, the picture's aspect, one frame in `gif_stride`.
+fn demo_gif(args: &DemoArgs) -> Result<Option<GifRecorder>, Error> {
+    if args.gif.is_none() {
+        return Ok(None);
+    }
+    let width = args.size.0.min(480);
+    let height = (args.size.1 as u64 * width as u64 / args.size.0 as u64).max(1) as u32;
+    Ok(Some(GifRecorder::new(
+        width,
+        height,
+        (args.dt * 1000.0 * gif_stride(args.frames) as f32) as u32,
+    )?))
+}
+
+/// Steps the demo's frames under a progress bar: `step` advances one frame
+/// and returns its pairs, hits and kinetic energy afterwards. Returns the
+/// peak kinetic energy (at least `initial_energy`) and the time taken.
+fn run_demo_frames(
+    frames: u64,
+    initial_energy: f64,
+    mut step: impl FnMut(u64) -> Result<(usize, usize, f64), Error>,
+) -> Result<(f64, std::time::Duration), Error> {
+    let progress = ProgressBar::new(frames);
+    progress.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} frames {msg} [{elapsed}<{eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut peak_energy = initial_energy;
+    let start = Instant::now();
+    for frame in 0..frames {
+        let (pairs, hits, energy) = step(frame)?;
+        peak_energy = peak_energy.max(energy);
+        progress.set_message(format!("{pairs} pairs, {hits} hits"));
+        progress.inc(1);
+    }
+    let elapsed = start.elapsed();
+    progress.finish_and_clear();
+    Ok((peak_energy, elapsed))
+}
+
+/// What a demo run prints, in either dimension.
+struct DemoSummary<'a> {
+    title: String,
+    backend: &'static str,
+    adapter: Option<String>,
+    elapsed: std::time::Duration,
+    totals: &'a gpusat::RunStats,
+    /// Kinetic energy at the start, at the peak and at the end.
+    energy: (f64, f64, f64),
+    deepest: f32,
+    check: Option<&'a gpusat::Agreement>,
+}
+
+/// Prints the summary; false when the check found a disagreement.
+fn print_demo_summary(summary: &DemoSummary) -> bool {
+    let totals = summary.totals;
+    let frames = totals.frames.max(1) as f64;
+    println!("{}", summary.title);
+    match &summary.adapter {
+        Some(adapter) => println!("backend: {} on {adapter}", summary.backend),
+        None => println!("backend: {}", summary.backend),
+    }
+    println!(
+        "speed: {:.1} frames/s ({:.2} ms per frame, {:.2} s in all)",
+        frames / summary.elapsed.as_secs_f64(),
+        ms(summary.elapsed) / frames,
+        summary.elapsed.as_secs_f64()
+    );
+    let stages: Vec<String> = totals
+        .times
+        .stages()
+        .iter()
+        .map(|(name, time)| format!("{name} {:.3}", ms(*time) / frames))
+        .collect();
+    println!("per frame (ms): {}", stages.join(", "));
+    println!(
+        "pairs tested per frame: {:.0} (max {}); reported per frame: {:.0} (max {})",
+        totals.pairs as f64 / frames,
+        totals.max_pairs,
+        totals.hits as f64 / frames,
+        totals.max_hits
+    );
+    let (initial, peak, last) = summary.energy;
+    println!(
+        "kinetic energy: {initial:.1} at the start, {peak:.1} at the peak, {last:.3} at the end; \
+         deepest contact {:.4}",
+        summary.deepest
+    );
+    let Some(check) = summary.check else {
+        return true;
+    };
+    println!(
+        "check against the CPU reference: {} pairs, {} reported; {} identical, {} near-ties, {} near-touching, \
+         largest depth difference {:.1e} of size; {} disagreements",
+        check.pairs,
+        check.reference_hits,
+        check.identical,
+        check.near_ties,
+        check.near_touching,
+        check.max_depth_error,
+        check.disagreements.len()
+    );
+    for line in check.disagreements.iter().take(10) {
+        println!("  disagreement: {line}");
+    }
+    check.agrees()
+}
+
+/// Writes the GIF, when one was recorded.
+fn finish_demo_gif(args: &DemoArgs, gif: Option<GifRecorder>) -> Result<(), Error> {
+    if let (Some(path), Some(gif)) = (&args.gif, gif) {
+        let frames = gif.len();
+        write_atomically(path, &gif.encode()?)?;
+        println!("animation ({frames} frames): {}", path.display());
+    }
+    Ok(())
+}
+
+fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Error> {
+    check_demo_args(args)?;
     let scene = DemoScene::new(args.bodies, args.seed)?;
     let view = (
         Vec2::new(scene.inner_left - 1.5, scene.floor - 1.5),
@@ -619,32 +751,11 @@ fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Err
         WorldOptions::default(),
     )?;
     world.set_check(args.check);
-
-    let mut gif = match &args.gif {
-        Some(_) => {
-            let width = args.size.0.min(480);
-            let height = (args.size.1 as u64 * width as u64 / args.size.0 as u64).max(1) as u32;
-            Some(GifRecorder::new(
-                width,
-                height,
-                (args.dt * 1000.0 * gif_stride(args.frames) as f32) as u32,
-            )?)
-        }
-        None => None,
-    };
-
-    let progress = ProgressBar::new(args.frames);
-    progress.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} frames {msg} [{elapsed}<{eta}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let mut gif = demo_gif(args)?;
     let initial_energy = world.kinetic_energy();
-    let mut peak_energy = initial_energy;
-    let start = Instant::now();
-    for frame in 0..args.frames {
+    let (peak_energy, elapsed) = run_demo_frames(args.frames, initial_energy, |frame| {
         let stats = world.step(args.dt)?;
         let (pairs, hits) = (stats.pairs, stats.hits);
-        peak_energy = peak_energy.max(world.kinetic_energy());
         if let Some(gif) = gif.as_mut()
             && (frame % gif_stride(args.frames) == 0 || frame + 1 == args.frames)
         {
@@ -657,67 +768,22 @@ fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Err
             };
             gif.push(&render(world.shapes(), world.bodies(), &[], &[], &options)?)?;
         }
-        progress.set_message(format!("{pairs} pairs, {hits} hits"));
-        progress.inc(1);
-    }
-    let elapsed = start.elapsed();
-    progress.finish_and_clear();
-
+        Ok((pairs, hits, world.kinetic_energy()))
+    })?;
     let totals = world.run_stats().clone();
-    let frames = totals.frames.max(1) as f64;
-    println!(
-        "gpusat demo: {} particles and {walls} static walls, {} frames of {:.4} s (seed {})",
-        args.bodies, totals.frames, args.dt, args.seed
-    );
-    match &adapter_name {
-        Some(adapter) => println!("backend: {backend_name} on {adapter}"),
-        None => println!("backend: {backend_name}"),
-    }
-    println!(
-        "speed: {:.1} frames/s ({:.2} ms per frame, {:.2} s in all)",
-        frames / elapsed.as_secs_f64(),
-        ms(elapsed) / frames,
-        elapsed.as_secs_f64()
-    );
-    let stages: Vec<String> = totals
-        .times
-        .stages()
-        .iter()
-        .map(|(name, time)| format!("{name} {:.3}", ms(*time) / frames))
-        .collect();
-    println!("per frame (ms): {}", stages.join(", "));
-    println!(
-        "pairs tested per frame: {:.0} (max {}); reported per frame: {:.0} (max {})",
-        totals.pairs as f64 / frames,
-        totals.max_pairs,
-        totals.hits as f64 / frames,
-        totals.max_hits
-    );
-    let final_energy = world.kinetic_energy();
-    println!(
-        "kinetic energy: {initial_energy:.1} at the start, {peak_energy:.1} at the peak, {final_energy:.3} at the end; \
-         deepest contact {:.4}",
-        world.frame_stats().max_depth
-    );
-
-    let mut agrees = true;
-    if let Some(check) = world.check() {
-        println!(
-            "check against the CPU reference: {} pairs, {} reported; {} identical, {} near-ties, {} near-touching, \
-             largest depth difference {:.1e} of size; {} disagreements",
-            check.pairs,
-            check.reference_hits,
-            check.identical,
-            check.near_ties,
-            check.near_touching,
-            check.max_depth_error,
-            check.disagreements.len()
-        );
-        for line in check.disagreements.iter().take(10) {
-            println!("  disagreement: {line}");
-        }
-        agrees = check.agrees();
-    }
+    let agrees = print_demo_summary(&DemoSummary {
+        title: format!(
+            "gpusat demo: {} particles and {walls} static walls, {} frames of {:.4} s (seed {})",
+            args.bodies, totals.frames, args.dt, args.seed
+        ),
+        backend: backend_name,
+        adapter: adapter_name,
+        elapsed,
+        totals: &totals,
+        energy: (initial_energy, peak_energy, world.kinetic_energy()),
+        deepest: world.frame_stats().max_depth,
+        check: world.check(),
+    });
 
     if let Some(path) = &args.png {
         // The pile: from the floor to the highest particle, wall to wall.
@@ -742,11 +808,109 @@ fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Err
         write_atomically(path, &encode_png(&picture)?)?;
         println!("picture of the last frame: {}", path.display());
     }
-    if let (Some(path), Some(gif)) = (&args.gif, gif) {
-        let frames = gif.len();
-        write_atomically(path, &gif.encode()?)?;
-        println!("animation ({frames} frames): {}", path.display());
+    finish_demo_gif(args, gif)?;
+    Ok(agrees)
+}
+
+/// The 3D demo's fixed camera: in front of the box and above it, far
+/// enough for the ball around the box and the column of bodies to fill the
+/// view.
+fn demo3_camera(scene: &DemoScene3, width: u32, height: u32) -> Camera3 {
+    let (w, top) = (scene.half_width, scene.top.max(scene.wall_height));
+    let centre = glam::Vec3::new(0.0, 0.4 * top, 0.0);
+    let radius = (2.0 * w * w + 0.36 * top * top).sqrt();
+    let fov = 0.7f32;
+    let direction = glam::Vec3::new(0.25, 0.7, 1.0).normalize();
+    let eye = centre + direction * (0.85 * radius / (0.5 * fov).sin());
+    Camera3::looking_at(eye, centre, fov, width, height)
+}
+
+fn demo3(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Error> {
+    check_demo_args(args)?;
+    let scene = DemoScene3::new(args.bodies, args.seed)?;
+    let narrowphase = narrowphase3(backend, adapter)?;
+    let backend_name = narrowphase.name();
+    let adapter_name = narrowphase.adapter().map(|a| a.to_string());
+    let walls = scene.walls;
+    // The front wall is cut away in the pictures.
+    let hidden = vec![walls - 1];
+    let sizes: Vec<f32> = scene.bodies[walls..]
+        .iter()
+        .filter_map(|b| scene.shapes.get(b.shape).map(|s| 2.0 * s.bounding_radius()))
+        .collect();
+    let mut world = gpusat::d3::World::new(
+        scene.shapes.clone(),
+        scene.bodies.clone(),
+        narrowphase,
+        gpusat::d3::WorldOptions::default(),
+    )?;
+    world.set_check(args.check);
+    let mut gif = demo_gif(args)?;
+    let gif_camera = gif
+        .as_ref()
+        .map(|gif| demo3_camera(&scene, gif.width(), gif.height()));
+    let initial_energy = world.kinetic_energy();
+    let (peak_energy, elapsed) = run_demo_frames(args.frames, initial_energy, |frame| {
+        let stats = world.step(args.dt)?;
+        let (pairs, hits) = (stats.pairs, stats.hits);
+        if let (Some(gif), Some(camera)) = (gif.as_mut(), gif_camera.as_ref())
+            && (frame % gif_stride(args.frames) == 0 || frame + 1 == args.frames)
+        {
+            let options = Render3Options {
+                width: gif.width(),
+                height: gif.height(),
+                contacts: false,
+                hidden: hidden.clone(),
+            };
+            gif.push(&render3(
+                world.shapes(),
+                world.bodies(),
+                &[],
+                camera,
+                &options,
+            )?)?;
+        }
+        Ok((pairs, hits, world.kinetic_energy()))
+    })?;
+    let totals = world.run_stats().clone();
+    let median_size = {
+        let mut sizes = sizes;
+        sizes.sort_by(f32::total_cmp);
+        sizes.get(sizes.len() / 2).copied().unwrap_or(0.0)
+    };
+    let agrees = print_demo_summary(&DemoSummary {
+        title: format!(
+            "gpusat demo --dim 3: {} bodies (median size {median_size:.3}) in a box of {walls} static walls, \
+             {} frames of {:.4} s (seed {})",
+            args.bodies, totals.frames, args.dt, args.seed
+        ),
+        backend: backend_name,
+        adapter: adapter_name,
+        elapsed,
+        totals: &totals,
+        energy: (initial_energy, peak_energy, world.kinetic_energy()),
+        deepest: world.frame_stats().max_depth,
+        check: world.check(),
+    });
+    if let Some(path) = &args.png {
+        let camera = demo3_camera(&scene, args.size.0, args.size.1);
+        let options = Render3Options {
+            width: args.size.0,
+            height: args.size.1,
+            contacts: true,
+            hidden,
+        };
+        let picture = render3(
+            world.shapes(),
+            world.bodies(),
+            world.manifolds(),
+            &camera,
+            &options,
+        )?;
+        write_atomically(path, &encode_png(&picture)?)?;
+        println!("picture of the last frame: {}", path.display());
     }
+    finish_demo_gif(args, gif)?;
     Ok(agrees)
 }
 
@@ -1049,6 +1213,7 @@ fn main() -> ExitCode {
             pretty,
         } => collide(scene, *backend, adapter, output.as_deref(), *pretty),
         Command::Demo {
+            dim,
             bodies,
             frames,
             backend,
@@ -1061,7 +1226,11 @@ fn main() -> ExitCode {
             dt,
         } => {
             let args = DemoArgs {
-                bodies: *bodies,
+                bodies: bodies.unwrap_or(if *dim == 3 {
+                    DEMO3_BODIES
+                } else {
+                    DEMO_PARTICLES
+                }),
                 frames: *frames,
                 seed: *seed,
                 check: *check,
@@ -1070,7 +1239,8 @@ fn main() -> ExitCode {
                 size: *size,
                 dt: *dt,
             };
-            match demo(&args, *backend, adapter) {
+            let run = if *dim == 3 { demo3 } else { demo };
+            match run(&args, *backend, adapter) {
                 Ok(true) => Ok(()),
                 Ok(false) => {
                     eprintln!("gpusat: error: the narrowphase disagreed with the CPU reference");

@@ -187,3 +187,73 @@ fn bad_demo_and_render_arguments_are_errors() {
     }
     assert!(!png.exists());
 }
+
+/// `demo --dim 3`: the summary, --check on the GPU with no disagreement, the
+/// picture drawn in perspective and the animation.
+#[test]
+fn demo_in_3d_checks_on_the_gpu_and_writes_a_png_and_a_gif() {
+    let Some(_) = common::gpu_context() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let png = dir.path().join("last3.png");
+    let gif = dir.path().join("run3.gif");
+    let out = gpusat(&[
+        "demo",
+        "--dim",
+        "3",
+        "--backend",
+        "gpu",
+        "--check",
+        "--bodies",
+        "80",
+        "--frames",
+        "60",
+        "--seed",
+        "5",
+        "--png",
+        &png.display().to_string(),
+        "--gif",
+        &gif.display().to_string(),
+        "--size",
+        "400x300",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for words in [
+        "gpusat demo --dim 3: 80 bodies",
+        "60 frames",
+        "seed 5",
+        "backend: gpu on",
+        "per frame (ms): integrate",
+        "kinetic energy",
+        "deepest contact",
+        "; 0 disagreements",
+    ] {
+        assert!(stdout.contains(words), "{words:?} missing from:\n{stdout}");
+    }
+    let picture = tiny_skia::Pixmap::decode_png(&std::fs::read(&png).expect("PNG written"))
+        .expect("PNG decodes");
+    assert_eq!((picture.width(), picture.height()), (400, 300));
+    let (covered, colours) = picture_stats(&picture);
+    assert!(covered > 0.2, "the picture is nearly blank: {covered}");
+    assert!(
+        colours > 100,
+        "only {colours} colours (shading by normal gives many)"
+    );
+
+    let file = std::fs::File::open(&gif).expect("GIF written");
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(file).expect("GIF decodes");
+    assert_eq!((decoder.width(), decoder.height()), (400, 300));
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("GIF frame").is_some() {
+        frames += 1;
+    }
+    assert!(frames >= 60, "{frames} frames");
+}

@@ -71,7 +71,7 @@ impl Default for WorldOptions {
             solver: SolverOptions::default(),
             // Resting contacts settle this deep: 1% of a 0.2-unit shape.
             slop: 0.002,
-            correction: 0.2,
+            correction: 0.3,
             correction_passes: 4,
             max_translation: 4.0,
             max_rotation: 0.25 * std::f32::consts::PI,
