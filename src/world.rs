@@ -156,6 +156,57 @@ pub struct RunStats {
     pub times: StageTimes,
 }
 
+/// What a world of either dimension keeps of its frames: the last frame's
+/// pairs, hits and manifolds, its statistics and the totals, and the
+/// comparison with the CPU reference when checking.
+#[derive(Clone, Debug)]
+pub(crate) struct Frames<H, M> {
+    pub(crate) pairs: Vec<Pair>,
+    pub(crate) hits: Vec<H>,
+    pub(crate) manifolds: Vec<M>,
+    pub(crate) frame: FrameStats,
+    pub(crate) totals: RunStats,
+    pub(crate) check: Option<Agreement>,
+}
+
+impl<H, M> Default for Frames<H, M> {
+    fn default() -> Frames<H, M> {
+        Frames {
+            pairs: Vec::new(),
+            hits: Vec::new(),
+            manifolds: Vec::new(),
+            frame: FrameStats::default(),
+            totals: RunStats::default(),
+            check: None,
+        }
+    }
+}
+
+impl<H, M> Frames<H, M> {
+    /// Closes a frame: its statistics from the pairs and hits it kept, and
+    /// the totals.
+    pub(crate) fn record(&mut self, contact_points: usize, max_depth: f32, times: StageTimes) {
+        self.frame = FrameStats {
+            frame: self.frame.frame + 1,
+            pairs: self.pairs.len(),
+            hits: self.hits.len(),
+            contact_points,
+            max_depth,
+            times,
+        };
+        self.totals.frames += 1;
+        self.totals.pairs += self.pairs.len() as u64;
+        self.totals.hits += self.hits.len() as u64;
+        self.totals.max_pairs = self.totals.max_pairs.max(self.pairs.len());
+        self.totals.max_hits = self.totals.max_hits.max(self.hits.len());
+        self.totals.times.add(&times);
+    }
+
+    pub(crate) fn set_check(&mut self, on: bool) {
+        self.check = on.then(Agreement::default);
+    }
+}
+
 /// Bodies, their shapes, and everything that steps them.
 pub struct World {
     shapes: ShapeSet,
@@ -163,12 +214,7 @@ pub struct World {
     narrowphase: Narrowphase,
     solver: ContactSolver,
     options: WorldOptions,
-    pairs: Vec<Pair>,
-    hits: Vec<Hit>,
-    manifolds: Vec<Manifold>,
-    frame: FrameStats,
-    totals: RunStats,
-    check: Option<Agreement>,
+    frames: Frames<Hit, Manifold>,
 }
 
 impl World {
@@ -186,12 +232,7 @@ impl World {
             narrowphase,
             solver: ContactSolver::new(),
             options,
-            pairs: Vec::new(),
-            hits: Vec::new(),
-            manifolds: Vec::new(),
-            frame: FrameStats::default(),
-            totals: RunStats::default(),
-            check: None,
+            frames: Frames::default(),
         })
     }
 
@@ -217,33 +258,33 @@ impl World {
 
     /// The last frame's reported pairs and their manifolds.
     pub fn hits(&self) -> &[Hit] {
-        &self.hits
+        &self.frames.hits
     }
 
     /// The last frame's contact manifolds.
     pub fn manifolds(&self) -> &[Manifold] {
-        &self.manifolds
+        &self.frames.manifolds
     }
 
     /// The last frame's statistics.
     pub fn frame_stats(&self) -> &FrameStats {
-        &self.frame
+        &self.frames.frame
     }
 
     /// Totals over every frame so far.
     pub fn run_stats(&self) -> &RunStats {
-        &self.totals
+        &self.frames.totals
     }
 
     /// Runs the CPU reference beside the narrowphase every frame and keeps
     /// the comparison ([`World::check`]).
     pub fn set_check(&mut self, on: bool) {
-        self.check = on.then(Agreement::default);
+        self.frames.set_check(on);
     }
 
     /// The accumulated comparison with the CPU reference, when checking.
     pub fn check(&self) -> Option<&Agreement> {
-        self.check.as_ref()
+        self.frames.check.as_ref()
     }
 
     /// Kinetic energy of the dynamic bodies (linear and rotational).
@@ -283,7 +324,7 @@ impl World {
         times.integrate += stage.elapsed();
 
         let stage = Instant::now();
-        self.pairs = find_pairs(
+        self.frames.pairs = find_pairs(
             &self.shapes,
             &self.bodies,
             options.margin,
@@ -294,7 +335,12 @@ impl World {
         times.broadphase = stage.elapsed();
 
         let stage = Instant::now();
-        let batch = Batch::new(&self.shapes, &self.bodies, &self.pairs, options.margin)?;
+        let batch = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            options.margin,
+        )?;
         let sat_hits = self.narrowphase.collide(&batch)?;
         let narrowphase_time = stage.elapsed();
         times.kernel = narrowphase_time;
@@ -304,14 +350,14 @@ impl World {
             times.readback = gpu.readback;
             times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
         }
-        if let Some(check) = self.check.as_mut() {
+        if let Some(check) = self.frames.check.as_mut() {
             let reference = collide_cpu_best(&batch);
             check.absorb(compare_hits(&batch, &reference, &sat_hits));
         }
-        self.hits = batch.hits(&sat_hits);
+        self.frames.hits = batch.hits(&sat_hits);
 
         let stage = Instant::now();
-        self.manifolds = manifolds_best(&batch, &self.hits);
+        self.frames.manifolds = manifolds_best(&batch, &self.frames.hits);
         times.manifolds = stage.elapsed();
         drop(batch);
 
@@ -323,7 +369,7 @@ impl World {
         let report = self.solver.begin(
             &self.shapes,
             &mut self.bodies,
-            &self.manifolds,
+            &self.frames.manifolds,
             &solver,
             Some(dt),
         );
@@ -363,6 +409,7 @@ impl World {
         let stage = Instant::now();
         // What overlap remains after the move, along each contact's normal.
         let overlaps: Vec<Overlap> = self
+            .frames
             .manifolds
             .iter()
             .map(|m| Overlap {
@@ -387,21 +434,9 @@ impl World {
         times.correct = stage.elapsed();
         times.total = start.elapsed();
 
-        self.frame = FrameStats {
-            frame: self.frame.frame + 1,
-            pairs: self.pairs.len(),
-            hits: self.hits.len(),
-            contact_points: report.points,
-            max_depth: overlaps.iter().map(|o| o.depth).fold(0.0, f32::max),
-            times,
-        };
-        self.totals.frames += 1;
-        self.totals.pairs += self.pairs.len() as u64;
-        self.totals.hits += self.hits.len() as u64;
-        self.totals.max_pairs = self.totals.max_pairs.max(self.pairs.len());
-        self.totals.max_hits = self.totals.max_hits.max(self.hits.len());
-        self.totals.times.add(&times);
-        Ok(&self.frame)
+        let max_depth = overlaps.iter().map(|o| o.depth).fold(0.0, f32::max);
+        self.frames.record(report.points, max_depth, times);
+        Ok(&self.frames.frame)
     }
 }
 

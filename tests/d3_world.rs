@@ -147,7 +147,8 @@ fn a_sphere_rolls_down_a_ramp() {
 }
 
 /// 27 boxes, spheres and 20-vertex hulls in a loose 3 x 3 x 3 block above
-/// the ground, each turned differently, on the backend `narrowphase`.
+/// the ground inside four walls, each turned differently, on the backend
+/// `narrowphase`.
 fn pile(narrowphase: Narrowphase) -> World {
     let mut shapes = ShapeSet::new();
     let floor = ground(&mut shapes);
@@ -162,7 +163,16 @@ fn pile(narrowphase: Narrowphase) -> World {
         })
         .collect();
     let rock = shapes.add_hull(&points).expect("rock");
-    let mut bodies = vec![floor];
+    // Four static walls around it: a sphere on an open plane rolls on.
+    let wall_x = shapes.add_cuboid(Vec3::new(0.1, 0.6, 1.6)).expect("wall");
+    let wall_z = shapes.add_cuboid(Vec3::new(1.6, 0.6, 0.1)).expect("wall");
+    let mut bodies = vec![
+        floor,
+        Body::fixed(wall_x, Vec3::new(-1.5, 0.6, 0.0), Quat::IDENTITY),
+        Body::fixed(wall_x, Vec3::new(1.5, 0.6, 0.0), Quat::IDENTITY),
+        Body::fixed(wall_z, Vec3::new(0.0, 0.6, -1.5), Quat::IDENTITY),
+        Body::fixed(wall_z, Vec3::new(0.0, 0.6, 1.5), Quat::IDENTITY),
+    ];
     for k in 0..27 {
         let (i, j, l) = (k % 3, k / 3 % 3, k / 9);
         let shape = [cube, ball, rock][k % 3];

@@ -36,8 +36,7 @@ use crate::broadphase::PairFilter;
 use crate::check::Agreement;
 use crate::error::Error;
 use crate::resolve::{Overlap, relax};
-use crate::types::Pair;
-use crate::world::{FrameStats, RunStats, StageTimes};
+use crate::world::{FrameStats, Frames, RunStats, StageTimes};
 
 /// How a 3D world behaves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,12 +86,7 @@ pub struct World {
     narrowphase: Narrowphase,
     solver: ContactSolver,
     options: WorldOptions,
-    pairs: Vec<Pair>,
-    hits: Vec<Hit>,
-    manifolds: Vec<Manifold>,
-    frame: FrameStats,
-    totals: RunStats,
-    check: Option<Agreement>,
+    frames: Frames<Hit, Manifold>,
 }
 
 impl World {
@@ -110,12 +104,7 @@ impl World {
             narrowphase,
             solver: ContactSolver::new(),
             options,
-            pairs: Vec::new(),
-            hits: Vec::new(),
-            manifolds: Vec::new(),
-            frame: FrameStats::default(),
-            totals: RunStats::default(),
-            check: None,
+            frames: Frames::default(),
         })
     }
 
@@ -141,33 +130,33 @@ impl World {
 
     /// The last step's reported pairs.
     pub fn hits(&self) -> &[Hit] {
-        &self.hits
+        &self.frames.hits
     }
 
     /// The last step's contact manifolds.
     pub fn manifolds(&self) -> &[Manifold] {
-        &self.manifolds
+        &self.frames.manifolds
     }
 
     /// What the last step did.
     pub fn frame_stats(&self) -> &FrameStats {
-        &self.frame
+        &self.frames.frame
     }
 
     /// Totals over every frame so far.
     pub fn run_stats(&self) -> &RunStats {
-        &self.totals
+        &self.frames.totals
     }
 
     /// Runs the CPU reference beside the narrowphase every frame and keeps
     /// the comparison ([`World::check`]).
     pub fn set_check(&mut self, on: bool) {
-        self.check = on.then(Agreement::default);
+        self.frames.set_check(on);
     }
 
     /// The accumulated comparison with the CPU reference, when checking.
     pub fn check(&self) -> Option<&Agreement> {
-        self.check.as_ref()
+        self.frames.check.as_ref()
     }
 
     /// Kinetic energy of the dynamic bodies: `m v^2 / 2 + w . I w / 2`.
@@ -210,7 +199,7 @@ impl World {
         times.integrate += stage.elapsed();
 
         let stage = Instant::now();
-        self.pairs = find_pairs3(
+        self.frames.pairs = find_pairs3(
             &self.shapes,
             &self.bodies,
             options.margin,
@@ -221,7 +210,12 @@ impl World {
         times.broadphase = stage.elapsed();
 
         let stage = Instant::now();
-        let batch = Batch::new(&self.shapes, &self.bodies, &self.pairs, options.margin)?;
+        let batch = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            options.margin,
+        )?;
         let sat_hits = self.narrowphase.collide(&batch)?;
         times.kernel = stage.elapsed();
         #[cfg(feature = "gpu")]
@@ -230,14 +224,14 @@ impl World {
             times.readback = gpu.readback;
             times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
         }
-        if let Some(check) = self.check.as_mut() {
+        if let Some(check) = self.frames.check.as_mut() {
             let reference = collide_cpu(&batch);
             check.absorb(compare_hits(&batch, &reference, &sat_hits));
         }
-        self.hits = batch.hits(&sat_hits);
+        self.frames.hits = batch.hits(&sat_hits);
 
         let stage = Instant::now();
-        self.manifolds = manifolds_of(&batch, &self.hits);
+        self.frames.manifolds = manifolds_of(&batch, &self.frames.hits);
         times.manifolds = stage.elapsed();
         drop(batch);
 
@@ -249,7 +243,7 @@ impl World {
         let report = self.solver.begin(
             &self.shapes,
             &mut self.bodies,
-            &self.manifolds,
+            &self.frames.manifolds,
             &solver,
             Some(dt),
         );
@@ -275,6 +269,7 @@ impl World {
         // What overlap remains after the move, along each contact's normal
         // (the deepest point's, moved with the bodies' centres).
         let overlaps: Vec<Overlap<Vec3>> = self
+            .frames
             .manifolds
             .iter()
             .map(|m| Overlap {
@@ -298,21 +293,9 @@ impl World {
         times.correct = stage.elapsed();
         times.total = start.elapsed();
 
-        self.frame = FrameStats {
-            frame: self.frame.frame + 1,
-            pairs: self.pairs.len(),
-            hits: self.hits.len(),
-            contact_points: report.points,
-            max_depth: overlaps.iter().map(|o| o.depth).fold(0.0, f32::max),
-            times,
-        };
-        self.totals.frames += 1;
-        self.totals.pairs += self.pairs.len() as u64;
-        self.totals.hits += self.hits.len() as u64;
-        self.totals.max_pairs = self.totals.max_pairs.max(self.pairs.len());
-        self.totals.max_hits = self.totals.max_hits.max(self.hits.len());
-        self.totals.times.add(&times);
-        Ok(&self.frame)
+        let max_depth = overlaps.iter().map(|o| o.depth).fold(0.0, f32::max);
+        self.frames.record(report.points, max_depth, times);
+        Ok(&self.frames.frame)
     }
 }
 
