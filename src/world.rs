@@ -15,6 +15,10 @@
 //! positional correction of what overlap remains beyond the slop
 //! ```
 //!
+//! The order of the stages and their timing are written once, for both
+//! dimensions (`step_frame` over the `FrameStages` a world implements; the
+//! 3D world is [`crate::d3::World`]).
+//!
 //! The time of every stage is measured each frame ([`FrameStats`]); the GPU
 //! backend reuses its buffers from frame to frame. With
 //! [`World::set_check`], every frame's narrowphase is also run on the CPU
@@ -33,7 +37,7 @@ use crate::error::Error;
 use crate::manifold::Manifold;
 use crate::math::{Rot, rotate};
 use crate::narrowphase::{collide_cpu_best, manifolds_best};
-use crate::resolve::{ContactSolver, Overlap, SolverOptions, relax_positions};
+use crate::resolve::{ContactSolver, Movable, Overlap, SolverOptions, relax};
 use crate::shape::ShapeSet;
 use crate::types::{Hit, Pair};
 
@@ -207,6 +211,95 @@ impl<H, M> Frames<H, M> {
     }
 }
 
+/// The stages of one frame, as a world of either dimension does them;
+/// [`step_frame`] runs them in order and times them.
+pub(crate) trait FrameStages {
+    /// The bodies, which the positional correction moves.
+    type Body: Movable;
+    type Hit;
+    type Manifold;
+    fn frames(&mut self) -> &mut Frames<Self::Hit, Self::Manifold>;
+    /// Gravity on the dynamic bodies' velocities.
+    fn accelerate(&mut self, dt: f32);
+    /// The candidate pairs, into the frame's `pairs`.
+    fn broadphase(&mut self);
+    /// The narrowphase on the pairs (the kernel's time, the GPU's uploads and
+    /// readbacks), the check against the CPU reference, the hits, and the
+    /// manifolds (their time).
+    fn narrowphase(&mut self, times: &mut StageTimes) -> Result<(), Error>;
+    /// The contact constraints, warm started, through the iterations with
+    /// the position bias; returns the contact points solved.
+    fn solve_biased(&mut self, dt: f32) -> usize;
+    /// Moves the dynamic bodies by their velocities about their centres of
+    /// mass; returns how far each body's centre moved.
+    fn integrate(&mut self, dt: f32) -> Vec<<Self::Body as Movable>::Vector>;
+    /// The iterations without the bias; the impulses remembered.
+    fn relax(&mut self);
+    /// What overlap each manifold has left after the bodies moved by
+    /// `moved`, along its normal (its deepest point's depth, less the move).
+    fn overlaps(
+        &self,
+        moved: &[<Self::Body as Movable>::Vector],
+    ) -> Vec<Overlap<<Self::Body as Movable>::Vector>>;
+    /// The bodies, and the correction's slop, fraction and passes.
+    fn correction(&mut self) -> (&mut [Self::Body], (f32, f32, usize));
+}
+
+/// One frame of a world of either dimension: the stages in order, each
+/// timed (see the module's list).
+pub(crate) fn step_frame<W: FrameStages>(world: &mut W, dt: f32) -> Result<(), Error> {
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(Error::Argument {
+            name: "the time step",
+            message: format!("{dt} is not a positive number"),
+        });
+    }
+    let start = Instant::now();
+    let mut times = StageTimes::default();
+
+    let stage = Instant::now();
+    world.accelerate(dt);
+    times.integrate += stage.elapsed();
+
+    let stage = Instant::now();
+    world.broadphase();
+    times.broadphase = stage.elapsed();
+
+    world.narrowphase(&mut times)?;
+
+    let stage = Instant::now();
+    let points = world.solve_biased(dt);
+    times.solve = stage.elapsed();
+
+    let stage = Instant::now();
+    let moved = world.integrate(dt);
+    times.integrate += stage.elapsed();
+
+    let stage = Instant::now();
+    world.relax();
+    times.solve += stage.elapsed();
+
+    let stage = Instant::now();
+    let overlaps = world.overlaps(&moved);
+    let (bodies, (slop, fraction, passes)) = world.correction();
+    let mut offsets = vec![Default::default(); bodies.len()];
+    relax(
+        |body| bodies[body].inv_mass(),
+        &overlaps,
+        &mut offsets,
+        (slop, fraction, passes),
+    );
+    for (body, offset) in bodies.iter_mut().zip(&offsets) {
+        body.translate(*offset);
+    }
+    times.correct = stage.elapsed();
+    times.total = start.elapsed();
+
+    let max_depth = overlaps.iter().map(|o| o.depth).fold(0.0, f32::max);
+    world.frames().record(points, max_depth, times);
+    Ok(())
+}
+
 /// Bodies, their shapes, and everything that steps them.
 pub struct World {
     shapes: ShapeSet,
@@ -307,43 +400,55 @@ impl World {
 
     /// Advances the world by `dt` seconds.
     pub fn step(&mut self, dt: f32) -> Result<&FrameStats, Error> {
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(Error::Argument {
-                name: "the time step",
-                message: format!("{dt} is not a positive number"),
-            });
-        }
-        let start = Instant::now();
-        let mut times = StageTimes::default();
-        let options = self.options;
+        step_frame(self, dt)?;
+        Ok(&self.frames.frame)
+    }
 
-        let stage = Instant::now();
+    fn solver_options(&self) -> SolverOptions {
+        SolverOptions {
+            slop: self.options.slop,
+            ..self.options.solver
+        }
+    }
+}
+
+impl FrameStages for World {
+    type Body = Body;
+    type Hit = Hit;
+    type Manifold = Manifold;
+
+    fn frames(&mut self) -> &mut Frames<Hit, Manifold> {
+        &mut self.frames
+    }
+
+    fn accelerate(&mut self, dt: f32) {
+        let gravity = self.options.gravity;
         for body in self.bodies.iter_mut().filter(|b| !b.is_static()) {
-            body.velocity += options.gravity * dt;
+            body.velocity += gravity * dt;
         }
-        times.integrate += stage.elapsed();
+    }
 
-        let stage = Instant::now();
+    fn broadphase(&mut self) {
         self.frames.pairs = find_pairs(
             &self.shapes,
             &self.bodies,
-            options.margin,
+            self.options.margin,
             PairFilter {
                 skip_static_pairs: true,
             },
         );
-        times.broadphase = stage.elapsed();
+    }
 
+    fn narrowphase(&mut self, times: &mut StageTimes) -> Result<(), Error> {
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,
             &self.bodies,
             &self.frames.pairs,
-            options.margin,
+            self.options.margin,
         )?;
         let sat_hits = self.narrowphase.collide(&batch)?;
-        let narrowphase_time = stage.elapsed();
-        times.kernel = narrowphase_time;
+        times.kernel = stage.elapsed();
         #[cfg(feature = "gpu")]
         if let Some(gpu) = self.narrowphase.gpu_stats() {
             times.upload = gpu.upload;
@@ -359,13 +464,11 @@ impl World {
         let stage = Instant::now();
         self.frames.manifolds = manifolds_best(&batch, &self.frames.hits);
         times.manifolds = stage.elapsed();
-        drop(batch);
+        Ok(())
+    }
 
-        let stage = Instant::now();
-        let solver = SolverOptions {
-            slop: options.slop,
-            ..options.solver
-        };
+    fn solve_biased(&mut self, dt: f32) -> usize {
+        let solver = self.solver_options();
         let report = self.solver.begin(
             &self.shapes,
             &mut self.bodies,
@@ -374,9 +477,11 @@ impl World {
             Some(dt),
         );
         self.solver.solve_biased(&mut self.bodies, &solver);
-        times.solve = stage.elapsed();
+        report.points
+    }
 
-        let stage = Instant::now();
+    fn integrate(&mut self, dt: f32) -> Vec<Vec2> {
+        let max_translation = self.options.max_translation;
         let mut moved: Vec<Vec2> = vec![Vec2::ZERO; self.bodies.len()];
         for (body, displacement) in self.bodies.iter_mut().zip(moved.iter_mut()) {
             if body.is_static() {
@@ -384,8 +489,8 @@ impl World {
             }
             let step = body.velocity * dt;
             let length = step.length();
-            if length > options.max_translation {
-                body.velocity *= options.max_translation / length;
+            if length > max_translation {
+                body.velocity *= max_translation / length;
             }
             let centroid = self
                 .shapes
@@ -399,17 +504,17 @@ impl World {
             body.position = position;
             body.angle = angle;
         }
-        times.integrate += stage.elapsed();
+        moved
+    }
 
-        let stage = Instant::now();
+    fn relax(&mut self) {
+        let solver = self.solver_options();
         self.solver.relax(&mut self.bodies, &solver);
         self.solver.finish();
-        times.solve += stage.elapsed();
+    }
 
-        let stage = Instant::now();
-        // What overlap remains after the move, along each contact's normal.
-        let overlaps: Vec<Overlap> = self
-            .frames
+    fn overlaps(&self, moved: &[Vec2]) -> Vec<Overlap> {
+        self.frames
             .manifolds
             .iter()
             .map(|m| Overlap {
@@ -418,25 +523,15 @@ impl World {
                 normal: m.normal,
                 depth: m.depth() - m.normal.dot(moved[m.b as usize] - moved[m.a as usize]),
             })
-            .collect();
-        let mut offsets = vec![Vec2::ZERO; self.bodies.len()];
-        relax_positions(
-            &self.bodies,
-            &overlaps,
-            &mut offsets,
-            options.slop,
-            options.correction,
-            options.correction_passes,
-        );
-        for (body, offset) in self.bodies.iter_mut().zip(&offsets) {
-            body.position += *offset;
-        }
-        times.correct = stage.elapsed();
-        times.total = start.elapsed();
+            .collect()
+    }
 
-        let max_depth = overlaps.iter().map(|o| o.depth).fold(0.0, f32::max);
-        self.frames.record(report.points, max_depth, times);
-        Ok(&self.frames.frame)
+    fn correction(&mut self) -> (&mut [Body], (f32, f32, usize)) {
+        let options = self.options;
+        (
+            &mut self.bodies,
+            (options.slop, options.correction, options.correction_passes),
+        )
     }
 }
 

@@ -35,8 +35,8 @@ use super::types::Hit;
 use crate::broadphase::PairFilter;
 use crate::check::Agreement;
 use crate::error::Error;
-use crate::resolve::{Overlap, relax};
-use crate::world::{FrameStats, Frames, RunStats, StageTimes};
+use crate::resolve::Overlap;
+use crate::world::{FrameStages, FrameStats, Frames, RunStats, StageTimes, step_frame};
 
 /// How a 3D world behaves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,41 +180,56 @@ impl World {
 
     /// Advances the world by `dt` seconds.
     pub fn step(&mut self, dt: f32) -> Result<&FrameStats, Error> {
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(Error::Argument {
-                name: "the time step",
-                message: format!("{dt} is not a positive number"),
-            });
-        }
-        let start = Instant::now();
-        let mut times = StageTimes::default();
-        let options = self.options;
+        step_frame(self, dt)?;
+        Ok(&self.frames.frame)
+    }
 
-        let stage = Instant::now();
-        let damping = 1.0 / (1.0 + dt * options.angular_damping);
+    fn solver_options(&self) -> SolverOptions {
+        SolverOptions {
+            slop: self.options.slop,
+            ..self.options.solver
+        }
+    }
+}
+
+impl FrameStages for World {
+    type Body = Body;
+    type Hit = Hit;
+    type Manifold = Manifold;
+
+    fn frames(&mut self) -> &mut Frames<Hit, Manifold> {
+        &mut self.frames
+    }
+
+    fn accelerate(&mut self, dt: f32) {
+        let (gravity, damping) = (
+            self.options.gravity,
+            1.0 / (1.0 + dt * self.options.angular_damping),
+        );
         for body in self.bodies.iter_mut().filter(|b| !b.is_static()) {
-            body.velocity += options.gravity * dt;
+            body.velocity += gravity * dt;
             body.angular_velocity *= damping;
         }
-        times.integrate += stage.elapsed();
+    }
 
-        let stage = Instant::now();
+    fn broadphase(&mut self) {
         self.frames.pairs = find_pairs3(
             &self.shapes,
             &self.bodies,
-            options.margin,
+            self.options.margin,
             PairFilter {
                 skip_static_pairs: true,
             },
         );
-        times.broadphase = stage.elapsed();
+    }
 
+    fn narrowphase(&mut self, times: &mut StageTimes) -> Result<(), Error> {
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,
             &self.bodies,
             &self.frames.pairs,
-            options.margin,
+            self.options.margin,
         )?;
         let sat_hits = self.narrowphase.collide(&batch)?;
         times.kernel = stage.elapsed();
@@ -233,13 +248,11 @@ impl World {
         let stage = Instant::now();
         self.frames.manifolds = manifolds_of(&batch, &self.frames.hits);
         times.manifolds = stage.elapsed();
-        drop(batch);
+        Ok(())
+    }
 
-        let stage = Instant::now();
-        let solver = SolverOptions {
-            slop: options.slop,
-            ..options.solver
-        };
+    fn solve_biased(&mut self, dt: f32) -> usize {
+        let solver = self.solver_options();
         let report = self.solver.begin(
             &self.shapes,
             &mut self.bodies,
@@ -248,28 +261,27 @@ impl World {
             Some(dt),
         );
         self.solver.solve_biased(&mut self.bodies, &solver);
-        times.solve = stage.elapsed();
+        report.points
+    }
 
-        let stage = Instant::now();
+    fn integrate(&mut self, dt: f32) -> Vec<Vec3> {
         let mut moved: Vec<Vec3> = vec![Vec3::ZERO; self.bodies.len()];
         for (body, displacement) in self.bodies.iter_mut().zip(moved.iter_mut()) {
-            if body.is_static() {
-                continue;
+            if !body.is_static() {
+                *displacement = integrate(&self.shapes, body, dt, &self.options);
             }
-            *displacement = integrate(&self.shapes, body, dt, &options);
         }
-        times.integrate += stage.elapsed();
+        moved
+    }
 
-        let stage = Instant::now();
+    fn relax(&mut self) {
+        let solver = self.solver_options();
         self.solver.relax(&mut self.bodies, &solver);
         self.solver.finish();
-        times.solve += stage.elapsed();
+    }
 
-        let stage = Instant::now();
-        // What overlap remains after the move, along each contact's normal
-        // (the deepest point's, moved with the bodies' centres).
-        let overlaps: Vec<Overlap<Vec3>> = self
-            .frames
+    fn overlaps(&self, moved: &[Vec3]) -> Vec<Overlap<Vec3>> {
+        self.frames
             .manifolds
             .iter()
             .map(|m| Overlap {
@@ -278,24 +290,15 @@ impl World {
                 normal: m.normal,
                 depth: m.depth() - m.normal.dot(moved[m.b as usize] - moved[m.a as usize]),
             })
-            .collect();
-        let mut offsets = vec![Vec3::ZERO; self.bodies.len()];
-        let bodies = &self.bodies;
-        relax(
-            |body| bodies[body].inv_mass,
-            &overlaps,
-            &mut offsets,
-            (options.slop, options.correction, options.correction_passes),
-        );
-        for (body, offset) in self.bodies.iter_mut().zip(&offsets) {
-            body.position += *offset;
-        }
-        times.correct = stage.elapsed();
-        times.total = start.elapsed();
+            .collect()
+    }
 
-        let max_depth = overlaps.iter().map(|o| o.depth).fold(0.0, f32::max);
-        self.frames.record(report.points, max_depth, times);
-        Ok(&self.frames.frame)
+    fn correction(&mut self) -> (&mut [Body], (f32, f32, usize)) {
+        let options = self.options;
+        (
+            &mut self.bodies,
+            (options.slop, options.correction, options.correction_passes),
+        )
     }
 }
 
