@@ -188,8 +188,28 @@ fn bad_demo_and_render_arguments_are_errors() {
     assert!(!png.exists());
 }
 
-/// `demo --dim 3`: the summary, --check on the GPU with no disagreement, the
-/// picture drawn in perspective and the animation.
+/// The whole default 3D demo (1,000 bodies, 300 frames) on the GPU with the
+/// CPU reference beside it: no disagreement on any frame.
+#[test]
+fn check_on_the_gpu_over_the_whole_3d_demo_finds_no_disagreement() {
+    if common::gpu_context().is_none() {
+        return;
+    }
+    let out = gpusat(&["demo", "--dim", "3", "--backend", "gpu", "--check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("1000 bodies"), "{stdout}");
+    assert!(stdout.contains("backend: gpu on"), "{stdout}");
+    assert!(stdout.contains("; 0 disagreements"), "{stdout}");
+    eprintln!("{stdout}");
+}
+
+/// `demo --dim 3`: the summary, --check on the GPU, the picture drawn in
+/// perspective and the animation.
 #[test]
 fn demo_in_3d_checks_on_the_gpu_and_writes_a_png_and_a_gif() {
     let Some(_) = common::gpu_context() else {
