@@ -162,6 +162,11 @@ pub struct BenchRow {
     /// non-parallel one).
     pub edge_pairs_per_pair: Option<f64>,
     pub edge_pairs_tested_per_pair: Option<f64>,
+    /// CPU time of the calling thread per pair (median, ns): what the host
+    /// itself spends on a batch, without waiting and without other threads
+    /// (a software GPU's, rayon's). For `cpu` about `ns_per_pair`; for `gpu`
+    /// the packing, sorting by kind and ordering of hits.
+    pub host_ns_per_pair: Option<f64>,
 }
 
 /// The result of a sweep.
@@ -200,7 +205,7 @@ pub(crate) fn sample<F>(
     min_time: Duration,
     samples: usize,
     mut call: F,
-) -> Result<(f64, usize), Error>
+) -> Result<(f64, usize, Option<f64>), Error>
 where
     F: FnMut() -> Result<Duration, Error>,
 {
@@ -219,15 +224,44 @@ where
         samples
     };
     let mut per_call = Vec::with_capacity(count);
+    let mut host_per_call = Vec::with_capacity(count);
     for _ in 0..count {
         let mut total = Duration::ZERO;
+        let host_start = thread_cpu_time();
         for _ in 0..calls_per_sample {
             total += call()?;
+        }
+        if let (Some(start), Some(end)) = (host_start, thread_cpu_time()) {
+            host_per_call.push((end - start).as_secs_f64() * 1e9 / f64::from(calls_per_sample));
         }
         per_call.push(total.as_secs_f64() * 1e9 / f64::from(calls_per_sample));
     }
     per_call.sort_by(f64::total_cmp);
-    Ok((per_call[per_call.len() / 2], count))
+    host_per_call.sort_by(f64::total_cmp);
+    let host = (host_per_call.len() == count).then(|| host_per_call[count / 2]);
+    Ok((per_call[per_call.len() / 2], count, host))
+}
+
+/// CPU time the calling thread has used, where the platform tells
+/// (`CLOCK_THREAD_CPUTIME_ID`): the host's own work on a batch, without the
+/// time it waits and without the threads of a software GPU (lavapipe's
+/// workers) or of rayon's pool.
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `now` is a valid timespec to write into; the clock id is
+        // a constant the platform defines.
+        let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+        (status == 0).then(|| Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// Multiply-adds on eight independent chains of eight lanes: arithmetic
@@ -353,32 +387,35 @@ pub fn run_bench(
         let first_row = rows.len();
         for &backend in &options.backends {
             progress(&format!("{} pairs, {}", size, backend.name()));
-            let (median, samples, hits, transfer) = match backend {
+            let (median, samples, host, hits, transfer) = match backend {
                 BenchBackend::Cpu => {
-                    let (median, samples) = sample(options.min_time, options.samples, || {
-                        Ok(timed(|| collide_cpu(&batch)).1)
-                    })?;
-                    (median, samples, reference.len(), None)
+                    let (median, samples, host) =
+                        sample(options.min_time, options.samples, || {
+                            Ok(timed(|| collide_cpu(&batch)).1)
+                        })?;
+                    (median, samples, host, reference.len(), None)
                 }
                 BenchBackend::CpuParallel => {
                     let hits = collide_cpu_parallel(&batch);
                     check_against_reference(backend, &batch, &reference, &hits)?;
-                    let (median, samples) = sample(options.min_time, options.samples, || {
-                        Ok(timed(|| collide_cpu_parallel(&batch)).1)
-                    })?;
-                    (median, samples, hits.len(), None)
+                    let (median, samples, host) =
+                        sample(options.min_time, options.samples, || {
+                            Ok(timed(|| collide_cpu_parallel(&batch)).1)
+                        })?;
+                    (median, samples, host, hits.len(), None)
                 }
                 BenchBackend::CpuContacts => {
                     // One output reused from call to call, as a simulation
                     // reuses it from frame to frame (the GPU rows reuse
                     // their buffers too).
                     let mut manifolds = contacts_cpu(&batch);
-                    let (median, samples) = sample(options.min_time, options.samples, || {
-                        let start = Instant::now();
-                        contacts_cpu_into(&batch, &mut manifolds);
-                        Ok(start.elapsed())
-                    })?;
-                    (median, samples, manifolds.len(), None)
+                    let (median, samples, host) =
+                        sample(options.min_time, options.samples, || {
+                            let start = Instant::now();
+                            contacts_cpu_into(&batch, &mut manifolds);
+                            Ok(start.elapsed())
+                        })?;
+                    (median, samples, host, manifolds.len(), None)
                 }
                 BenchBackend::Gpu | BenchBackend::GpuKernel => {
                     let Some(gpu) = gpu.as_deref_mut() else {
@@ -399,16 +436,17 @@ pub fn run_bench(
                         gpu.device_bytes() as f64 / size.max(1) as f64,
                     );
                     let kernel_only = backend == BenchBackend::GpuKernel;
-                    let (median, samples) = sample(options.min_time, options.samples, || {
-                        let (result, wall) = timed(|| gpu.collide(&batch));
-                        result?;
-                        Ok(if kernel_only {
-                            gpu.stats().kernel.unwrap_or_default()
-                        } else {
-                            wall
-                        })
-                    })?;
-                    (median, samples, hits.len(), Some(transfer))
+                    let (median, samples, host) =
+                        sample(options.min_time, options.samples, || {
+                            let (result, wall) = timed(|| gpu.collide(&batch));
+                            result?;
+                            Ok(if kernel_only {
+                                gpu.stats().kernel.unwrap_or_default()
+                            } else {
+                                wall
+                            })
+                        })?;
+                    (median, samples, host, hits.len(), Some(transfer))
                 }
                 BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
                     continue;
@@ -416,10 +454,11 @@ pub fn run_bench(
                 BenchBackend::Parry2d => {
                     let Some(peer) = peer.as_ref() else { continue };
                     let hits = peer.collide(pairs);
-                    let (median, samples) = sample(options.min_time, options.samples, || {
-                        Ok(timed(|| peer.collide(pairs)).1)
-                    })?;
-                    (median, samples, hits, None)
+                    let (median, samples, host) =
+                        sample(options.min_time, options.samples, || {
+                            Ok(timed(|| peer.collide(pairs)).1)
+                        })?;
+                    (median, samples, host, hits, None)
                 }
             };
             let ns_per_pair = median / size.max(1) as f64;
@@ -442,6 +481,7 @@ pub fn run_bench(
                 vertices: None,
                 edge_pairs_per_pair: None,
                 edge_pairs_tested_per_pair: None,
+                host_ns_per_pair: host.map(|host| host / size.max(1) as f64),
             });
         }
         let size_rows = &mut rows[first_row..];
@@ -539,6 +579,26 @@ impl BenchReport {
                 row.pairs
             );
         }
+        if let Some(row) = largest_gpu
+            && let Some(host) = row.host_ns_per_pair
+        {
+            let cpu_host = self
+                .rows
+                .iter()
+                .find(|r| {
+                    r.backend == BenchBackend::Cpu.name()
+                        && r.pairs == row.pairs
+                        && r.workload == row.workload
+                })
+                .and_then(|r| r.host_ns_per_pair);
+            let _ = writeln!(
+                out,
+                "host CPU time of the calling thread at {} pairs: gpu {host:.1} ns per pair{} \
+                 (packing, sorting by kind, waiting, ordering the hits; not the GPU's own threads)",
+                row.pairs,
+                cpu_host.map_or_else(String::new, |cpu| format!(", cpu {cpu:.1}")),
+            );
+        }
         let _ = writeln!(
             out,
             "memory: {} bytes per pair in (two body indices), {} per reported pair out ({} with contacts)",
@@ -574,13 +634,13 @@ impl BenchReport {
     /// The rows as CSV with a header line.
     pub fn csv(&self) -> String {
         let mut out = String::from(
-            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_peer,upload_bytes_per_pair,readback_bytes_per_hit,host_bytes_per_pair,device_bytes_per_pair,vertices,edge_pairs_per_pair,edge_pairs_tested_per_pair\n",
+            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_peer,upload_bytes_per_pair,readback_bytes_per_hit,host_bytes_per_pair,device_bytes_per_pair,vertices,edge_pairs_per_pair,edge_pairs_tested_per_pair,host_ns_per_pair\n",
         );
         let optional = |value: Option<f64>| value.map_or_else(String::new, |v| format!("{v:.4}"));
         for row in &self.rows {
             let _ = writeln!(
                 out,
-                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{},{:.2},{},{},{},{}",
+                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{},{:.2},{},{},{},{},{}",
                 row.workload.replace('"', "\"\""),
                 row.backend,
                 row.pairs,
@@ -597,6 +657,7 @@ impl BenchReport {
                 optional(row.vertices),
                 optional(row.edge_pairs_per_pair),
                 optional(row.edge_pairs_tested_per_pair),
+                optional(row.host_ns_per_pair),
             );
         }
         out

@@ -137,28 +137,31 @@ pub fn run_bench3(
                 ));
                 let mut edge_stats = None;
                 let mut measured = size;
-                let (median, samples, hits, transfer) = match backend {
+                let (median, samples, host, hits, transfer) = match backend {
                     BenchBackend::Cpu => {
-                        let (median, samples) = sample(options.min_time, options.samples, || {
-                            Ok(timed(|| collide_cpu(&batch)).1)
-                        })?;
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                Ok(timed(|| collide_cpu(&batch)).1)
+                            })?;
                         edge_stats = Some(stats);
-                        (median, samples, reference.len(), None)
+                        (median, samples, host, reference.len(), None)
                     }
                     BenchBackend::CpuParallel => {
                         let hits = collide_cpu_parallel(&batch);
                         check(backend, &batch, &reference, &hits)?;
-                        let (median, samples) = sample(options.min_time, options.samples, || {
-                            Ok(timed(|| collide_cpu_parallel(&batch)).1)
-                        })?;
-                        (median, samples, hits.len(), None)
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                Ok(timed(|| collide_cpu_parallel(&batch)).1)
+                            })?;
+                        (median, samples, host, hits.len(), None)
                     }
                     BenchBackend::CpuContacts => {
                         let manifolds = contacts_cpu(&batch);
-                        let (median, samples) = sample(options.min_time, options.samples, || {
-                            Ok(timed(|| contacts_cpu(&batch)).1)
-                        })?;
-                        (median, samples, manifolds.len(), None)
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                Ok(timed(|| contacts_cpu(&batch)).1)
+                            })?;
+                        (median, samples, host, manifolds.len(), None)
                     }
                     BenchBackend::CpuPairwise => {
                         measured = slow.len();
@@ -166,10 +169,11 @@ pub fn run_bench3(
                         let (hits, pairwise_stats) = collide_cpu_with_stats(&pairwise);
                         check(backend, &slow_batch, &collide_cpu(&slow_batch), &hits)?;
                         edge_stats = Some(pairwise_stats);
-                        let (median, samples) = sample(options.min_time, options.samples, || {
-                            Ok(timed(|| collide_cpu(&pairwise)).1)
-                        })?;
-                        (median, samples, hits.len(), None)
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                Ok(timed(|| collide_cpu(&pairwise)).1)
+                            })?;
+                        (median, samples, host, hits.len(), None)
                     }
                     BenchBackend::CpuBrute => {
                         measured = slow.len();
@@ -187,10 +191,11 @@ pub fn run_bench3(
                             )));
                         }
                         edge_stats = Some(brute_stats);
-                        let (median, samples) = sample(options.min_time, options.samples, || {
-                            Ok(timed(|| collide_cpu(&brute)).1)
-                        })?;
-                        (median, samples, hits.len(), None)
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                Ok(timed(|| collide_cpu(&brute)).1)
+                            })?;
+                        (median, samples, host, hits.len(), None)
                     }
                     BenchBackend::Gpu | BenchBackend::GpuKernel => {
                         let Some(gpu) = gpu.as_deref_mut() else {
@@ -209,29 +214,31 @@ pub fn run_bench3(
                             gpu.device_bytes() as f64 / size.max(1) as f64,
                         );
                         let kernel_only = backend == BenchBackend::GpuKernel;
-                        let (median, samples) = sample(options.min_time, options.samples, || {
-                            let (result, wall) = timed(|| gpu.collide(&batch));
-                            result?;
-                            Ok(if kernel_only {
-                                gpu.stats().kernel.unwrap_or_default()
-                            } else {
-                                wall
-                            })
-                        })?;
-                        (median, samples, hits.len(), Some(transfer))
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                let (result, wall) = timed(|| gpu.collide(&batch));
+                                result?;
+                                Ok(if kernel_only {
+                                    gpu.stats().kernel.unwrap_or_default()
+                                } else {
+                                    wall
+                                })
+                            })?;
+                        (median, samples, host, hits.len(), Some(transfer))
                     }
                     BenchBackend::Parry3d => {
                         let Some(peer) = peer.as_ref() else { continue };
                         measured = slow.len();
                         let hits = peer.collide(slow);
-                        let (median, samples) = sample(options.min_time, options.samples, || {
-                            Ok(timed(|| {
-                                // SAT and contacts, as parry's contact() does both.
-                                peer.collide(slow)
-                            })
-                            .1)
-                        })?;
-                        (median, samples, hits, None)
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                Ok(timed(|| {
+                                    // SAT and contacts, as parry's contact() does both.
+                                    peer.collide(slow)
+                                })
+                                .1)
+                            })?;
+                        (median, samples, host, hits, None)
                     }
                     BenchBackend::Parry2d => continue,
                 };
@@ -267,6 +274,7 @@ pub fn run_bench3(
                     vertices: Some(vertices),
                     edge_pairs_per_pair: edge_pairs,
                     edge_pairs_tested_per_pair: tested,
+                    host_ns_per_pair: host.map(|host| host / measured.max(1) as f64),
                 });
             }
             let group = &mut rows[first_row..];
