@@ -226,7 +226,8 @@ impl ContactSolver {
                 let impulse = point.normal_impulse * constraint.normal
                     + point.tangent_impulse[0] * t1
                     + point.tangent_impulse[1] * t2;
-                apply_impulse(bodies, mass, (constraint.a, constraint.b), point, impulse);
+                let pair = (constraint.a, constraint.b);
+                apply_impulse(bodies, (&mass[pair.0], &mass[pair.1]), pair, point, impulse);
             }
         }
         report
@@ -293,7 +294,7 @@ impl ContactSolver {
                     let total = [wanted[0] * scale, wanted[1] * scale];
                     point.tangent_impulse = total;
                     let impulse = (total[0] - old[0]) * t1 + (total[1] - old[1]) * t2;
-                    apply_impulse(bodies, mass, (a, b), point, impulse);
+                    apply_impulse(bodies, (&ma, &mb), (a, b), point, impulse);
                 }
                 for point in constraint.points.iter_mut().flatten() {
                     let relative =
@@ -303,7 +304,7 @@ impl ContactSolver {
                     let total = (point.normal_impulse + lambda).max(0.0);
                     let lambda = total - point.normal_impulse;
                     point.normal_impulse = total;
-                    apply_impulse(bodies, mass, (a, b), point, lambda * normal);
+                    apply_impulse(bodies, (&ma, &mb), (a, b), point, lambda * normal);
                 }
             }
         }
@@ -323,6 +324,7 @@ impl ContactSolver {
 
 /// Velocity of B's contact point relative to A's. A static body's
 /// velocities count as zero whatever they hold.
+#[inline(always)]
 fn relative_velocity(
     a: &Body,
     b: &Body,
@@ -341,14 +343,14 @@ fn relative_velocity(
     point_velocity(b, mb, r_b) - point_velocity(a, ma, r_a)
 }
 
+#[inline(always)]
 fn apply_impulse(
     bodies: &mut [Body],
-    mass: &[MassState3],
+    (ma, mb): (&MassState3, &MassState3),
     (a, b): (usize, usize),
     point: &PointConstraint,
     impulse: Vec3,
 ) {
-    let (ma, mb) = (mass[a], mass[b]);
     if ma.inv_mass > 0.0 {
         bodies[a].velocity -= ma.inv_mass * impulse;
         bodies[a].angular_velocity -= ma.inv_inertia * point.r_a.cross(impulse);
