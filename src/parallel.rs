@@ -1,8 +1,9 @@
 //! Splitting CPU work over rayon's pool (the `parallel` feature).
 //!
-//! Batches are cut into chunks of 2,048 to 4,096 pairs, each chunk's output
-//! reserved for the worst case, and the outputs joined in order with a
-//! parallel copy. Small batches stay on the calling thread.
+//! Batches are cut into chunks of 2,048 to 4,096 pairs (fewer, down to one,
+//! when each pair weighs more: 3D hulls), each chunk's output reserved for
+//! the worst case, and the outputs joined in order with a parallel copy.
+//! Small batches stay on the calling thread.
 
 use rayon::prelude::*;
 

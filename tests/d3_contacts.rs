@@ -301,3 +301,63 @@ fn one_pair_and_parallel_equal_the_batch() {
     assert_eq!(next, hits.len());
     assert!(hits.len() > 1000, "{} hits", hits.len());
 }
+
+/// The points of one manifold never share an id (the solver keys its warm
+/// start on them): boxes of every size turned every way over a box and over
+/// each other, incident faces hanging over the reference face's corners,
+/// so that points are cut twice and corners of the reference face are kept.
+#[test]
+fn the_points_of_a_manifold_have_distinct_ids() {
+    let mut shapes = ShapeSet::new();
+    let slab = shapes.add_cuboid(Vec3::new(0.5, 0.2, 0.5)).expect("slab");
+    let mut random = rng(2151);
+    let mut cut_twice = 0;
+    let mut manifolds_seen = 0;
+    for _ in 0..3000 {
+        let half = Vec3::new(
+            random.random_range(0.2..0.9),
+            random.random_range(0.05..0.3),
+            random.random_range(0.2..0.9),
+        );
+        let plate = shapes.add_cuboid(half).expect("plate");
+        let tilt = random.random_range(-0.05..0.05);
+        let bodies = [
+            Body::fixed(slab, Vec3::ZERO, Quat::IDENTITY),
+            Body::new(
+                plate,
+                Vec3::new(
+                    random.random_range(-0.6..0.6),
+                    0.2 + half.y - random.random_range(0.001..0.02),
+                    random.random_range(-0.6..0.6),
+                ),
+                Quat::from_rotation_y(random.random_range(0.0..std::f32::consts::TAU))
+                    * Quat::from_rotation_x(tilt),
+            ),
+        ];
+        let pairs = [Pair::new(0, 1), Pair::new(1, 0)];
+        let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).expect("batch");
+        for hit in batch.hits(&collide_cpu(&batch)) {
+            let contact = manifold(&batch, &hit);
+            let ids: Vec<u32> = contact.points().iter().map(|p| p.id).collect();
+            let unique: std::collections::BTreeSet<u32> = ids.iter().copied().collect();
+            assert_eq!(
+                unique.len(),
+                ids.len(),
+                "ids repeat in {contact:?} (plate {half}, {:?})",
+                bodies[1]
+            );
+            manifolds_seen += 1;
+            // Points cut by a side plane on a line that is itself a side
+            // plane: corners of the reference face.
+            cut_twice += ids
+                .iter()
+                .filter(|&&id| (id & 0xfff) >= 256 && (id & 0x3f) >= 32)
+                .count();
+        }
+    }
+    assert!(manifolds_seen > 3000, "{manifolds_seen} manifolds");
+    assert!(
+        cut_twice > 100,
+        "only {cut_twice} corner points: the case is not exercised"
+    );
+}

@@ -1,7 +1,7 @@
 //! The 3D frame pipeline steps bodies as a person expects them to move: a
 //! box resting on the ground stays put, a stack of boxes stands, a sphere
-//! rolls down a ramp, a pile settles; and the backends give the same
-//! trajectories.
+//! rolls down a ramp, a pile settles; and the GPU backend gives the CPU's
+//! trajectory.
 
 use gpusat::BackendKind;
 use gpusat::d3::{Body, Narrowphase, ShapeSet, World, WorldOptions};
@@ -192,25 +192,19 @@ fn pile(narrowphase: Narrowphase) -> World {
     World::new(shapes, bodies, narrowphase, WorldOptions::default()).expect("world")
 }
 
-/// A small pile of mixed shapes: the CPU and the parallel CPU backends give
-/// the same trajectories bit for bit, and the pile comes to rest.
+/// A small pile of mixed shapes inside four walls comes to rest. (Its
+/// batches are too small for the parallel backend to split them; the
+/// default 3D demo in `cli/tests/demo3_world.rs` compares cpu and
+/// cpu-parallel where they do split.)
 #[test]
-fn a_small_pile_settles_the_same_on_both_cpu_backends() {
-    let backend = |kind| Narrowphase::new(kind).expect("backend");
-    let mut serial = pile(backend(BackendKind::Cpu));
-    let mut parallel = pile(backend(BackendKind::CpuParallel));
+fn a_small_pile_inside_walls_settles() {
+    let mut world = pile(Narrowphase::new(BackendKind::Cpu).expect("backend"));
     let mut peak = 0.0f64;
-    for frame in 0..300 {
-        serial.step(DT).expect("step");
-        parallel.step(DT).expect("step");
-        assert_eq!(
-            serial.bodies(),
-            parallel.bodies(),
-            "frame {frame}: the two CPU backends' bodies differ"
-        );
-        peak = peak.max(serial.kinetic_energy());
+    for _ in 0..300 {
+        world.step(DT).expect("step");
+        peak = peak.max(world.kinetic_energy());
     }
-    let end = serial.kinetic_energy();
+    let end = world.kinetic_energy();
     assert!(
         peak > 1.0,
         "the pile never fell: peak kinetic energy {peak}"
@@ -219,7 +213,7 @@ fn a_small_pile_settles_the_same_on_both_cpu_backends() {
         end < 0.01 * peak,
         "kinetic energy {end} at the end, {peak} at the peak"
     );
-    let deepest = serial.frame_stats().max_depth;
+    let deepest = world.frame_stats().max_depth;
     assert!(deepest < 0.01 * 0.4, "deepest contact {deepest}");
 }
 

@@ -163,9 +163,10 @@ pub struct BenchRow {
     pub edge_pairs_per_pair: Option<f64>,
     pub edge_pairs_tested_per_pair: Option<f64>,
     /// CPU time of the calling thread per pair (median, ns): what the host
-    /// itself spends on a batch, without waiting and without other threads
-    /// (a software GPU's, rayon's). For `cpu` about `ns_per_pair`; for `gpu`
-    /// the packing, sorting by kind and ordering of hits.
+    /// itself spends on a batch; blocking waits and other threads (a
+    /// software GPU's, rayon's) do not count. For `cpu` about `ns_per_pair`;
+    /// for `gpu` the packing, sorting by kind and ordering of hits, and any
+    /// polling while it waits.
     pub host_ns_per_pair: Option<f64>,
 }
 
@@ -594,7 +595,7 @@ impl BenchReport {
             let _ = writeln!(
                 out,
                 "host CPU time of the calling thread at {} pairs: gpu {host:.1} ns per pair{} \
-                 (packing, sorting by kind, waiting, ordering the hits; not the GPU's own threads)",
+                 (packing, sorting by kind, polling, ordering the hits; not blocked waits or the GPU's own threads)",
                 row.pairs,
                 cpu_host.map_or_else(String::new, |cpu| format!(", cpu {cpu:.1}")),
             );

@@ -7,9 +7,16 @@
 //!     a 42-vertex hull scaled to the radius):
 //!     world vertices; skip the face if its normal points away from the eye
 //!     shade = base colour x (0.35 + 0.65 max(0, n . light))
-//!     depth = the face centre's distance along the view direction
-//! sort by depth, farthest first; fill and outline each projected polygon
+//!     depth = static bodies: the farthest corner's distance along the view
+//!             direction; moving ones: the face centre's
+//! static faces first, then the moving ones (and the contact points), each
+//! group farthest first; fill and outline each projected polygon
 //! ```
+//!
+//! Drawing the static bodies first is right for a camera outside a box
+//! looking into it (the demo's: the box's faces it sees are behind whatever
+//! lies in it, its front wall cut away); a face ordered by its centre alone
+//! would let a large floor cover the bodies standing on its far half.
 
 use glam::{Vec2, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform as SkTransform};
@@ -37,7 +44,8 @@ impl Camera3 {
     /// `fov_y` radians, for a `width` x `height` picture.
     pub fn looking_at(eye: Vec3, target: Vec3, fov_y: f32, width: u32, height: u32) -> Camera3 {
         let forward = (target - eye).normalize();
-        let right = forward.cross(Vec3::Y).normalize();
+        // Looking straight up or down: any horizontal right will do.
+        let right = forward.cross(Vec3::Y).try_normalize().unwrap_or(Vec3::X);
         let up = right.cross(forward);
         Camera3 {
             eye,
@@ -172,8 +180,17 @@ pub fn render3(
                 continue;
             };
             let shade = 0.35 + 0.65 * normal.dot(light).max(0.0);
+            // Static bodies (the box) are drawn first, each face ordered by
+            // its farthest corner: a floor runs under the walls that stand
+            // on it, and a face's centre says nothing about a large face.
+            // The moving bodies follow, ordered by their faces' centres.
+            let depth = if body.is_static() {
+                projected.iter().map(|(_, d)| *d).fold(f32::MIN, f32::max)
+            } else {
+                (centre - camera.eye).dot(camera.forward)
+            };
             faces.push((
-                (centre - camera.eye).dot(camera.forward),
+                (!body.is_static(), depth),
                 Item::Face {
                     points: projected.into_iter().map(|(p, _)| p).collect(),
                     colour: colour * shade,
@@ -188,11 +205,11 @@ pub fn render3(
         for point in manifolds.iter().flat_map(|m| m.points()) {
             if let Some((at, depth)) = camera.project(point.point) {
                 let radius = (camera.focal * 0.012 / depth).clamp(1.0, 4.0);
-                faces.push((depth - 0.02, Item::Contact { at, radius }));
+                faces.push(((true, depth - 0.02), Item::Contact { at, radius }));
             }
         }
     }
-    faces.sort_by(|a, b| b.0.total_cmp(&a.0));
+    faces.sort_by(|a, b| a.0.0.cmp(&b.0.0).then(b.0.1.total_cmp(&a.0.1)));
     let outline = Stroke {
         width: 0.6,
         ..Stroke::default()

@@ -96,10 +96,15 @@ impl Manifold {
 /// | a sphere (3) | 3 | the axis's packed index |
 ///
 /// A face point's feature is the incident vertex it came from (below 256),
-/// or `256 + 64 (k mod 60) + (f mod 64)` for a point cut by the reference
-/// face's side plane `k` on the segment after feature `f`: stable from frame
-/// to frame while the same features touch (ids can repeat only on faces of
-/// more than 60 edges).
+/// or, for a point cut by the reference face's side plane `k`, `256 + 64 (k
+/// mod 60) + s` where `s` names the line it was cut on: the incident face's
+/// edge `e` (`s = e mod 32`, edges numbered along the incident face's loop)
+/// or, at a corner of the reference face, the side plane `j` the segment
+/// ran along (`s = 32 + j mod 32`). A pair (plane, line) meets in one point,
+/// so the ids of one manifold are distinct, and they stay the same from
+/// frame to frame while the same features touch, as long as the reference
+/// face has at most 60 edges and both faces at most 32 (beyond that ids can
+/// repeat, and a solver matching them warm starts less well).
 pub fn contact_id(kind: u32, reference: u32, incident: u32, feature: u32) -> u32 {
     match kind {
         0 | 1 => {
@@ -164,11 +169,32 @@ pub(crate) fn contact_points(
     }
 }
 
-/// A clipped point in the reference frame, with the feature it came from.
+/// A clipped point in the reference frame, with the feature it came from
+/// and the line the polygon runs along from it to the next point.
 #[derive(Clone, Copy, Debug)]
 struct ClipPoint {
     position: Vec3,
     feature: u32,
+    outgoing: Line,
+}
+
+/// A line the clipped polygon's sides run along.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Line {
+    /// The incident face's edge from its loop's vertex `e` to the next.
+    IncidentEdge(u32),
+    /// The reference face's side plane `k`.
+    SidePlane(u32),
+}
+
+impl Line {
+    /// The line's part of a cut point's feature (see [`contact_id`]).
+    fn code(self) -> u32 {
+        match self {
+            Line::IncidentEdge(e) => e % 32,
+            Line::SidePlane(k) => 32 + k % 32,
+        }
+    }
 }
 
 /// Clips `input` (a convex polygon) by the plane `side . (p - origin) <= 0`,
@@ -183,14 +209,27 @@ fn clip_by_plane(
         let q = input[(k + 1) % input.len()];
         let dp = dot3(side, p.position - origin);
         let dq = dot3(side, q.position - origin);
-        if dp <= 0.0 {
+        if dp < 0.0 || (dp == 0.0 && dq <= 0.0) {
             output.push(p);
+        } else if dp == 0.0 {
+            // On the plane, heading out: the polygon runs along the plane.
+            output.push(ClipPoint {
+                outgoing: Line::SidePlane(plane),
+                ..p
+            });
         }
         if (dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0) {
             let t = dp / (dp - dq);
+            // Leaving the inside, the polygon then runs along the plane;
+            // entering it, along the segment it was on.
             output.push(ClipPoint {
                 position: p.position + t * (q.position - p.position),
-                feature: 256 + 64 * (plane % 60) + (p.feature % 64),
+                feature: 256 + 64 * (plane % 60) + p.outgoing.code(),
+                outgoing: if dp < 0.0 {
+                    Line::SidePlane(plane)
+                } else {
+                    p.outgoing
+                },
             });
         }
     }
@@ -223,10 +262,17 @@ fn face_contact(
     }
     CLIP.with_borrow_mut(|(polygon, scratch, kept)| {
         polygon.clear();
-        polygon.extend(incident.face(incident_face).iter().map(|&v| ClipPoint {
-            position: transform_point3(xf, incident.vertices()[v as usize]),
-            feature: v,
-        }));
+        polygon.extend(
+            incident
+                .face(incident_face)
+                .iter()
+                .enumerate()
+                .map(|(e, &v)| ClipPoint {
+                    position: transform_point3(xf, incident.vertices()[v as usize]),
+                    feature: v,
+                    outgoing: Line::IncidentEdge(e as u32),
+                }),
+        );
         let loop_ = reference.face(face);
         let vertices = reference.vertices();
         for k in 0..loop_.len() {

@@ -122,10 +122,13 @@ pub struct Hull {
     lanes: HullLanes,
 }
 
-/// Hulls with at least this many vertices get a [`GaussGrid`], and the face
-/// queries against them look each face's deepest vertex up in it instead of
-/// reading every vertex: measured with `gpusat bench --dim 3 --backends
-/// cpu,cpu-pairwise` (see DESIGN.md), the lookup wins from about this size on.
+/// Hulls with at least this many vertices get a [`GaussGrid`], and the
+/// output-sensitive face queries (hull pairs that walk, with 48 or more
+/// vertices on one side: `sat::WALK_MIN_VERTICES`) look each face's deepest
+/// vertex up in it instead of reading every vertex: measured with `gpusat
+/// bench --dim 3 --backends cpu,cpu-pairwise` (see DESIGN.md), the lookup
+/// wins from about this size on. Pairs of smaller hulls read every vertex,
+/// eight at a time.
 pub const GRID_MIN_VERTICES: usize = 24;
 
 impl Hull {

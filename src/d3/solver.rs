@@ -24,7 +24,10 @@
 //! (Baumgarte), taken out again by the relax iterations after the positions
 //! move. Inverse inertia tensors are rotated into the world once per step:
 //! `R (I_unit^-1 / m) R^T`. Impulses are remembered per contact id (the
-//! manifold's feature ids) and applied first next step.
+//! manifold's feature ids) and applied first next step; the friction
+//! impulse is remembered as a world vector and projected on the next step's
+//! tangents, since the basis turns (and at `|n.x| = 0.577` jumps) with the
+//! normal.
 
 use std::collections::HashMap;
 
@@ -108,7 +111,9 @@ struct ContactConstraint {
 /// simulation: it remembers the last impulses of every contact point.
 #[derive(Clone, Debug, Default)]
 pub struct ContactSolver {
-    previous: HashMap<(u32, u32, u32), (f32, [f32; 2])>,
+    /// Each point's last normal impulse and friction impulse, the latter
+    /// as a world vector: the tangent basis may turn with the normal.
+    previous: HashMap<(u32, u32, u32), (f32, Vec3)>,
     constraints: Vec<ContactConstraint>,
     mass: Vec<MassState3>,
 }
@@ -192,11 +197,15 @@ impl ContactSolver {
                     _ => 0.0,
                 };
                 let key = (manifold.a, manifold.b, point.id);
-                let (normal_impulse, tangent_impulse) = if options.warm_start {
-                    self.previous.get(&key).copied().unwrap_or((0.0, [0.0; 2]))
+                let (normal_impulse, friction) = if options.warm_start {
+                    self.previous
+                        .get(&key)
+                        .copied()
+                        .unwrap_or((0.0, Vec3::ZERO))
                 } else {
-                    (0.0, [0.0; 2])
+                    (0.0, Vec3::ZERO)
                 };
+                let tangent_impulse = [friction.dot(t1), friction.dot(t2)];
                 if normal_impulse != 0.0 || tangent_impulse != [0.0; 2] {
                     report.warm_started += 1;
                 }
@@ -314,9 +323,11 @@ impl ContactSolver {
     pub fn finish(&mut self) {
         self.previous.clear();
         for constraint in &self.constraints {
+            let [t1, t2] = constraint.tangents;
             for point in constraint.points.iter().flatten() {
+                let friction = point.tangent_impulse[0] * t1 + point.tangent_impulse[1] * t2;
                 self.previous
-                    .insert(point.key, (point.normal_impulse, point.tangent_impulse));
+                    .insert(point.key, (point.normal_impulse, friction));
             }
         }
     }

@@ -10,9 +10,11 @@
 //!
 //! * **Face queries**: for each face, the minimum over the other hull's
 //!   vertices of `n . w - d` is taken lane by lane and then across the lanes.
-//!   A minimum does not depend on the order it is taken in, so the face's
-//!   separation is the scalar loop's; the tie rule and the early exit then
-//!   run face by face as in `faces.rs`.
+//!   The minimum of finite values does not depend on the order it is
+//!   taken in (every input is validated finite), so the face's separation
+//!   is the scalar loop's, up to the sign of an exact zero reached both as
+//!   +0 and -0 (which neither order specifies); the tie rule and the early
+//!   exit then run face by face as in `faces.rs`.
 //! * **Edge queries**: for each edge of B (moved into A's frame once), the
 //!   Gauss-map test of seed 003 runs on eight edges of A at once and leaves
 //!   a bit mask of the pairs whose arcs cross; only those pairs, in
