@@ -29,7 +29,7 @@ use serde::Serialize;
 
 use crate::error::CliError as Error;
 use crate::workload::{Density, Peer, ShapeKind, workload_spec};
-use gpusat::gpu::GpuNarrowphase;
+use gpusat::gpu::{Dimension, GpuNarrowphase, GpuSat};
 use gpusat::{
     Batch, Pair, SatHit, collide_cpu, collide_cpu_parallel, contacts_cpu, contacts_cpu_into,
 };
@@ -316,6 +316,47 @@ pub(crate) fn timed<T>(work: impl FnOnce() -> T) -> (T, Duration) {
     (std::hint::black_box(value), start.elapsed())
 }
 
+/// One figure of a GPU row, in either dimension: its median, samples, host
+/// time, hits and transfer (bytes uploaded per pair, read back per hit,
+/// device bytes per pair).
+pub(crate) type GpuCell = (f64, usize, Option<f64>, usize, Option<(f64, f64, f64)>);
+
+/// Measures a GPU row: the first call's hits go to `check`, the second shows
+/// what a frame-after-frame caller moves (the shapes are resident by then),
+/// then the samples: wall time, or the kernel's timestamps when
+/// `kernel_only` (`None` when the adapter has none).
+pub(crate) fn measure_gpu<D: Dimension>(
+    gpu: &mut GpuSat<D>,
+    batch: &D::Batch<'_>,
+    kernel_only: bool,
+    (min_time, samples): (Duration, usize),
+    check: impl FnOnce(&[D::Hit]) -> Result<(), Error>,
+) -> Result<Option<GpuCell>, Error> {
+    if kernel_only && !gpu.context().has_timestamps() {
+        return Ok(None);
+    }
+    let hits = gpu.collide(batch)?;
+    check(&hits)?;
+    gpu.collide(batch)?;
+    let stats = gpu.stats();
+    let size = stats.pairs.max(1) as f64;
+    let transfer = (
+        stats.bytes_uploaded as f64 / size,
+        stats.bytes_read_back as f64 / stats.hits.max(1) as f64,
+        gpu.device_bytes() as f64 / size,
+    );
+    let (median, samples, host) = sample(min_time, samples, || {
+        let (result, wall) = timed(|| gpu.collide(batch));
+        result?;
+        Ok(if kernel_only {
+            gpu.stats().kernel.unwrap_or_default()
+        } else {
+            wall
+        })
+    })?;
+    Ok(Some((median, samples, host, hits.len(), Some(transfer))))
+}
+
 fn check_against_reference(
     backend: BenchBackend,
     batch: &Batch,
@@ -422,32 +463,15 @@ pub fn run_bench(
                     let Some(gpu) = gpu.as_deref_mut() else {
                         continue;
                     };
-                    if backend == BenchBackend::GpuKernel && !gpu.context().has_timestamps() {
-                        continue;
-                    }
-                    let hits = gpu.collide(&batch)?;
-                    check_against_reference(BenchBackend::Gpu, &batch, &reference, &hits)?;
-                    // The first call uploaded the shapes; later calls show
-                    // what a frame-after-frame caller moves.
-                    gpu.collide(&batch)?;
-                    let stats = gpu.stats();
-                    let transfer = (
-                        stats.bytes_uploaded as f64 / size.max(1) as f64,
-                        stats.bytes_read_back as f64 / stats.hits.max(1) as f64,
-                        gpu.device_bytes() as f64 / size.max(1) as f64,
-                    );
-                    let kernel_only = backend == BenchBackend::GpuKernel;
-                    let (median, samples, host) =
-                        sample(options.min_time, options.samples, || {
-                            let (result, wall) = timed(|| gpu.collide(&batch));
-                            result?;
-                            Ok(if kernel_only {
-                                gpu.stats().kernel.unwrap_or_default()
-                            } else {
-                                wall
-                            })
-                        })?;
-                    (median, samples, host, hits.len(), Some(transfer))
+                    let measured = measure_gpu(
+                        gpu,
+                        &batch,
+                        backend == BenchBackend::GpuKernel,
+                        (options.min_time, options.samples),
+                        |hits| check_against_reference(BenchBackend::Gpu, &batch, &reference, hits),
+                    )?;
+                    let Some(cell) = measured else { continue };
+                    cell
                 }
                 BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
                     continue;

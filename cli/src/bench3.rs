@@ -19,7 +19,7 @@ use gpusat::d3::{
 };
 
 use crate::bench::{
-    BenchBackend, BenchReport, BenchRow, PlotKind, parallel_ceiling, sample, timed,
+    BenchBackend, BenchReport, BenchRow, PlotKind, measure_gpu, parallel_ceiling, sample, timed,
 };
 use crate::error::CliError as Error;
 use crate::workload3::{Peer3, ShapeKind3, workload3_spec};
@@ -201,30 +201,15 @@ pub fn run_bench3(
                         let Some(gpu) = gpu.as_deref_mut() else {
                             continue;
                         };
-                        if backend == BenchBackend::GpuKernel && !gpu.context().has_timestamps() {
-                            continue;
-                        }
-                        let hits = gpu.collide(&batch)?;
-                        check(BenchBackend::Gpu, &batch, &reference, &hits)?;
-                        gpu.collide(&batch)?;
-                        let stats = gpu.stats();
-                        let transfer = (
-                            stats.bytes_uploaded as f64 / size.max(1) as f64,
-                            stats.bytes_read_back as f64 / stats.hits.max(1) as f64,
-                            gpu.device_bytes() as f64 / size.max(1) as f64,
-                        );
-                        let kernel_only = backend == BenchBackend::GpuKernel;
-                        let (median, samples, host) =
-                            sample(options.min_time, options.samples, || {
-                                let (result, wall) = timed(|| gpu.collide(&batch));
-                                result?;
-                                Ok(if kernel_only {
-                                    gpu.stats().kernel.unwrap_or_default()
-                                } else {
-                                    wall
-                                })
-                            })?;
-                        (median, samples, host, hits.len(), Some(transfer))
+                        let measured = measure_gpu(
+                            gpu,
+                            &batch,
+                            backend == BenchBackend::GpuKernel,
+                            (options.min_time, options.samples),
+                            |hits| check(BenchBackend::Gpu, &batch, &reference, hits),
+                        )?;
+                        let Some(cell) = measured else { continue };
+                        cell
                     }
                     BenchBackend::Parry3d => {
                         let Some(peer) = peer.as_ref() else { continue };

@@ -27,13 +27,15 @@ fn picture_stats(pixmap: &tiny_skia::Pixmap) -> (f64, usize) {
     (different as f64 / pixels.len() as f64, colours.len())
 }
 
-#[test]
-fn check_on_the_gpu_over_the_whole_demo_finds_no_disagreement() {
-    if common::gpu_context().is_none() {
-        return;
-    }
-    let out = gpusat(&["demo", "--backend", "gpu", "--check"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
+/// Runs a whole default demo on the GPU with `--check` (when there is a
+/// GPU) and returns its summary after asserting it found no disagreement.
+fn whole_demo_checked_on_the_gpu(extra: &[&str]) -> Option<String> {
+    common::gpu_context()?;
+    let mut args = vec!["demo"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--backend", "gpu", "--check"]);
+    let out = gpusat(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{stdout}\n{}",
@@ -42,6 +44,12 @@ fn check_on_the_gpu_over_the_whole_demo_finds_no_disagreement() {
     assert!(stdout.contains("backend: gpu on"), "{stdout}");
     assert!(stdout.contains("; 0 disagreements"), "{stdout}");
     eprintln!("{stdout}");
+    Some(stdout)
+}
+
+#[test]
+fn check_on_the_gpu_over_the_whole_demo_finds_no_disagreement() {
+    whole_demo_checked_on_the_gpu(&[]);
 }
 
 #[test]
@@ -192,20 +200,9 @@ fn bad_demo_and_render_arguments_are_errors() {
 /// CPU reference beside it: no disagreement on any frame.
 #[test]
 fn check_on_the_gpu_over_the_whole_3d_demo_finds_no_disagreement() {
-    if common::gpu_context().is_none() {
-        return;
+    if let Some(stdout) = whole_demo_checked_on_the_gpu(&["--dim", "3"]) {
+        assert!(stdout.contains("1000 bodies"), "{stdout}");
     }
-    let out = gpusat(&["demo", "--dim", "3", "--backend", "gpu", "--check"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.contains("1000 bodies"), "{stdout}");
-    assert!(stdout.contains("backend: gpu on"), "{stdout}");
-    assert!(stdout.contains("; 0 disagreements"), "{stdout}");
-    eprintln!("{stdout}");
 }
 
 /// `demo --dim 3` on the CPU (no GPU needed): the summary, `--check`
