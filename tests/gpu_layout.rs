@@ -3,20 +3,26 @@
 
 use std::path::PathBuf;
 
+use gpusat::gpu::FrameBody;
 use gpusat::gpu::layout::{
-    HitRecord, HullRecord, Params, SAT_WGSL, SAT3_WGSL, ShapeTexel, TEXTURE_WIDTH,
-    TEXTURE_WIDTH_LOG2, TransformTexel,
+    GRID_WGSL, GridParams, HitRecord, HullRecord, Params, SAT_WGSL, SAT3_WGSL, SCAN_WGSL,
+    SORT_WGSL, ScanParams, ShapeTexel, SortParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2,
+    TransformTexel,
 };
 use gpusat::{EdgeRecord, Pair, ShapeRecord};
 use wgpu::naga;
 
 fn shader_files() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("shaders/ exists")
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "wgsl"))
-        .collect();
+    let mut files = Vec::new();
+    for dir in [dir.clone(), dir.join("frame")] {
+        files.extend(
+            std::fs::read_dir(&dir)
+                .expect("shaders/ and shaders/frame/ exist")
+                .map(|entry| entry.expect("directory entry").path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "wgsl")),
+        );
+    }
     files.sort();
     files
 }
@@ -39,6 +45,9 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             SAT3_WGSL,
             &["batch.wgsl", "sat3.wgsl"],
         ),
+        ("frame/grid.wgsl", GRID_WGSL, &["frame/grid.wgsl"]),
+        ("frame/scan.wgsl", SCAN_WGSL, &["frame/scan.wgsl"]),
+        ("frame/sort.wgsl", SORT_WGSL, &["frame/sort.wgsl"]),
     ]
 }
 
@@ -280,5 +289,77 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
     assert_eq!(
         entry_points,
         ["hulls", "hull_sphere", "spheres", "hulls_large"]
+    );
+}
+
+#[test]
+fn rust_mirrors_match_the_frame_kernels_layout() {
+    let module = parse(GRID_WGSL, "frame/grid.wgsl");
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    assert_mirror!(
+        &module,
+        &layouter,
+        "FrameBody",
+        FrameBody,
+        [position, rotation, shape, inv_mass, _pad]
+    );
+    assert_mirror!(
+        &module,
+        &layouter,
+        "ShapeRecord",
+        ShapeRecord,
+        [first, count, radius, size]
+    );
+    assert_mirror!(
+        &module,
+        &layouter,
+        "GridParams",
+        GridParams,
+        [
+            body_count,
+            shape_count,
+            bucket_mask,
+            entry_capacity,
+            pair_capacity,
+            large_capacity,
+            skip_static,
+            _pad0,
+            cell_inverse,
+            margin,
+            _pad1,
+            _pad2
+        ]
+    );
+
+    let module = parse(SCAN_WGSL, "frame/scan.wgsl");
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    assert_mirror!(
+        &module,
+        &layouter,
+        "ScanParams",
+        ScanParams,
+        [count, _pad0, _pad1, _pad2]
+    );
+
+    let module = parse(SORT_WGSL, "frame/sort.wgsl");
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    assert_mirror!(
+        &module,
+        &layouter,
+        "SortParams",
+        SortParams,
+        [
+            shift,
+            word,
+            tiles,
+            count_index,
+            capacity,
+            _pad0,
+            _pad1,
+            _pad2
+        ]
     );
 }

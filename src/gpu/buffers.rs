@@ -81,6 +81,7 @@ pub(crate) struct GrowTexture {
     pub view: wgpu::TextureView,
     pub rows: u32,
     format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
     label: &'static str,
 }
 
@@ -90,6 +91,18 @@ impl GrowTexture {
         label: &'static str,
         format: wgpu::TextureFormat,
         rows: u32,
+    ) -> Result<GrowTexture, GpuError> {
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        GrowTexture::with_usage(context, label, format, rows, usage)
+    }
+
+    /// A texture with `usage` (a kernel's output: `STORAGE_BINDING`).
+    pub fn with_usage(
+        context: &GpuContext,
+        label: &'static str,
+        format: wgpu::TextureFormat,
+        rows: u32,
+        usage: wgpu::TextureUsages,
     ) -> Result<GrowTexture, GpuError> {
         let rows = rows.max(1);
         let texture = context.scoped(label, || {
@@ -104,7 +117,7 @@ impl GrowTexture {
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
                 format,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                usage,
                 view_formats: &[],
             })
         })?;
@@ -114,6 +127,7 @@ impl GrowTexture {
             view,
             rows,
             format,
+            usage,
             label,
         })
     }
@@ -141,7 +155,7 @@ impl GrowTexture {
         let rows = (needed as u32)
             .max(self.rows.saturating_mul(2))
             .min(max_rows);
-        *self = GrowTexture::new(context, self.label, self.format, rows)?;
+        *self = GrowTexture::with_usage(context, self.label, self.format, rows, self.usage)?;
         Ok(true)
     }
 

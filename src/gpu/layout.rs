@@ -27,6 +27,8 @@ use crate::d3::Transform3;
 use crate::math::Transform;
 use crate::shape::ShapeRecord;
 
+pub use super::frame::{GRID_WGSL, GridParams, SCAN_WGSL, SORT_WGSL, ScanParams, SortParams};
+
 /// What every SAT kernel shares: the pairs, the compacted output, the
 /// parameters, the entry points' prologue and epilogue.
 pub const BATCH_WGSL: &str = include_str!("../../shaders/batch.wgsl");
@@ -160,4 +162,21 @@ pub fn transform3_texels(xf: &Transform3) -> Transform3Texels {
         [c1.x, c1.y, c1.z, xf.p.y],
         [c2.x, c2.y, c2.z, xf.p.z],
     ]
+}
+
+/// A body of a GPU-resident frame ([`GpuFrame`](crate::gpu::GpuFrame)), as
+/// the caller writes it into the frame's bodies buffer: 32 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct FrameBody {
+    /// The position of the body's origin in the world.
+    pub position: [f32; 2],
+    /// The cosine and sine of its angle.
+    pub rotation: [f32; 2],
+    /// Its shape's index in the frame's shape library.
+    pub shape: u32,
+    /// Its inverse mass; 0 for a static body.
+    pub inv_mass: f32,
+    /// Padding to 32 bytes.
+    pub _pad: [u32; 2],
 }

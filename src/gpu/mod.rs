@@ -26,6 +26,7 @@ mod context;
 mod dimension;
 mod dispatch;
 mod error;
+mod frame;
 mod kinds;
 #[doc(hidden)]
 pub mod layout;
@@ -40,6 +41,8 @@ pub use context::{
 };
 pub use dimension::{Dimension, Planar, Spatial};
 pub use error::{GpuError, NO_ADAPTER_HELP};
+pub use frame::{FrameOptions, GpuFrame, MAX_LARGE_BODIES};
+pub use layout::FrameBody;
 pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuOptions, GpuSat, GpuStats, PendingHits};
 
 /// The 2D GPU narrowphase: polygons and circles (`shaders/sat.wgsl`).

@@ -1,0 +1,690 @@
+//! A GPU-resident frame: the bodies live in a GPU buffer, and one submission
+//! finds the candidate pairs, puts them in order and tests them, with no
+//! work per pair on the host.
+//!
+//! The host's part of a frame is a fixed number of commands whatever the
+//! number of bodies or pairs; everything that grows with them runs on the
+//! device:
+//!
+//! ```text
+//! bodies (FrameBody: position, cos/sin, shape, inverse mass; the caller may
+//! │       write the buffer itself)
+//! ▼ grid.wgsl  bounds      per body: its box (the CPU's body_aabb), its
+//! │                        narrowphase texels, its grid cells counted
+//! ▼ scan.wgsl              bucket counts -> bucket starts
+//! ▼ grid.wgsl  scatter     bodies into buckets
+//! │            find_pairs  small bodies against their cells' buckets
+//! │            find_large  every body against the few large ones
+//! ▼ sort.wgsl              the pairs into (a, b) order: the CPU's order
+//! ```
+//!
+//! Why each piece is there:
+//!
+//! * **A hashed uniform grid**, not a sweep: each body's work is its own
+//!   cells, so it spreads over invocations without coordination. Bodies
+//!   spanning more than four cells on an axis (walls, the ground) would
+//!   flood the grid; they go to a short list instead, tested against every
+//!   body by one loop per body.
+//! * **Exact pairs.** Boxes are computed operation for operation as the CPU
+//!   computes them, and a pair is reported from the one cell holding the
+//!   lower corner of the overlap, so the set is exactly the CPU
+//!   broadphase's (`tests/gpu_frame.rs` compares them).
+//! * **A radix sort by (a, b)** because atomics hand out slots in whatever
+//!   order invocations arrive: the pairs are found in a different order
+//!   every run, and sorted they are in the one order (the keys are
+//!   distinct), the CPU's.
+//! * **Counters that keep counting past capacity**, as in the narrowphase:
+//!   an overflow is seen, the buffers grow, and the frame is run again; it
+//!   is never truncated.
+//! * **No loop longer than 60,000 iterations per invocation**: lavapipe
+//!   silently stops longer ones. A cell so crowded that one body would scan
+//!   more is reported as an error, not answered partly.
+
+mod kernels;
+mod params;
+mod scan;
+mod sort;
+
+use std::sync::{Arc, Mutex};
+
+use bytemuck::{Pod, Zeroable};
+
+use super::buffers::{GrowBuffer, GrowTexture, pad_to_rows};
+use super::context::GpuContext;
+use super::error::GpuError;
+use super::layout::FrameBody;
+use crate::body::Body;
+use crate::shape::{EdgeRecord, Shape, ShapeSet};
+use crate::types::Pair;
+use kernels::{Kernel, range, storage, storage_texture, uniform};
+use params::ParamArena;
+use scan::Scan;
+use sort::{RadixSort, SortKey, bits_for};
+
+pub use scan::{SCAN_WGSL, ScanParams};
+pub use sort::{SORT_WGSL, SortParams};
+
+/// The broadphase's source.
+pub const GRID_WGSL: &str = include_str!("../../../shaders/frame/grid.wgsl");
+
+// The state buffer's words (grid.wgsl: STATE_*).
+const STATE_PAIRS: u32 = 0;
+const STATE_ENTRIES: u32 = 1;
+const STATE_LARGE: u32 = 2;
+const STATE_CROWDED: u32 = 3;
+const STATE_LARGE_LIST: u32 = 64;
+/// Words of the state buffer before the large bodies' list.
+const STATE_HEADER_WORDS: u64 = STATE_LARGE_LIST as u64;
+
+/// Cells per axis a small body may span (grid.wgsl: MAX_SPAN).
+const MAX_SPAN: f32 = 4.0;
+/// Large bodies a frame can hold: each body loops over them once.
+pub const MAX_LARGE_BODIES: u32 = 4096;
+
+/// Mirror of `GridParams` in `grid.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GridParams {
+    /// Bodies in the frame.
+    pub body_count: u32,
+    /// Shapes in the library (a body's shape past them is a point).
+    pub shape_count: u32,
+    /// Buckets minus one (a power of two minus one).
+    pub bucket_mask: u32,
+    /// Grid entries the entries buffer holds.
+    pub entry_capacity: u32,
+    /// Pairs the pairs buffers hold.
+    pub pair_capacity: u32,
+    /// Large bodies the state buffer's list holds.
+    pub large_capacity: u32,
+    /// 1: leave out pairs of two static bodies.
+    pub skip_static: u32,
+    /// Padding.
+    pub _pad0: u32,
+    /// One over the cell's side.
+    pub cell_inverse: f32,
+    /// The margin boxes are grown by.
+    pub margin: f32,
+    /// Padding.
+    pub _pad1: u32,
+    /// Padding to 48 bytes.
+    pub _pad2: u32,
+}
+
+/// How a [`GpuFrame`] finds its pairs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameOptions {
+    /// The speculative margin each box is grown by.
+    pub margin: f32,
+    /// Leave out pairs of two static bodies (a simulation has no use for them).
+    pub skip_static_pairs: bool,
+    /// The grid's cell side; `None`: the 90th percentile of the bodies'
+    /// box sizes (at any rotation), measured when they are set.
+    pub cell_size: Option<f32>,
+}
+
+impl Default for FrameOptions {
+    fn default() -> FrameOptions {
+        FrameOptions {
+            margin: 0.0,
+            skip_static_pairs: true,
+            cell_size: None,
+        }
+    }
+}
+
+/// The frame's pipelines and device memory.
+pub struct GpuFrame {
+    context: Arc<GpuContext>,
+    options: FrameOptions,
+    grid_kernel: Kernel,
+    scan: Scan,
+    sort: RadixSort,
+    params: ParamArena,
+    /// The shape library: records and edges (vertex, normal).
+    shape_records: GrowBuffer,
+    edges: GrowTexture,
+    shape_count: u32,
+    bodies: GrowBuffer,
+    body_count: u32,
+    cell_size: f32,
+    boxes: GrowBuffer,
+    buckets: GrowBuffer,
+    bucket_count: u32,
+    entries: GrowBuffer,
+    entry_capacity: u32,
+    pairs: [GrowBuffer; 2],
+    pair_capacity: u32,
+    state: GrowBuffer,
+    transforms: GrowTexture,
+    body_shapes: GrowTexture,
+    staging: Option<GrowBuffer>,
+    texture_rows: u32,
+}
+
+impl std::fmt::Debug for GpuFrame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuFrame")
+            .field("options", &self.options)
+            .field("bodies", &self.body_count)
+            .field("cell_size", &self.cell_size)
+            .field("pair_capacity", &self.pair_capacity)
+            .finish()
+    }
+}
+
+/// A body's box size at any rotation: its shape's bounding circle's
+/// diameter, plus the margin on both sides.
+fn reach(shapes: &ShapeSet, body: &FrameBody, margin: f32) -> f32 {
+    let radius = shapes.get(body.shape).map_or(0.0, Shape::bounding_radius);
+    2.0 * (radius + margin)
+}
+
+impl GpuFrame {
+    /// Builds the frame's pipelines on `context` for the shapes of `shapes`
+    /// (bodies refer to them by index).
+    pub fn new(
+        context: Arc<GpuContext>,
+        shapes: &ShapeSet,
+        options: FrameOptions,
+    ) -> Result<GpuFrame, GpuError> {
+        if !(options.margin.is_finite() && options.margin >= 0.0) {
+            return Err(GpuError::InvalidOption {
+                message: format!("the margin {} is not a finite value >= 0", options.margin),
+            });
+        }
+        if let Some(cell) = options.cell_size
+            && !(cell.is_finite() && cell > 0.0)
+        {
+            return Err(GpuError::InvalidOption {
+                message: format!("the cell size {cell} is not a finite value > 0"),
+            });
+        }
+        let float = wgpu::TextureFormat::Rgba32Float;
+        let uint = wgpu::TextureFormat::Rgba32Uint;
+        let grid_kernel = Kernel::new(
+            &context,
+            "grid",
+            GRID_WGSL,
+            &[
+                uniform(0, false),
+                storage(1, true),
+                storage(2, true),
+                super::dimension::float_texture(3),
+                storage(4, false),
+                storage(5, false),
+                storage(6, false),
+                storage(7, false),
+                storage(8, false),
+                storage_texture(9, float),
+                storage_texture(10, uint),
+            ],
+            &["bounds", "scatter", "find_pairs", "find_large"],
+            &[],
+        )?;
+        use wgpu::BufferUsages as U;
+        let texture_rows = context.limits().max_texture_dimension_2d;
+        let storage_texture_usage =
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING;
+        let mut frame = GpuFrame {
+            scan: Scan::new(&context)?,
+            sort: RadixSort::new(&context)?,
+            params: ParamArena::new(&context)?,
+            shape_records: GrowBuffer::new(&context, "frame shapes", U::STORAGE | U::COPY_DST, 16)?,
+            edges: GrowTexture::new(&context, "frame shape edges", float, 1)?,
+            shape_count: 0,
+            bodies: GrowBuffer::new(&context, "frame bodies", U::STORAGE | U::COPY_DST, 16)?,
+            body_count: 0,
+            cell_size: 1.0,
+            boxes: GrowBuffer::new(&context, "frame boxes", U::STORAGE, 16)?,
+            buckets: GrowBuffer::new(&context, "grid buckets", U::STORAGE | U::COPY_DST, 16)?,
+            bucket_count: 1,
+            entries: GrowBuffer::new(&context, "grid entries", U::STORAGE, 16)?,
+            entry_capacity: 4,
+            pairs: [
+                GrowBuffer::new(&context, "candidate pairs", U::STORAGE | U::COPY_SRC, 16)?,
+                GrowBuffer::new(&context, "candidate pairs", U::STORAGE | U::COPY_SRC, 16)?,
+            ],
+            pair_capacity: 2,
+            state: GrowBuffer::new(
+                &context,
+                "frame state",
+                U::STORAGE | U::COPY_SRC | U::COPY_DST | U::INDIRECT,
+                (STATE_HEADER_WORDS + u64::from(MAX_LARGE_BODIES)) * 4,
+            )?,
+            transforms: GrowTexture::with_usage(
+                &context,
+                "frame body transforms",
+                float,
+                1,
+                storage_texture_usage,
+            )?,
+            body_shapes: GrowTexture::with_usage(
+                &context,
+                "frame body shapes",
+                uint,
+                1,
+                storage_texture_usage,
+            )?,
+            staging: None,
+            texture_rows,
+            grid_kernel,
+            context,
+            options,
+        };
+        frame.upload_shapes(shapes)?;
+        frame.context.check()?;
+        Ok(frame)
+    }
+
+    fn upload_shapes(&mut self, shapes: &ShapeSet) -> Result<(), GpuError> {
+        let context = self.context.clone();
+        let records = shapes.records();
+        let limit = (
+            context.limits().max_storage_buffer_binding_size,
+            "max_storage_buffer_binding_size",
+        );
+        self.shape_records
+            .ensure(&context, size_of_val(records) as u64, limit)?;
+        if !records.is_empty() {
+            context.queue().write_buffer(
+                &self.shape_records.buffer,
+                0,
+                bytemuck::cast_slice(records),
+            );
+        }
+        let mut edges: Vec<EdgeRecord> = shapes.edges().to_vec();
+        self.edges
+            .ensure(&context, edges.len(), self.texture_rows)?;
+        pad_to_rows(&mut edges, EdgeRecord::default());
+        self.edges.write(&context, &edges);
+        self.shape_count = records.len() as u32;
+        Ok(())
+    }
+
+    /// The options it runs with.
+    pub fn options(&self) -> &FrameOptions {
+        &self.options
+    }
+
+    /// The context it runs on.
+    pub fn context(&self) -> &Arc<GpuContext> {
+        &self.context
+    }
+
+    /// The bodies' buffer: `body_count` [`FrameBody`] records (32 bytes
+    /// each, the layout in `src/gpu/layout.rs`). A GPU consumer may write
+    /// it between frames instead of calling [`GpuFrame::set_bodies`].
+    pub fn bodies_buffer(&self) -> &wgpu::Buffer {
+        &self.bodies.buffer
+    }
+
+    /// Bodies in the frame.
+    pub fn body_count(&self) -> u32 {
+        self.body_count
+    }
+
+    /// The grid's cell side in use.
+    pub fn cell_size(&self) -> f32 {
+        self.cell_size
+    }
+
+    /// Makes room for `count` bodies, whose records the caller writes into
+    /// [`GpuFrame::bodies_buffer`]; `shapes` sizes the grid's cells when the
+    /// options leave that automatic.
+    pub fn resize_bodies(
+        &mut self,
+        shapes: &ShapeSet,
+        bodies: &[FrameBody],
+    ) -> Result<(), GpuError> {
+        let count = bodies.len();
+        if count >= 1 << 27 {
+            return Err(GpuError::InvalidOption {
+                message: format!("{count} bodies are more than a frame holds (2^27)"),
+            });
+        }
+        let count32 = count as u32;
+        let context = self.context.clone();
+        let limit = (
+            context.limits().max_storage_buffer_binding_size,
+            "max_storage_buffer_binding_size",
+        );
+        self.bodies
+            .ensure(&context, size_of_val(bodies) as u64, limit)?;
+        self.boxes.ensure(&context, count as u64 * 16, limit)?;
+        self.transforms.ensure(&context, count, self.texture_rows)?;
+        self.body_shapes
+            .ensure(&context, count, self.texture_rows)?;
+        let buckets = (2 * count32).next_power_of_two().max(1024);
+        self.buckets
+            .ensure(&context, u64::from(buckets) * 4, limit)?;
+        self.bucket_count = buckets;
+        self.scan.reserve(&context, u64::from(buckets))?;
+        if self.entry_capacity < 4 * count32 + 64 {
+            self.entry_capacity = 4 * count32 + 64;
+        }
+        self.entries
+            .ensure(&context, u64::from(self.entry_capacity) * 4, limit)?;
+        let pairs = (2 * count32).max(1024);
+        if self.pair_capacity < pairs {
+            self.reserve_pairs(pairs)?;
+        }
+        self.cell_size = match self.options.cell_size {
+            Some(cell) => cell,
+            None => {
+                let mut reaches: Vec<f32> = bodies
+                    .iter()
+                    .map(|body| reach(shapes, body, self.options.margin))
+                    .filter(|reach| reach.is_finite() && *reach > 0.0)
+                    .collect();
+                if reaches.is_empty() {
+                    1.0
+                } else {
+                    let at = (reaches.len() * 9 / 10).min(reaches.len() - 1);
+                    *reaches.select_nth_unstable_by(at, f32::total_cmp).1
+                }
+            }
+        };
+        self.body_count = count32;
+        Ok(())
+    }
+
+    /// Sets the frame's bodies: makes room ([`GpuFrame::resize_bodies`]) and
+    /// writes them.
+    pub fn set_bodies(&mut self, shapes: &ShapeSet, bodies: &[FrameBody]) -> Result<(), GpuError> {
+        self.resize_bodies(shapes, bodies)?;
+        if !bodies.is_empty() {
+            self.context
+                .queue()
+                .write_buffer(&self.bodies.buffer, 0, bytemuck::cast_slice(bodies));
+        }
+        Ok(())
+    }
+
+    fn reserve_pairs(&mut self, capacity: u32) -> Result<(), GpuError> {
+        let context = self.context.clone();
+        let limit = (
+            context.limits().max_storage_buffer_binding_size,
+            "max_storage_buffer_binding_size",
+        );
+        for pairs in &mut self.pairs {
+            pairs.ensure(&context, u64::from(capacity) * 8, limit)?;
+        }
+        self.sort.reserve(&context, &mut self.scan, capacity)?;
+        self.pair_capacity = capacity;
+        Ok(())
+    }
+
+    fn grid_bind_group(&self, pairs: &wgpu::Buffer) -> wgpu::BindGroup {
+        self.grid_kernel.bind(
+            &self.context,
+            "grid",
+            &[
+                (0, self.params.binding()),
+                (1, whole(&self.bodies)),
+                (2, whole(&self.shape_records)),
+                (3, wgpu::BindingResource::TextureView(&self.edges.view)),
+                (4, whole(&self.boxes)),
+                (
+                    5,
+                    range(&self.buckets.buffer, 0, u64::from(self.bucket_count) * 4),
+                ),
+                (6, whole(&self.entries)),
+                (7, range(pairs, 0, u64::from(self.pair_capacity) * 8)),
+                (8, whole(&self.state)),
+                (9, wgpu::BindingResource::TextureView(&self.transforms.view)),
+                (
+                    10,
+                    wgpu::BindingResource::TextureView(&self.body_shapes.view),
+                ),
+            ],
+        )
+    }
+
+    /// Records the broadphase into `encoder`; the sorted pairs end in the
+    /// returned buffer.
+    fn record_broadphase(&mut self, encoder: &mut wgpu::CommandEncoder) -> usize {
+        let grid_params = GridParams {
+            body_count: self.body_count,
+            shape_count: self.shape_count,
+            bucket_mask: self.bucket_count - 1,
+            entry_capacity: self.entry_capacity,
+            pair_capacity: self.pair_capacity,
+            large_capacity: MAX_LARGE_BODIES,
+            skip_static: u32::from(self.options.skip_static_pairs),
+            cell_inverse: 1.0 / self.cell_size,
+            margin: self.options.margin,
+            ..GridParams::default()
+        };
+        self.params.clear();
+        let grid_offset = self.params.push(&grid_params);
+        debug_assert_eq!(grid_offset, 0);
+        let grid_group = self.grid_bind_group(&self.pairs[0].buffer);
+        let bucket_scan = self.scan.steps(
+            &self.context,
+            &mut self.params,
+            (&self.buckets.buffer, 0),
+            self.bucket_count,
+        );
+        let key_bits = bits_for(self.body_count.max(2));
+        let (sort_passes, flipped) = self.sort.passes(
+            &self.context,
+            &mut self.params,
+            &self.scan,
+            (&self.pairs[0].buffer, &self.pairs[1].buffer),
+            &self.state.buffer,
+            STATE_PAIRS,
+            self.pair_capacity,
+            SortKey {
+                keys: [(0, key_bits), (1, key_bits)],
+            },
+        );
+        self.params.upload(&self.context);
+        encoder.clear_buffer(&self.state.buffer, 0, Some(STATE_HEADER_WORDS * 4));
+        encoder.clear_buffer(
+            &self.buckets.buffer,
+            0,
+            Some(u64::from(self.bucket_count) * 4),
+        );
+        let body_groups = self.body_count.div_ceil(256);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("frame broadphase"),
+            timestamp_writes: None,
+        });
+        if body_groups > 0 {
+            let grid = |pass: &mut wgpu::ComputePass<'_>, entry_point| {
+                pass.set_pipeline(self.grid_kernel.pipeline(entry_point));
+                pass.set_bind_group(0, &grid_group, &[]);
+                pass.dispatch_workgroups(body_groups, 1, 1);
+            };
+            grid(&mut pass, "bounds");
+            self.scan.record(&mut pass, &bucket_scan);
+            grid(&mut pass, "scatter");
+            grid(&mut pass, "find_pairs");
+            grid(&mut pass, "find_large");
+            self.sort
+                .record(&mut pass, &self.scan, &sort_passes, self.pair_capacity);
+        }
+        drop(pass);
+        usize::from(flipped)
+    }
+
+    /// Finds the frame's candidate pairs and reads them back, sorted by
+    /// `(a, b)`: the broadphase alone, for tests and for callers who want
+    /// the pairs on the host. Two maps (the count, then the pairs).
+    pub fn find_pairs(&mut self) -> Result<Vec<Pair>, GpuError> {
+        loop {
+            let mut encoder =
+                self.context
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("frame broadphase"),
+                    });
+            let sorted = self.record_broadphase(&mut encoder);
+            let header = self.read(encoder, &self.state.buffer.clone(), STATE_HEADER_WORDS * 4)?;
+            let words: Vec<u32> = bytemuck::pod_collect_to_vec(&header);
+            if self.check_counts(&words)? {
+                continue;
+            }
+            let count = words[STATE_PAIRS as usize];
+            let encoder =
+                self.context
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("frame pairs"),
+                    });
+            let bytes = self.read(
+                encoder,
+                &self.pairs[sorted].buffer.clone(),
+                u64::from(count) * 8,
+            )?;
+            let records: Vec<[u32; 2]> = bytemuck::pod_collect_to_vec(&bytes);
+            return Ok(records.iter().map(|&[a, b]| Pair::new(a, b)).collect());
+        }
+    }
+
+    /// Checks the frame's counters: an error for a crowded grid or too many
+    /// large bodies; true when a buffer overflowed and has grown (run the
+    /// frame again).
+    fn check_counts(&mut self, words: &[u32]) -> Result<bool, GpuError> {
+        if words[STATE_CROWDED as usize] != 0 {
+            return Err(GpuError::InvalidOption {
+                message: format!(
+                    "the broadphase grid is too crowded: a body's cells hold more than 60,000 \
+                     bodies (cell size {}); spread the bodies out or set a smaller cell size",
+                    self.cell_size
+                ),
+            });
+        }
+        let large = words[STATE_LARGE as usize];
+        if large > MAX_LARGE_BODIES {
+            return Err(GpuError::InvalidOption {
+                message: format!(
+                    "{large} bodies span more than {MAX_SPAN} grid cells of side {} on an axis; a \
+                     frame handles at most {MAX_LARGE_BODIES} (set a larger cell size)",
+                    self.cell_size
+                ),
+            });
+        }
+        let mut grew = false;
+        let entries = words[STATE_ENTRIES as usize];
+        if entries > self.entry_capacity {
+            self.entry_capacity = entries.saturating_add(entries / 4);
+            let limit = (
+                self.context.limits().max_storage_buffer_binding_size,
+                "max_storage_buffer_binding_size",
+            );
+            let context = self.context.clone();
+            self.entries
+                .ensure(&context, u64::from(self.entry_capacity) * 4, limit)?;
+            grew = true;
+        }
+        let pairs = words[STATE_PAIRS as usize];
+        if pairs > self.pair_capacity {
+            self.reserve_pairs(pairs.saturating_add(pairs / 4))?;
+            grew = true;
+        }
+        Ok(grew)
+    }
+
+    /// Submits `encoder` with a copy of `bytes` of `source` and reads them back.
+    fn read(
+        &mut self,
+        mut encoder: wgpu::CommandEncoder,
+        source: &wgpu::Buffer,
+        bytes: u64,
+    ) -> Result<Vec<u8>, GpuError> {
+        let context = self.context.clone();
+        let bytes = bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+        let limit = (context.limits().max_buffer_size, "max_buffer_size");
+        let staging = match self.staging.take() {
+            Some(mut staging) => {
+                staging.ensure(&context, bytes, limit)?;
+                staging
+            }
+            None => GrowBuffer::new(
+                &context,
+                "frame readback",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                bytes,
+            )?,
+        };
+        let staging = self.staging.insert(staging);
+        if bytes > 0 {
+            encoder.copy_buffer_to_buffer(source, 0, &staging.buffer, 0, bytes);
+        }
+        let mapped = Arc::new(Mutex::new(None));
+        let sink = mapped.clone();
+        let map_bytes = bytes.max(wgpu::COPY_BUFFER_ALIGNMENT);
+        encoder.map_buffer_on_submit(
+            &staging.buffer,
+            wgpu::MapMode::Read,
+            0..map_bytes,
+            move |result| {
+                if let Ok(mut flag) = sink.lock() {
+                    *flag = Some(result);
+                }
+            },
+        );
+        let submission = context.queue().submit([encoder.finish()]);
+        context.wait(Some(submission))?;
+        let outcome = mapped.lock().ok().and_then(|mut flag| flag.take());
+        match outcome {
+            Some(Ok(())) => {}
+            Some(Err(err)) => {
+                return Err(GpuError::Readback {
+                    message: format!("mapping the frame's readback failed: {err}"),
+                });
+            }
+            None => {
+                return Err(GpuError::Readback {
+                    message: "the frame's readback was not mapped after the wait".to_string(),
+                });
+            }
+        }
+        let slice = staging.buffer.slice(0..map_bytes);
+        let data = {
+            let view = slice.get_mapped_range().map_err(|err| GpuError::Readback {
+                message: format!("the mapped readback cannot be read: {err}"),
+            })?;
+            view[..bytes as usize].to_vec()
+        };
+        staging.buffer.unmap();
+        Ok(data)
+    }
+
+    /// Device memory held, in bytes.
+    pub fn device_bytes(&self) -> u64 {
+        self.shape_records.size
+            + self.edges.bytes()
+            + self.bodies.size
+            + self.boxes.size
+            + self.buckets.size
+            + self.entries.size
+            + self.pairs.iter().map(|pairs| pairs.size).sum::<u64>()
+            + self.state.size
+            + self.transforms.bytes()
+            + self.body_shapes.bytes()
+            + self.scan.bytes()
+            + self.sort.bytes()
+    }
+}
+
+impl FrameBody {
+    /// A CPU body's record: its transform (cos and sin computed on the CPU,
+    /// as the CPU backends compute them), shape and inverse mass.
+    pub fn from_body(body: &Body) -> FrameBody {
+        let xf = body.transform();
+        FrameBody {
+            position: [xf.p.x, xf.p.y],
+            rotation: [xf.q.c, xf.q.s],
+            shape: body.shape,
+            inv_mass: body.inv_mass,
+            _pad: [0; 2],
+        }
+    }
+}
+
+fn whole(buffer: &GrowBuffer) -> wgpu::BindingResource<'_> {
+    buffer.buffer.as_entire_binding()
+}
