@@ -10,8 +10,8 @@ mod common;
 use common::gpu_context;
 use glam::Vec2;
 use gpusat::generate::SceneSpec;
-use gpusat::gpu::{FrameBody, FrameOptions, GpuFrame};
-use gpusat::{Body, PairFilter, ShapeSet, find_pairs};
+use gpusat::gpu::{FrameBody, FrameHit, FrameOptions, GpuFrame, GpuNarrowphase, GpuOptions};
+use gpusat::{Axis, Batch, Body, PairFilter, SatHit, ShapeSet, collide_cpu, find_pairs};
 
 fn scene(seed: u64, bodies: usize, half_extent: f32) -> (ShapeSet, Vec<Body>) {
     let scene = SceneSpec {
@@ -196,5 +196,130 @@ fn far_out_dense_and_walled_scenes_match() {
             "{what}: only {wall_pairs} pairs with a wall"
         );
         assert_same(what, &gpu, &cpu);
+    }
+}
+
+/// The frame's hits as the batch API's hits over the CPU broadphase's pairs
+/// (the frame's pairs are those, in that order: the test above).
+fn as_sat_hits(pairs: &[gpusat::Pair], hits: &[FrameHit]) -> Vec<SatHit> {
+    hits.iter()
+        .map(|hit| {
+            let pair = pairs
+                .binary_search(&gpusat::Pair::new(hit.a, hit.b))
+                .unwrap_or_else(|_| panic!("hit ({}, {}) is not a candidate pair", hit.a, hit.b));
+            SatHit {
+                pair: pair as u32,
+                axis: Axis::unpack(hit.axis),
+                depth: hit.depth,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let mut narrowphase =
+        GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("narrowphase");
+    for (seed, count, half_extent, margin, statics) in [
+        (931, 3000, 25.0, 0.0, 0),
+        (932, 2500, 8.0, 0.02, 7),
+        (933, 1500, 40.0, 0.3, 0),
+        (934, 3, 0.2, 0.0, 0),
+    ] {
+        let (shapes, mut bodies) = scene(seed, count, half_extent);
+        for (index, body) in bodies.iter_mut().enumerate() {
+            if statics > 0 && index % statics == 0 {
+                body.inv_mass = 0.0;
+            }
+        }
+        let options = FrameOptions {
+            margin,
+            ..FrameOptions::default()
+        };
+        let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+        let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+        frame.set_bodies(&shapes, &records).expect("bodies");
+        let output = frame.step().expect("frame");
+        let pairs = find_pairs(
+            &shapes,
+            &bodies,
+            margin,
+            PairFilter {
+                skip_static_pairs: true,
+            },
+        );
+        assert_eq!(
+            output.pairs as usize,
+            pairs.len(),
+            "seed {seed}: candidate pairs"
+        );
+        assert!(
+            output
+                .hits
+                .windows(2)
+                .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b)),
+            "seed {seed}: hits not in (a, b) order"
+        );
+        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let gpu_batch = narrowphase.collide(&batch).expect("GPU narrowphase");
+        let frame_hits = as_sat_hits(&pairs, &output.hits);
+        // The same kernel on the same pairs: the same bits.
+        assert_eq!(
+            frame_hits, gpu_batch,
+            "seed {seed}: frame and batch GPU paths"
+        );
+        // And the CPU reference: the same pairs and axes, the same depths
+        // but for documented near-ties (tests/gpu_vs_cpu.rs).
+        let cpu = collide_cpu(&batch);
+        assert_eq!(
+            frame_hits.len(),
+            cpu.len(),
+            "seed {seed}: hits, frame vs CPU"
+        );
+        let identical = frame_hits
+            .iter()
+            .zip(&cpu)
+            .filter(|(g, c)| {
+                g.pair == c.pair && g.axis == c.axis && g.depth.to_bits() == c.depth.to_bits()
+            })
+            .count();
+        assert!(
+            identical * 1000 >= cpu.len() * 999,
+            "seed {seed}: only {identical} of {} hits identical to the CPU's",
+            cpu.len()
+        );
+        if count > 100 {
+            assert!(
+                cpu.len() > count / 4,
+                "seed {seed}: only {} hits",
+                cpu.len()
+            );
+        }
+        assert_eq!(
+            frame.stats().maps,
+            frame.stats().frames + frame.stats().reruns,
+            "seed {seed}: one map per run"
+        );
+        // A second frame over the same bodies: the same output, one map,
+        // no re-run.
+        let before = *frame.stats();
+        assert_eq!(
+            frame.step().expect("second frame"),
+            output,
+            "seed {seed}: second frame"
+        );
+        assert_eq!(
+            frame.stats().maps,
+            before.maps + 1,
+            "seed {seed}: second frame's maps"
+        );
+        assert_eq!(
+            frame.stats().reruns,
+            before.reruns,
+            "seed {seed}: second frame re-ran"
+        );
     }
 }

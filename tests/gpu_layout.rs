@@ -3,12 +3,12 @@
 
 use std::path::PathBuf;
 
-use gpusat::gpu::FrameBody;
 use gpusat::gpu::layout::{
-    GRID_WGSL, GridParams, HitRecord, HullRecord, Params, SAT_WGSL, SAT3_WGSL, SCAN_WGSL,
-    SORT_WGSL, ScanParams, ShapeTexel, SortParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2,
-    TransformTexel,
+    GRID_WGSL, GridParams, HitRecord, HullRecord, NARROW_WGSL, NarrowParams, PAIRS_WGSL,
+    PairsParams, Params, SAT_WGSL, SAT3_WGSL, SCAN_WGSL, SORT_WGSL, ScanParams, ShapeTexel,
+    SortParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2, TransformTexel,
 };
+use gpusat::gpu::{FrameBody, FrameHit};
 use gpusat::{EdgeRecord, Pair, ShapeRecord};
 use wgpu::naga;
 
@@ -46,6 +46,12 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             &["batch.wgsl", "sat3.wgsl"],
         ),
         ("frame/grid.wgsl", GRID_WGSL, &["frame/grid.wgsl"]),
+        (
+            "frame/narrow.wgsl + sat.wgsl",
+            NARROW_WGSL,
+            &["frame/narrow.wgsl", "sat.wgsl"],
+        ),
+        ("frame/pairs.wgsl", PAIRS_WGSL, &["frame/pairs.wgsl"]),
         ("frame/scan.wgsl", SCAN_WGSL, &["frame/scan.wgsl"]),
         ("frame/sort.wgsl", SORT_WGSL, &["frame/sort.wgsl"]),
     ]
@@ -330,6 +336,44 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
             _pad1,
             _pad2
         ]
+    );
+
+    let module = parse(NARROW_WGSL, "frame/narrow.wgsl + sat.wgsl");
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    assert_mirror!(
+        &module,
+        &layouter,
+        "NarrowParams",
+        NarrowParams,
+        [kind, merge_threshold, margin, _pad]
+    );
+
+    let module = parse(PAIRS_WGSL, "frame/pairs.wgsl");
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    assert_mirror!(
+        &module,
+        &layouter,
+        "PairsParams",
+        PairsParams,
+        [
+            count_index,
+            capacity,
+            tiles,
+            merge_threshold,
+            workgroup_size,
+            max_groups,
+            _pad0,
+            _pad1
+        ]
+    );
+    assert_mirror!(
+        &module,
+        &layouter,
+        "FrameHit",
+        FrameHit,
+        [a, b, axis, depth]
     );
 
     let module = parse(SCAN_WGSL, "frame/scan.wgsl");

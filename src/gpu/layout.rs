@@ -27,7 +27,10 @@ use crate::d3::Transform3;
 use crate::math::Transform;
 use crate::shape::ShapeRecord;
 
-pub use super::frame::{GRID_WGSL, GridParams, SCAN_WGSL, SORT_WGSL, ScanParams, SortParams};
+pub use super::frame::{
+    GRID_WGSL, GridParams, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, SCAN_WGSL,
+    SORT_WGSL, ScanParams, SortParams,
+};
 
 /// What every SAT kernel shares: the pairs, the compacted output, the
 /// parameters, the entry points' prologue and epilogue.

@@ -41,7 +41,10 @@ pub use context::{
 };
 pub use dimension::{Dimension, Planar, Spatial};
 pub use error::{GpuError, NO_ADAPTER_HELP};
-pub use frame::{FrameOptions, GpuFrame, MAX_LARGE_BODIES};
+pub use frame::{
+    FrameHit, FrameOptions, FrameOutput, FrameStats, GpuFrame, MAX_LARGE_BODIES, STATE_HIT_ARGS,
+    STATE_HITS,
+};
 pub use layout::FrameBody;
 pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuOptions, GpuSat, GpuStats, PendingHits};
 

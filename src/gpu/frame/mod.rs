@@ -41,6 +41,7 @@
 //!   more is reported as an error, not answered partly.
 
 mod kernels;
+mod narrow;
 mod params;
 mod scan;
 mod sort;
@@ -61,6 +62,7 @@ use params::ParamArena;
 use scan::Scan;
 use sort::{RadixSort, SortKey, bits_for};
 
+pub use narrow::{FrameHit, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams};
 pub use scan::{SCAN_WGSL, ScanParams};
 pub use sort::{SORT_WGSL, SortParams};
 
@@ -72,6 +74,18 @@ const STATE_PAIRS: u32 = 0;
 const STATE_ENTRIES: u32 = 1;
 const STATE_LARGE: u32 = 2;
 const STATE_CROWDED: u32 = 3;
+/// The state buffer's word holding the frame's hit count (see
+/// [`GpuFrame::state_buffer`]).
+pub const STATE_HITS: u32 = 4;
+/// Per kind of pair: its first place in the partition, its count, its
+/// workgroups along x (pairs.wgsl: plan).
+#[allow(dead_code)] // used by the shaders (narrow.wgsl, pairs.wgsl)
+const STATE_KINDS: u32 = 8;
+/// Per kind of pair: its entry point's indirect dispatch arguments.
+const STATE_ARGS: u32 = 32;
+/// The indirect dispatch arguments of one invocation per hit, in workgroups
+/// of 256 (pairs.wgsl: compact), for a GPU consumer of the hits.
+pub const STATE_HIT_ARGS: u32 = 52;
 const STATE_LARGE_LIST: u32 = 64;
 /// Words of the state buffer before the large bodies' list.
 const STATE_HEADER_WORDS: u64 = STATE_LARGE_LIST as u64;
@@ -160,7 +174,44 @@ pub struct GpuFrame {
     body_shapes: GrowTexture,
     staging: Option<GrowBuffer>,
     texture_rows: u32,
+    narrow_kernel: Kernel,
+    pairs_kernel: Kernel,
+    /// Each kind's pairs (kind, pair index), after the partition pass.
+    partition: GrowBuffer,
+    /// Per pair: reported, axis, depth bits.
+    outcomes: GrowBuffer,
+    /// Per pair: 1 if reported, then its hit's place.
+    places: GrowBuffer,
+    hits: GrowBuffer,
+    /// Hits the last frame reported: how much of the hits to copy back
+    /// (`None` before the first frame: all it has room for).
+    last_hits: Option<u32>,
+    stats: FrameStats,
 }
+
+/// What a frame did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// Frames run.
+    pub frames: u64,
+    /// Frames run again because a buffer overflowed.
+    pub reruns: u64,
+    /// Buffers mapped for reading (one per frame, unless the hits
+    /// outgrew the last frame's by more than a quarter).
+    pub maps: u64,
+}
+
+/// One frame's results, read back.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameOutput {
+    /// The candidate pairs the broadphase found.
+    pub pairs: u32,
+    /// The reported pairs, in `(a, b)` order.
+    pub hits: Vec<FrameHit>,
+}
+
+/// The narrowphase's workgroup size in a frame.
+const NARROW_WORKGROUP: u32 = 64;
 
 impl std::fmt::Debug for GpuFrame {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -268,6 +319,14 @@ impl GpuFrame {
             )?,
             staging: None,
             texture_rows,
+            narrow_kernel: narrow::narrow_kernel(&context, NARROW_WORKGROUP)?,
+            pairs_kernel: narrow::pairs_kernel(&context)?,
+            partition: GrowBuffer::new(&context, "pair partition", U::STORAGE, 16)?,
+            outcomes: GrowBuffer::new(&context, "pair outcomes", U::STORAGE, 16)?,
+            places: GrowBuffer::new(&context, "hit places", U::STORAGE, 16)?,
+            hits: GrowBuffer::new(&context, "frame hits", U::STORAGE | U::COPY_SRC, 16)?,
+            last_hits: None,
+            stats: FrameStats::default(),
             grid_kernel,
             context,
             options,
@@ -338,9 +397,11 @@ impl GpuFrame {
         bodies: &[FrameBody],
     ) -> Result<(), GpuError> {
         let count = bodies.len();
-        if count >= 1 << 27 {
+        let most = (self.context.limits().max_compute_workgroups_per_dimension as usize * 256)
+            .min(1 << 27);
+        if count > most {
             return Err(GpuError::InvalidOption {
-                message: format!("{count} bodies are more than a frame holds (2^27)"),
+                message: format!("{count} bodies are more than a frame holds ({most})"),
             });
         }
         let count32 = count as u32;
@@ -403,6 +464,16 @@ impl GpuFrame {
 
     fn reserve_pairs(&mut self, capacity: u32) -> Result<(), GpuError> {
         let context = self.context.clone();
+        let max_groups = context.limits().max_compute_workgroups_per_dimension;
+        let most = max_groups.saturating_mul(256);
+        if capacity > most {
+            return Err(GpuError::OverLimit {
+                what: format!("a frame of {capacity} candidate pairs"),
+                needed: u64::from(capacity),
+                allowed: u64::from(most),
+                limit: "max_compute_workgroups_per_dimension",
+            });
+        }
         let limit = (
             context.limits().max_storage_buffer_binding_size,
             "max_storage_buffer_binding_size",
@@ -410,6 +481,15 @@ impl GpuFrame {
         for pairs in &mut self.pairs {
             pairs.ensure(&context, u64::from(capacity) * 8, limit)?;
         }
+        self.partition
+            .ensure(&context, u64::from(capacity) * 8, limit)?;
+        self.outcomes
+            .ensure(&context, u64::from(capacity) * 16, limit)?;
+        self.places
+            .ensure(&context, u64::from(capacity) * 4, limit)?;
+        self.hits
+            .ensure(&context, u64::from(capacity) * 16, limit)?;
+        self.scan.reserve(&context, u64::from(capacity))?;
         self.sort.reserve(&context, &mut self.scan, capacity)?;
         self.pair_capacity = capacity;
         Ok(())
@@ -441,9 +521,10 @@ impl GpuFrame {
         )
     }
 
-    /// Records the broadphase into `encoder`; the sorted pairs end in the
-    /// returned buffer.
-    fn record_broadphase(&mut self, encoder: &mut wgpu::CommandEncoder) -> usize {
+    /// Records a frame into `encoder`: the broadphase, and with `narrow`
+    /// the narrowphase and the compaction. Returns which pairs buffer holds
+    /// the sorted pairs.
+    fn record(&mut self, encoder: &mut wgpu::CommandEncoder, narrow: bool) -> usize {
         let grid_params = GridParams {
             body_count: self.body_count,
             shape_count: self.shape_count,
@@ -456,19 +537,20 @@ impl GpuFrame {
             margin: self.options.margin,
             ..GridParams::default()
         };
+        let context = self.context.clone();
         self.params.clear();
         let grid_offset = self.params.push(&grid_params);
         debug_assert_eq!(grid_offset, 0);
         let grid_group = self.grid_bind_group(&self.pairs[0].buffer);
         let bucket_scan = self.scan.steps(
-            &self.context,
+            &context,
             &mut self.params,
             (&self.buckets.buffer, 0),
             self.bucket_count,
         );
         let key_bits = bits_for(self.body_count.max(2));
         let (sort_passes, flipped) = self.sort.passes(
-            &self.context,
+            &context,
             &mut self.params,
             &self.scan,
             (&self.pairs[0].buffer, &self.pairs[1].buffer),
@@ -479,7 +561,9 @@ impl GpuFrame {
                 keys: [(0, key_bits), (1, key_bits)],
             },
         );
-        self.params.upload(&self.context);
+        let sorted = usize::from(flipped);
+        let narrow_stage = narrow.then(|| self.narrow_stage(sorted));
+        self.params.upload(&context);
         encoder.clear_buffer(&self.state.buffer, 0, Some(STATE_HEADER_WORDS * 4));
         encoder.clear_buffer(
             &self.buckets.buffer,
@@ -488,7 +572,7 @@ impl GpuFrame {
         );
         let body_groups = self.body_count.div_ceil(256);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("frame broadphase"),
+            label: Some("frame"),
             timestamp_writes: None,
         });
         if body_groups > 0 {
@@ -504,9 +588,134 @@ impl GpuFrame {
             grid(&mut pass, "find_large");
             self.sort
                 .record(&mut pass, &self.scan, &sort_passes, self.pair_capacity);
+            if let Some(stage) = &narrow_stage {
+                self.record_narrow(&mut pass, stage);
+            }
         }
         drop(pass);
-        usize::from(flipped)
+        sorted
+    }
+
+    /// The bind groups and parameters of the narrowphase stage, the sorted
+    /// pairs being in `pairs[sorted]`.
+    fn narrow_stage(&mut self, sorted: usize) -> NarrowStage {
+        let context = self.context.clone();
+        let capacity = self.pair_capacity;
+        let pairs = &self.pairs[sorted].buffer;
+        let tagged = &self.pairs[1 - sorted].buffer;
+        let pair_bytes = u64::from(capacity) * 8;
+        let (partition_passes, partition_flipped) = self.sort.passes(
+            &context,
+            &mut self.params,
+            &self.scan,
+            (tagged, &self.partition.buffer),
+            &self.state.buffer,
+            STATE_PAIRS,
+            capacity,
+            SortKey {
+                keys: [(0, 0), (0, sort::DIGIT_BITS)],
+            },
+        );
+        debug_assert!(
+            partition_flipped,
+            "one pass: the partition ends in its own buffer"
+        );
+        let pairs_offset = self.params.push(&PairsParams {
+            count_index: STATE_PAIRS,
+            capacity,
+            tiles: capacity.div_ceil(sort::SORT_TILE).max(1),
+            merge_threshold: crate::sat::GPU_MERGE_THRESHOLD,
+            workgroup_size: NARROW_WORKGROUP,
+            max_groups: context.limits().max_compute_workgroups_per_dimension,
+            ..PairsParams::default()
+        });
+        let pairs_group = self.pairs_kernel.bind(
+            &context,
+            "pairs",
+            &[
+                (0, self.params.binding()),
+                (1, range(pairs, 0, pair_bytes)),
+                (2, range(tagged, 0, pair_bytes)),
+                (3, self.sort.histogram_binding()),
+                (4, whole(&self.state)),
+                (5, range(&self.outcomes.buffer, 0, u64::from(capacity) * 16)),
+                (6, range(&self.places.buffer, 0, u64::from(capacity) * 4)),
+                (7, range(&self.hits.buffer, 0, u64::from(capacity) * 16)),
+                (
+                    9,
+                    wgpu::BindingResource::TextureView(&self.body_shapes.view),
+                ),
+            ],
+        );
+        let kind_offsets: Vec<u32> = (0..narrow::ENTRY_POINTS.len() as u32)
+            .map(|kind| {
+                self.params.push(&NarrowParams {
+                    kind,
+                    merge_threshold: crate::sat::GPU_MERGE_THRESHOLD,
+                    margin: self.options.margin,
+                    _pad: 0,
+                })
+            })
+            .collect();
+        let narrow_group = self.narrow_kernel.bind(
+            &context,
+            "narrowphase",
+            &[
+                (0, self.params.binding()),
+                (1, wgpu::BindingResource::TextureView(&self.edges.view)),
+                (2, wgpu::BindingResource::TextureView(&self.transforms.view)),
+                (
+                    3,
+                    wgpu::BindingResource::TextureView(&self.body_shapes.view),
+                ),
+                (4, range(pairs, 0, pair_bytes)),
+                (5, range(&self.partition.buffer, 0, pair_bytes)),
+                (6, range(&self.outcomes.buffer, 0, u64::from(capacity) * 16)),
+                (8, whole(&self.state)),
+            ],
+        );
+        let places_scan = self.scan.steps(
+            &context,
+            &mut self.params,
+            (&self.places.buffer, 0),
+            capacity,
+        );
+        NarrowStage {
+            partition_passes,
+            pairs_group,
+            pairs_offset,
+            narrow_group,
+            kind_offsets,
+            places_scan,
+        }
+    }
+
+    fn record_narrow(&self, pass: &mut wgpu::ComputePass<'_>, stage: &NarrowStage) {
+        let pair_groups = self.pair_capacity.div_ceil(256);
+        let pairs = |pass: &mut wgpu::ComputePass<'_>, entry_point, groups| {
+            pass.set_pipeline(self.pairs_kernel.pipeline(entry_point));
+            pass.set_bind_group(0, &stage.pairs_group, &[stage.pairs_offset]);
+            pass.dispatch_workgroups(groups, 1, 1);
+        };
+        pairs(pass, "classify", pair_groups);
+        self.sort.record(
+            pass,
+            &self.scan,
+            &stage.partition_passes,
+            self.pair_capacity,
+        );
+        pairs(pass, "plan", 1);
+        for (kind, entry_point) in narrow::ENTRY_POINTS.iter().enumerate() {
+            pass.set_pipeline(self.narrow_kernel.pipeline(entry_point));
+            pass.set_bind_group(0, &stage.narrow_group, &[stage.kind_offsets[kind]]);
+            pass.dispatch_workgroups_indirect(
+                &self.state.buffer,
+                u64::from(STATE_ARGS + 3 * kind as u32) * 4,
+            );
+        }
+        pairs(pass, "flags", pair_groups);
+        self.scan.record(pass, &stage.places_scan);
+        pairs(pass, "compact", pair_groups);
     }
 
     /// Finds the frame's candidate pairs and reads them back, sorted by
@@ -520,7 +729,7 @@ impl GpuFrame {
                     .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                         label: Some("frame broadphase"),
                     });
-            let sorted = self.record_broadphase(&mut encoder);
+            let sorted = self.record(&mut encoder, false);
             let header = self.read(encoder, &self.state.buffer.clone(), STATE_HEADER_WORDS * 4)?;
             let words: Vec<u32> = bytemuck::pod_collect_to_vec(&header);
             if self.check_counts(&words)? {
@@ -541,6 +750,102 @@ impl GpuFrame {
             let records: Vec<[u32; 2]> = bytemuck::pod_collect_to_vec(&bytes);
             return Ok(records.iter().map(|&[a, b]| Pair::new(a, b)).collect());
         }
+    }
+
+    /// Runs one frame: one submission (the broadphase, the partition, the
+    /// narrowphase by indirect dispatch, the compaction) and one map of the
+    /// counters and the hits, in `(a, b)` order. Nothing per pair runs on
+    /// the host but copying the hits out. A second map is needed only when
+    /// the hits outgrow the last frame's by more than a quarter; an
+    /// overflowing buffer grows and the frame runs again.
+    pub fn step(&mut self) -> Result<FrameOutput, GpuError> {
+        self.stats.frames += 1;
+        loop {
+            let mut encoder =
+                self.context
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("frame"),
+                    });
+            self.record(&mut encoder, true);
+            let expected = self
+                .last_hits
+                .map_or(self.pair_capacity, |last| last + last / 4 + 256)
+                .min(self.pair_capacity);
+            let state = self.state.buffer.clone();
+            let hits = self.hits.buffer.clone();
+            let header_bytes = STATE_HEADER_WORDS * 4;
+            let data = self.read_regions(
+                encoder,
+                &[
+                    (&state, 0, header_bytes),
+                    (&hits, 0, u64::from(expected) * 16),
+                ],
+            )?;
+            let words: Vec<u32> = bytemuck::pod_collect_to_vec(&data[..header_bytes as usize]);
+            if self.check_counts(&words)? {
+                self.stats.reruns += 1;
+                continue;
+            }
+            let pairs = words[STATE_PAIRS as usize];
+            let hit_count = words[STATE_HITS as usize];
+            self.last_hits = Some(hit_count);
+            let mut hits: Vec<FrameHit> = Vec::with_capacity(hit_count as usize);
+            let copied = hit_count.min(expected) as usize;
+            let at = header_bytes as usize;
+            hits.extend_from_slice(&bytemuck::pod_collect_to_vec::<u8, FrameHit>(
+                &data[at..at + copied * 16],
+            ));
+            if hit_count as usize > copied {
+                let encoder =
+                    self.context
+                        .device()
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("frame hits"),
+                        });
+                let rest = self.read_regions(
+                    encoder,
+                    &[(
+                        &hits_buffer(&self.hits),
+                        copied as u64 * 16,
+                        (hit_count as usize - copied) as u64 * 16,
+                    )],
+                )?;
+                hits.extend_from_slice(&bytemuck::pod_collect_to_vec::<u8, FrameHit>(&rest));
+            }
+            return Ok(FrameOutput { pairs, hits });
+        }
+    }
+
+    /// The hits of the last frame, for a GPU consumer: [`FrameHit`]
+    /// records in `(a, b)` order; their count is word [`STATE_HITS`] of
+    /// [`GpuFrame::state_buffer`].
+    pub fn hits_buffer(&self) -> &wgpu::Buffer {
+        &self.hits.buffer
+    }
+
+    /// The frame's counters (u32 words; `INDIRECT` usage): the hit count at
+    /// [`STATE_HITS`], and at [`STATE_HIT_ARGS`] the arguments of an
+    /// indirect dispatch of one invocation per hit in workgroups of 256.
+    /// Record a consumer's work after [`GpuFrame::record_frame`] in the
+    /// same encoder.
+    pub fn state_buffer(&self) -> &wgpu::Buffer {
+        &self.state.buffer
+    }
+
+    /// Records a whole frame into the caller's `encoder` and returns; the
+    /// results stay on the device ([`GpuFrame::hits_buffer`],
+    /// [`GpuFrame::state_buffer`]) for work recorded after it. Nothing is
+    /// read back, so an overflow is not seen here: size the frame with one
+    /// [`GpuFrame::step`] first (it grows the buffers as needed), and check
+    /// now and then with another.
+    pub fn record_frame(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        self.record(encoder, true);
+    }
+
+    /// What the frames so far did.
+    pub fn stats(&self) -> &FrameStats {
+        &self.stats
     }
 
     /// Checks the frame's counters: an error for a crowded grid or too many
@@ -590,12 +895,26 @@ impl GpuFrame {
     /// Submits `encoder` with a copy of `bytes` of `source` and reads them back.
     fn read(
         &mut self,
-        mut encoder: wgpu::CommandEncoder,
+        encoder: wgpu::CommandEncoder,
         source: &wgpu::Buffer,
         bytes: u64,
     ) -> Result<Vec<u8>, GpuError> {
+        self.read_regions(encoder, &[(source, 0, bytes)])
+    }
+
+    /// Submits `encoder` with copies of `(source, offset, bytes)` regions
+    /// back to back (each rounded up to 4 bytes) and reads them back: one
+    /// map.
+    fn read_regions(
+        &mut self,
+        mut encoder: wgpu::CommandEncoder,
+        regions: &[(&wgpu::Buffer, u64, u64)],
+    ) -> Result<Vec<u8>, GpuError> {
         let context = self.context.clone();
-        let bytes = bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+        let bytes: u64 = regions
+            .iter()
+            .map(|region| region.2.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT))
+            .sum();
         let limit = (context.limits().max_buffer_size, "max_buffer_size");
         let staging = match self.staging.take() {
             Some(mut staging) => {
@@ -610,9 +929,15 @@ impl GpuFrame {
             )?,
         };
         let staging = self.staging.insert(staging);
-        if bytes > 0 {
-            encoder.copy_buffer_to_buffer(source, 0, &staging.buffer, 0, bytes);
+        let mut at = 0;
+        for &(source, offset, region_bytes) in regions {
+            let region_bytes = region_bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+            if region_bytes > 0 {
+                encoder.copy_buffer_to_buffer(source, offset, &staging.buffer, at, region_bytes);
+            }
+            at += region_bytes;
         }
+        self.stats.maps += 1;
         let mapped = Arc::new(Mutex::new(None));
         let sink = mapped.clone();
         let map_bytes = bytes.max(wgpu::COPY_BUFFER_ALIGNMENT);
@@ -670,6 +995,16 @@ impl GpuFrame {
     }
 }
 
+/// The narrowphase stage's bindings, recorded after the broadphase.
+struct NarrowStage {
+    partition_passes: Vec<sort::SortPass>,
+    pairs_group: wgpu::BindGroup,
+    pairs_offset: u32,
+    narrow_group: wgpu::BindGroup,
+    kind_offsets: Vec<u32>,
+    places_scan: Vec<scan::ScanStep>,
+}
+
 impl FrameBody {
     /// A CPU body's record: its transform (cos and sin computed on the CPU,
     /// as the CPU backends compute them), shape and inverse mass.
@@ -687,4 +1022,8 @@ impl FrameBody {
 
 fn whole(buffer: &GrowBuffer) -> wgpu::BindingResource<'_> {
     buffer.buffer.as_entire_binding()
+}
+
+fn hits_buffer(hits: &GrowBuffer) -> wgpu::Buffer {
+    hits.buffer.clone()
 }

@@ -193,4 +193,9 @@ impl RadixSort {
     pub fn bytes(&self) -> u64 {
         self.histogram.size
     }
+
+    /// The histogram, whose last pass's scan says where each digit starts.
+    pub fn histogram_binding(&self) -> wgpu::BindingResource<'_> {
+        self.histogram.buffer.as_entire_binding()
+    }
 }
