@@ -58,16 +58,22 @@ pub enum BenchBackend {
     CpuPairwise,
     /// 3D: parry3d's `query::contact` on the same pairs, one thread.
     Parry3d,
+    /// A GPU-resident frame ([`gpusat::gpu::GpuFrame`]): bodies in, hits
+    /// out, on a scene of its own with about the batch size's candidate
+    /// pairs, beside the CPU's and today's GPU frame on the same bodies
+    /// (`crate::bench_frame`).
+    GpuResident,
 }
 
 impl BenchBackend {
-    pub const ALL: [BenchBackend; 6] = [
+    pub const ALL: [BenchBackend; 7] = [
         BenchBackend::Cpu,
         BenchBackend::CpuParallel,
         BenchBackend::CpuContacts,
         BenchBackend::Gpu,
         BenchBackend::GpuKernel,
         BenchBackend::Parry2d,
+        BenchBackend::GpuResident,
     ];
 
     /// The 3D bench's backends.
@@ -93,11 +99,15 @@ impl BenchBackend {
             BenchBackend::CpuBrute => "cpu-brute",
             BenchBackend::CpuPairwise => "cpu-pairwise",
             BenchBackend::Parry3d => "parry3d",
+            BenchBackend::GpuResident => "gpu-resident",
         }
     }
 
     pub fn needs_gpu(self) -> bool {
-        matches!(self, BenchBackend::Gpu | BenchBackend::GpuKernel)
+        matches!(
+            self,
+            BenchBackend::Gpu | BenchBackend::GpuKernel | BenchBackend::GpuResident
+        )
     }
 }
 
@@ -427,6 +437,7 @@ pub fn run_bench(
         let batch = Batch::new(&scene.shapes, &scene.bodies, pairs, 0.0)?;
         let reference = collide_cpu(&batch);
         let first_row = rows.len();
+        let mut frame_rows = Vec::new();
         for &backend in &options.backends {
             progress(&format!("{} pairs, {}", size, backend.name()));
             let (median, samples, host, hits, transfer) = match backend {
@@ -476,6 +487,16 @@ pub fn run_bench(
                 BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
                     continue;
                 }
+                BenchBackend::GpuResident => {
+                    frame_rows.extend(crate::bench_frame::frame_rows(
+                        options.kind,
+                        size,
+                        options.seed,
+                        gpu.as_deref_mut(),
+                        (options.min_time, options.samples),
+                    )?);
+                    continue;
+                }
                 BenchBackend::Parry2d => {
                     let Some(peer) = peer.as_ref() else { continue };
                     let hits = peer.collide(pairs);
@@ -521,6 +542,8 @@ pub fn run_bench(
             row.vs_cpu = cpu.map(|cpu| cpu / row.ns_per_pair);
             row.vs_peer = parry.map(|parry| parry / row.ns_per_pair);
         }
+        // The frame rows, on their own scene, against their own cpu-frame.
+        rows.extend(frame_rows);
     }
     Ok(BenchReport {
         workload,

@@ -225,7 +225,7 @@ pub fn run_bench3(
                             })?;
                         (median, samples, host, hits, None)
                     }
-                    BenchBackend::Parry2d => continue,
+                    BenchBackend::Parry2d | BenchBackend::GpuResident => continue,
                 };
                 let ns_per_pair = median / measured.max(1) as f64;
                 let (edge_pairs, tested) = match edge_stats {

@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod bench3;
+pub mod bench_frame;
 pub mod demo;
 pub mod demo3;
 pub mod error;

@@ -216,6 +216,7 @@ enum BenchBackendArg {
     CpuBrute,
     CpuPairwise,
     Parry3d,
+    GpuResident,
 }
 
 impl BenchBackendArg {
@@ -230,6 +231,7 @@ impl BenchBackendArg {
             BenchBackendArg::CpuBrute => BenchBackend::CpuBrute,
             BenchBackendArg::CpuPairwise => BenchBackend::CpuPairwise,
             BenchBackendArg::Parry3d => BenchBackend::Parry3d,
+            BenchBackendArg::GpuResident => BenchBackend::GpuResident,
         }
     }
 }
@@ -1038,7 +1040,7 @@ fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Err
     let mut backends: Vec<BenchBackend> = Vec::new();
     for backend in asked {
         let fits = match backend {
-            BenchBackend::Parry2d => args.dim == 2,
+            BenchBackend::Parry2d | BenchBackend::GpuResident => args.dim == 2,
             BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
                 args.dim == 3
             }

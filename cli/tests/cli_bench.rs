@@ -226,3 +226,51 @@ fn bad_bench_options_are_errors_and_write_nothing() {
     assert!(stderr.contains("no-such-dir"), "{stderr}");
     assert!(!missing.exists());
 }
+
+#[test]
+fn the_gpu_resident_rows_carry_host_time_and_agree_on_the_hits() {
+    if common::gpu_context().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let json = dir.path().join("bench.jsonl");
+    let out = gpusat(&[
+        "bench",
+        "--sizes",
+        "4000",
+        "--backends",
+        "gpu-resident",
+        "--time",
+        "0.02",
+        "--samples",
+        "3",
+        "--json",
+        &path_arg(&json),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(&json).expect("json written");
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON row"))
+        .collect();
+    let names: Vec<&str> = rows
+        .iter()
+        .map(|row| row["backend"].as_str().expect("backend"))
+        .collect();
+    assert_eq!(names, ["cpu-frame", "gpu-frame", "gpu-resident"], "{text}");
+    let pairs = rows[0]["pairs"].as_u64().expect("pairs");
+    assert!(
+        (3000..=5000).contains(&pairs),
+        "the frame scene has {pairs} candidate pairs, not about 4,000"
+    );
+    for row in &rows {
+        assert_eq!(row["pairs"], rows[0]["pairs"], "{row}");
+        assert_eq!(row["hits"], rows[0]["hits"], "{row}");
+        let host = row["host_ns_per_pair"].as_f64();
+        if cfg!(unix) {
+            assert!(host.is_some_and(|ns| ns > 0.0), "no host time: {row}");
+        }
+    }
+}

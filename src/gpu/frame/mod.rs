@@ -201,6 +201,16 @@ pub struct FrameStats {
     pub maps: u64,
 }
 
+/// One frame's results where the GPU left them (the mapped readback):
+/// see [`GpuFrame::step_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct FrameView<'a> {
+    /// The candidate pairs the broadphase found.
+    pub pairs: u32,
+    /// The reported pairs, in `(a, b)` order.
+    pub hits: &'a [FrameHit],
+}
+
 /// One frame's results, read back.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameOutput {
@@ -577,9 +587,15 @@ impl GpuFrame {
         });
         if body_groups > 0 {
             let grid = |pass: &mut wgpu::ComputePass<'_>, entry_point| {
+                // find_pairs and find_large run 64 to a workgroup (their
+                // workgroup lists of pairs), the others 256.
+                let groups = match entry_point {
+                    "find_pairs" | "find_large" => self.body_count.div_ceil(64),
+                    _ => body_groups,
+                };
                 pass.set_pipeline(self.grid_kernel.pipeline(entry_point));
                 pass.set_bind_group(0, &grid_group, &[]);
-                pass.dispatch_workgroups(body_groups, 1, 1);
+                pass.dispatch_workgroups(groups, 1, 1);
             };
             grid(&mut pass, "bounds");
             self.scan.record(&mut pass, &bucket_scan);
@@ -759,8 +775,20 @@ impl GpuFrame {
     /// the hits outgrow the last frame's by more than a quarter; an
     /// overflowing buffer grows and the frame runs again.
     pub fn step(&mut self) -> Result<FrameOutput, GpuError> {
+        self.step_with(|view| FrameOutput {
+            pairs: view.pairs,
+            hits: view.hits.to_vec(),
+        })
+    }
+
+    /// [`GpuFrame::step`] without copying the hits out: `read` gets them
+    /// where the GPU left them (the mapped readback), and what it returns
+    /// is returned. The view lives until `read` returns.
+    pub fn step_with<R>(&mut self, read: impl FnOnce(FrameView<'_>) -> R) -> Result<R, GpuError> {
         self.stats.frames += 1;
-        loop {
+        let header_bytes = STATE_HEADER_WORDS * 4;
+        let mut read = Some(read);
+        let (words, early) = loop {
             let mut encoder =
                 self.context
                     .device()
@@ -774,47 +802,69 @@ impl GpuFrame {
                 .min(self.pair_capacity);
             let state = self.state.buffer.clone();
             let hits = self.hits.buffer.clone();
-            let header_bytes = STATE_HEADER_WORDS * 4;
-            let data = self.read_regions(
+            let room = (self.pair_capacity, self.entry_capacity);
+            // The counters, and when they show a frame that fit and hits
+            // that fit the copy, the hits handed over in place.
+            let (words, early) = self.map_regions(
                 encoder,
                 &[
                     (&state, 0, header_bytes),
                     (&hits, 0, u64::from(expected) * 16),
                 ],
+                |bytes| {
+                    let words: Vec<u32> =
+                        bytemuck::pod_collect_to_vec(&bytes[..header_bytes as usize]);
+                    let hit_count = words[STATE_HITS as usize];
+                    let fits = words[STATE_CROWDED as usize] == 0
+                        && words[STATE_PAIRS as usize] <= room.0
+                        && words[STATE_ENTRIES as usize] <= room.1
+                        && words[STATE_LARGE as usize] <= MAX_LARGE_BODIES
+                        && hit_count <= expected;
+                    let at = header_bytes as usize;
+                    let early = match read.take() {
+                        Some(reader) if fits => Some(read_view(
+                            words[STATE_PAIRS as usize],
+                            &bytes[at..at + hit_count as usize * 16],
+                            reader,
+                        )),
+                        unused => {
+                            read = unused;
+                            None
+                        }
+                    };
+                    (words, early)
+                },
             )?;
-            let words: Vec<u32> = bytemuck::pod_collect_to_vec(&data[..header_bytes as usize]);
             if self.check_counts(&words)? {
                 self.stats.reruns += 1;
                 continue;
             }
-            let pairs = words[STATE_PAIRS as usize];
-            let hit_count = words[STATE_HITS as usize];
-            self.last_hits = Some(hit_count);
-            let mut hits: Vec<FrameHit> = Vec::with_capacity(hit_count as usize);
-            let copied = hit_count.min(expected) as usize;
-            let at = header_bytes as usize;
-            hits.extend_from_slice(&bytemuck::pod_collect_to_vec::<u8, FrameHit>(
-                &data[at..at + copied * 16],
-            ));
-            if hit_count as usize > copied {
-                let encoder =
-                    self.context
-                        .device()
-                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                            label: Some("frame hits"),
-                        });
-                let rest = self.read_regions(
-                    encoder,
-                    &[(
-                        &hits_buffer(&self.hits),
-                        copied as u64 * 16,
-                        (hit_count as usize - copied) as u64 * 16,
-                    )],
-                )?;
-                hits.extend_from_slice(&bytemuck::pod_collect_to_vec::<u8, FrameHit>(&rest));
-            }
-            return Ok(FrameOutput { pairs, hits });
+            break (words, early);
+        };
+        let hit_count = words[STATE_HITS as usize];
+        self.last_hits = Some(hit_count);
+        if let Some(result) = early {
+            return Ok(result);
         }
+        // More hits than the last frame's by over a quarter: all of them
+        // in a second map.
+        let encoder =
+            self.context
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("frame hits"),
+                });
+        let buffer = self.hits.buffer.clone();
+        let pairs = words[STATE_PAIRS as usize];
+        let reader = read.take();
+        self.map_regions(
+            encoder,
+            &[(&buffer, 0, u64::from(hit_count) * 16)],
+            |bytes| reader.map(|reader| read_view(pairs, bytes, reader)),
+        )?
+        .ok_or_else(|| GpuError::Readback {
+            message: "the frame's hits were read twice".to_string(),
+        })
     }
 
     /// The hits of the last frame, for a GPU consumer: [`FrameHit`]
@@ -907,9 +957,20 @@ impl GpuFrame {
     /// map.
     fn read_regions(
         &mut self,
-        mut encoder: wgpu::CommandEncoder,
+        encoder: wgpu::CommandEncoder,
         regions: &[(&wgpu::Buffer, u64, u64)],
     ) -> Result<Vec<u8>, GpuError> {
+        self.map_regions(encoder, regions, |bytes| bytes.to_vec())
+    }
+
+    /// [`GpuFrame::read_regions`], handing the mapped bytes to `read`
+    /// instead of copying them.
+    fn map_regions<R>(
+        &mut self,
+        mut encoder: wgpu::CommandEncoder,
+        regions: &[(&wgpu::Buffer, u64, u64)],
+        read: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R, GpuError> {
         let context = self.context.clone();
         let bytes: u64 = regions
             .iter()
@@ -972,7 +1033,7 @@ impl GpuFrame {
             let view = slice.get_mapped_range().map_err(|err| GpuError::Readback {
                 message: format!("the mapped readback cannot be read: {err}"),
             })?;
-            view[..bytes as usize].to_vec()
+            read(&view[..bytes as usize])
         };
         staging.buffer.unmap();
         Ok(data)
@@ -992,6 +1053,18 @@ impl GpuFrame {
             + self.body_shapes.bytes()
             + self.scan.bytes()
             + self.sort.bytes()
+    }
+}
+
+/// Hands `records` (16-byte [`FrameHit`]s) to `read`, in place when they
+/// are aligned for it (a mapped range is), else copied.
+fn read_view<R>(pairs: u32, records: &[u8], read: impl FnOnce(FrameView<'_>) -> R) -> R {
+    match bytemuck::try_cast_slice(records) {
+        Ok(hits) => read(FrameView { pairs, hits }),
+        Err(_) => read(FrameView {
+            pairs,
+            hits: &bytemuck::pod_collect_to_vec(records),
+        }),
     }
 }
 
@@ -1022,8 +1095,4 @@ impl FrameBody {
 
 fn whole(buffer: &GrowBuffer) -> wgpu::BindingResource<'_> {
     buffer.buffer.as_entire_binding()
-}
-
-fn hits_buffer(hits: &GrowBuffer) -> wgpu::Buffer {
-    hits.buffer.clone()
 }

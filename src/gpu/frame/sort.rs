@@ -1,5 +1,6 @@
 //! The radix sort of (u32, u32) records (`shaders/frame/sort.wgsl`): four
-//! bits a pass, least significant first, stable, between two buffers.
+//! bits a pass, least significant first, stable, between two buffers; one
+//! invocation per tile of 64 records.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -10,8 +11,10 @@ use super::kernels::{Kernel, range, storage, uniform};
 use super::params::ParamArena;
 use super::scan::{Scan, ScanStep};
 
-/// Records one workgroup sorts a pass of.
-pub(crate) const SORT_TILE: u32 = 256;
+/// Records one invocation sorts a pass of.
+pub(crate) const SORT_TILE: u32 = 128;
+/// Invocations per workgroup.
+const SORT_GROUP: u32 = 64;
 /// Bits a pass sorts by.
 pub(crate) const DIGIT_BITS: u32 = 4;
 const DIGITS: u32 = 1 << DIGIT_BITS;
@@ -177,15 +180,15 @@ impl RadixSort {
         passes: &[SortPass],
         capacity: u32,
     ) {
-        let tiles = Self::tiles(capacity);
+        let groups = Self::tiles(capacity).div_ceil(SORT_GROUP);
         for sort in passes {
             pass.set_pipeline(self.kernel.pipeline("sort_count"));
             pass.set_bind_group(0, &sort.bind_group, &[sort.offset]);
-            pass.dispatch_workgroups(tiles, 1, 1);
+            pass.dispatch_workgroups(groups, 1, 1);
             scan.record(pass, &sort.scan);
             pass.set_pipeline(self.kernel.pipeline("sort_scatter"));
             pass.set_bind_group(0, &sort.bind_group, &[sort.offset]);
-            pass.dispatch_workgroups(tiles, 1, 1);
+            pass.dispatch_workgroups(groups, 1, 1);
         }
     }
 
