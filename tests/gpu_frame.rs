@@ -11,7 +11,7 @@ use common::gpu_context;
 use glam::Vec2;
 use gpusat::generate::SceneSpec;
 use gpusat::gpu::{FrameBody, FrameHit, FrameOptions, GpuFrame, GpuNarrowphase, GpuOptions};
-use gpusat::{Axis, Batch, Body, PairFilter, SatHit, ShapeSet, collide_cpu, find_pairs};
+use gpusat::{Axis, Batch, Body, PairFilter, SatHit, ShapeSet, collide_cpu, find_pairs, manifolds};
 
 fn scene(seed: u64, bodies: usize, half_extent: f32) -> (ShapeSet, Vec<Body>) {
     let scene = SceneSpec {
@@ -286,6 +286,10 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
                 g.pair == c.pair && g.axis == c.axis && g.depth.to_bits() == c.depth.to_bits()
             })
             .count();
+        eprintln!(
+            "seed {seed}: {identical} of {} hits identical to the CPU",
+            cpu.len()
+        );
         assert!(
             identical * 1000 >= cpu.len() * 999,
             "seed {seed}: only {identical} of {} hits identical to the CPU's",
@@ -296,6 +300,51 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
                 cpu.len() > count / 4,
                 "seed {seed}: only {} hits",
                 cpu.len()
+            );
+        }
+        // The manifolds: the CPU's, from the same hits, bit for bit.
+        assert_eq!(
+            output.manifolds.len(),
+            output.hits.len(),
+            "seed {seed}: a manifold per hit"
+        );
+        let cpu_manifolds = manifolds(&batch, &batch.hits(&frame_hits));
+        for ((gpu, hit), cpu) in output
+            .manifolds
+            .iter()
+            .zip(&output.hits)
+            .zip(&cpu_manifolds)
+        {
+            let gpu = gpu.to_manifold(cpu.pair, hit.a, hit.b);
+            assert_eq!(
+                (gpu.a, gpu.b, gpu.normal.to_array().map(f32::to_bits)),
+                (cpu.a, cpu.b, cpu.normal.to_array().map(f32::to_bits)),
+                "seed {seed}: pair {} (axis {:?}) normal: GPU {:?}, CPU {:?}",
+                cpu.pair,
+                Axis::unpack(hit.axis),
+                gpu.normal,
+                cpu.normal
+            );
+            let bits = |m: &gpusat::Manifold| -> Vec<(u32, u32, u32, u32)> {
+                m.points()
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.point.x.to_bits(),
+                            p.point.y.to_bits(),
+                            p.depth.to_bits(),
+                            p.id,
+                        )
+                    })
+                    .collect()
+            };
+            assert_eq!(
+                bits(&gpu),
+                bits(cpu),
+                "seed {seed}: pair {} points: GPU {:?}, CPU {:?}",
+                cpu.pair,
+                gpu.points(),
+                cpu.points()
             );
         }
         assert_eq!(

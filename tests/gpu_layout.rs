@@ -8,7 +8,7 @@ use gpusat::gpu::layout::{
     PairsParams, Params, SAT_WGSL, SAT3_WGSL, SCAN_WGSL, SORT_WGSL, ScanParams, ShapeTexel,
     SortParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2, TransformTexel,
 };
-use gpusat::gpu::{FrameBody, FrameHit};
+use gpusat::gpu::{FrameBody, FrameHit, FrameManifold};
 use gpusat::{EdgeRecord, Pair, ShapeRecord};
 use wgpu::naga;
 
@@ -47,9 +47,9 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
         ),
         ("frame/grid.wgsl", GRID_WGSL, &["frame/grid.wgsl"]),
         (
-            "frame/narrow.wgsl + sat.wgsl",
+            "frame/narrow.wgsl + sat.wgsl + frame/manifold.wgsl",
             NARROW_WGSL,
-            &["frame/narrow.wgsl", "sat.wgsl"],
+            &["frame/narrow.wgsl", "sat.wgsl", "frame/manifold.wgsl"],
         ),
         ("frame/pairs.wgsl", PAIRS_WGSL, &["frame/pairs.wgsl"]),
         ("frame/scan.wgsl", SCAN_WGSL, &["frame/scan.wgsl"]),
@@ -347,6 +347,15 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         "NarrowParams",
         NarrowParams,
         [kind, merge_threshold, margin, _pad]
+    );
+    assert_mirror!(
+        &module,
+        &layouter,
+        "FrameManifold",
+        FrameManifold,
+        [
+            normal, point0, point1, depth0, depth1, id0, id1, count, _pad
+        ]
     );
 
     let module = parse(PAIRS_WGSL, "frame/pairs.wgsl");

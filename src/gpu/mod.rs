@@ -42,8 +42,8 @@ pub use context::{
 pub use dimension::{Dimension, Planar, Spatial};
 pub use error::{GpuError, NO_ADAPTER_HELP};
 pub use frame::{
-    FrameHit, FrameOptions, FrameOutput, FrameStats, FrameView, GpuFrame, MAX_LARGE_BODIES,
-    STATE_HIT_ARGS, STATE_HITS,
+    FrameHit, FrameManifold, FrameOptions, FrameOutput, FrameStats, FrameView, GpuFrame,
+    MAX_LARGE_BODIES, STATE_HIT_ARGS, STATE_HITS,
 };
 pub use layout::FrameBody;
 pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuOptions, GpuSat, GpuStats, PendingHits};

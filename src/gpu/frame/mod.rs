@@ -62,7 +62,7 @@ use params::ParamArena;
 use scan::Scan;
 use sort::{RadixSort, SortKey, bits_for};
 
-pub use narrow::{FrameHit, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams};
+pub use narrow::{FrameHit, FrameManifold, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams};
 pub use scan::{SCAN_WGSL, ScanParams};
 pub use sort::{SORT_WGSL, SortParams};
 
@@ -183,6 +183,8 @@ pub struct GpuFrame {
     /// Per pair: 1 if reported, then its hit's place.
     places: GrowBuffer,
     hits: GrowBuffer,
+    /// Per hit: its manifold.
+    manifolds: GrowBuffer,
     /// Hits the last frame reported: how much of the hits to copy back
     /// (`None` before the first frame: all it has room for).
     last_hits: Option<u32>,
@@ -209,6 +211,8 @@ pub struct FrameView<'a> {
     pub pairs: u32,
     /// The reported pairs, in `(a, b)` order.
     pub hits: &'a [FrameHit],
+    /// Their contact manifolds, one per hit.
+    pub manifolds: &'a [FrameManifold],
 }
 
 /// One frame's results, read back.
@@ -218,7 +222,12 @@ pub struct FrameOutput {
     pub pairs: u32,
     /// The reported pairs, in `(a, b)` order.
     pub hits: Vec<FrameHit>,
+    /// Their contact manifolds, one per hit.
+    pub manifolds: Vec<FrameManifold>,
 }
+
+/// Bytes of a [`FrameManifold`].
+const MANIFOLD_BYTES: u64 = 48;
 
 /// The narrowphase's workgroup size in a frame.
 const NARROW_WORKGROUP: u32 = 64;
@@ -335,6 +344,7 @@ impl GpuFrame {
             outcomes: GrowBuffer::new(&context, "pair outcomes", U::STORAGE, 16)?,
             places: GrowBuffer::new(&context, "hit places", U::STORAGE, 16)?,
             hits: GrowBuffer::new(&context, "frame hits", U::STORAGE | U::COPY_SRC, 16)?,
+            manifolds: GrowBuffer::new(&context, "frame manifolds", U::STORAGE | U::COPY_SRC, 16)?,
             last_hits: None,
             stats: FrameStats::default(),
             grid_kernel,
@@ -499,6 +509,8 @@ impl GpuFrame {
             .ensure(&context, u64::from(capacity) * 4, limit)?;
         self.hits
             .ensure(&context, u64::from(capacity) * 16, limit)?;
+        self.manifolds
+            .ensure(&context, u64::from(capacity) * MANIFOLD_BYTES, limit)?;
         self.scan.reserve(&context, u64::from(capacity))?;
         self.sort.reserve(&context, &mut self.scan, capacity)?;
         self.pair_capacity = capacity;
@@ -688,6 +700,15 @@ impl GpuFrame {
                 (5, range(&self.partition.buffer, 0, pair_bytes)),
                 (6, range(&self.outcomes.buffer, 0, u64::from(capacity) * 16)),
                 (8, whole(&self.state)),
+                (9, range(&self.hits.buffer, 0, u64::from(capacity) * 16)),
+                (
+                    10,
+                    range(
+                        &self.manifolds.buffer,
+                        0,
+                        u64::from(capacity) * MANIFOLD_BYTES,
+                    ),
+                ),
             ],
         );
         let places_scan = self.scan.steps(
@@ -732,6 +753,9 @@ impl GpuFrame {
         pairs(pass, "flags", pair_groups);
         self.scan.record(pass, &stage.places_scan);
         pairs(pass, "compact", pair_groups);
+        pass.set_pipeline(self.narrow_kernel.pipeline("manifold"));
+        pass.set_bind_group(0, &stage.narrow_group, &[stage.kind_offsets[0]]);
+        pass.dispatch_workgroups_indirect(&self.state.buffer, u64::from(STATE_HIT_ARGS) * 4);
     }
 
     /// Finds the frame's candidate pairs and reads them back, sorted by
@@ -778,6 +802,7 @@ impl GpuFrame {
         self.step_with(|view| FrameOutput {
             pairs: view.pairs,
             hits: view.hits.to_vec(),
+            manifolds: view.manifolds.to_vec(),
         })
     }
 
@@ -802,6 +827,7 @@ impl GpuFrame {
                 .min(self.pair_capacity);
             let state = self.state.buffer.clone();
             let hits = self.hits.buffer.clone();
+            let manifolds = self.manifolds.buffer.clone();
             let room = (self.pair_capacity, self.entry_capacity);
             // The counters, and when they show a frame that fit and hits
             // that fit the copy, the hits handed over in place.
@@ -810,6 +836,7 @@ impl GpuFrame {
                 &[
                     (&state, 0, header_bytes),
                     (&hits, 0, u64::from(expected) * 16),
+                    (&manifolds, 0, u64::from(expected) * MANIFOLD_BYTES),
                 ],
                 |bytes| {
                     let words: Vec<u32> =
@@ -821,10 +848,13 @@ impl GpuFrame {
                         && words[STATE_LARGE as usize] <= MAX_LARGE_BODIES
                         && hit_count <= expected;
                     let at = header_bytes as usize;
+                    let manifolds_at = at + expected as usize * 16;
                     let early = match read.take() {
                         Some(reader) if fits => Some(read_view(
                             words[STATE_PAIRS as usize],
                             &bytes[at..at + hit_count as usize * 16],
+                            &bytes[manifolds_at
+                                ..manifolds_at + hit_count as usize * MANIFOLD_BYTES as usize],
                             reader,
                         )),
                         unused => {
@@ -854,13 +884,22 @@ impl GpuFrame {
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some("frame hits"),
                 });
-        let buffer = self.hits.buffer.clone();
+        let hits = self.hits.buffer.clone();
+        let manifolds = self.manifolds.buffer.clone();
         let pairs = words[STATE_PAIRS as usize];
         let reader = read.take();
+        let hit_bytes = hit_count as usize * 16;
         self.map_regions(
             encoder,
-            &[(&buffer, 0, u64::from(hit_count) * 16)],
-            |bytes| reader.map(|reader| read_view(pairs, bytes, reader)),
+            &[
+                (&hits, 0, hit_bytes as u64),
+                (&manifolds, 0, u64::from(hit_count) * MANIFOLD_BYTES),
+            ],
+            |bytes| {
+                reader.map(|reader| {
+                    read_view(pairs, &bytes[..hit_bytes], &bytes[hit_bytes..], reader)
+                })
+            },
         )?
         .ok_or_else(|| GpuError::Readback {
             message: "the frame's hits were read twice".to_string(),
@@ -1056,14 +1095,27 @@ impl GpuFrame {
     }
 }
 
-/// Hands `records` (16-byte [`FrameHit`]s) to `read`, in place when they
-/// are aligned for it (a mapped range is), else copied.
-fn read_view<R>(pairs: u32, records: &[u8], read: impl FnOnce(FrameView<'_>) -> R) -> R {
-    match bytemuck::try_cast_slice(records) {
-        Ok(hits) => read(FrameView { pairs, hits }),
-        Err(_) => read(FrameView {
+/// Hands the hits and manifolds to `read`, in place when they are aligned
+/// for it (a mapped range is), else copied.
+fn read_view<R>(
+    pairs: u32,
+    hits: &[u8],
+    manifolds: &[u8],
+    read: impl FnOnce(FrameView<'_>) -> R,
+) -> R {
+    match (
+        bytemuck::try_cast_slice(hits),
+        bytemuck::try_cast_slice(manifolds),
+    ) {
+        (Ok(hits), Ok(manifolds)) => read(FrameView {
             pairs,
-            hits: &bytemuck::pod_collect_to_vec(records),
+            hits,
+            manifolds,
+        }),
+        _ => read(FrameView {
+            pairs,
+            hits: &bytemuck::pod_collect_to_vec(hits),
+            manifolds: &bytemuck::pod_collect_to_vec(manifolds),
         }),
     }
 }

@@ -10,11 +10,14 @@ use super::super::dimension::{float_texture, uint_texture};
 use super::super::error::GpuError;
 use super::kernels::{Kernel, storage, uniform};
 
-/// The narrowphase prologue's source (loaded before `sat.wgsl`).
+/// The frame's narrowphase and manifolds: its prologue, `sat.wgsl`, then
+/// the manifolds (which use `sat.wgsl`'s math).
 pub const NARROW_WGSL: &str = concat!(
     include_str!("../../../shaders/frame/narrow.wgsl"),
     "\n",
-    include_str!("../../../shaders/sat.wgsl")
+    include_str!("../../../shaders/sat.wgsl"),
+    "\n",
+    include_str!("../../../shaders/frame/manifold.wgsl")
 );
 
 /// The partition and compaction's source.
@@ -82,6 +85,53 @@ pub struct FrameHit {
     pub depth: f32,
 }
 
+/// A hit's contact manifold as the frame writes it (`FrameManifold` in
+/// `manifold.wgsl`), at the hit's index: the world normal from A to B and
+/// one or two points (midway between the surfaces, their depths and feature
+/// ids), as [`Manifold`](crate::Manifold) has them. 48 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct FrameManifold {
+    /// Unit normal from A to B.
+    pub normal: [f32; 2],
+    /// The first point.
+    pub point0: [f32; 2],
+    /// The second point (when `count` is 2).
+    pub point1: [f32; 2],
+    /// The first point's depth.
+    pub depth0: f32,
+    /// The second point's depth.
+    pub depth1: f32,
+    /// The first point's feature id ([`contact_id`](crate::contact_id)).
+    pub id0: u32,
+    /// The second point's feature id.
+    pub id1: u32,
+    /// Points: 1 or 2.
+    pub count: u32,
+    /// Padding to 48 bytes.
+    pub _pad: u32,
+}
+
+impl FrameManifold {
+    /// As the CPU's [`Manifold`](crate::Manifold) of pair `pair` between
+    /// bodies `a` and `b`.
+    pub fn to_manifold(&self, pair: u32, a: u32, b: u32) -> crate::Manifold {
+        let mut manifold = crate::Manifold::new(pair, a, b, glam::Vec2::from(self.normal));
+        let points = [
+            (self.point0, self.depth0, self.id0),
+            (self.point1, self.depth1, self.id1),
+        ];
+        for &(point, depth, id) in points.iter().take(self.count.min(2) as usize) {
+            manifold.push(crate::ContactPoint {
+                point: glam::Vec2::from(point),
+                depth,
+                id,
+            });
+        }
+        manifold
+    }
+}
+
 pub(crate) fn narrow_kernel(context: &GpuContext, workgroup_size: u32) -> Result<Kernel, GpuError> {
     Kernel::new(
         context,
@@ -96,8 +146,18 @@ pub(crate) fn narrow_kernel(context: &GpuContext, workgroup_size: u32) -> Result
             storage(5, true),
             storage(6, false),
             storage(8, true),
+            storage(9, true),
+            storage(10, false),
         ],
-        &ENTRY_POINTS,
+        &[
+            ENTRY_POINTS[0],
+            ENTRY_POINTS[1],
+            ENTRY_POINTS[2],
+            ENTRY_POINTS[3],
+            ENTRY_POINTS[4],
+            ENTRY_POINTS[5],
+            "manifold",
+        ],
         &[("WORKGROUP_SIZE", f64::from(workgroup_size))],
     )
 }
