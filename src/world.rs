@@ -19,6 +19,11 @@
 //! dimensions (`step_frame` over the `FrameStages` a world implements; the
 //! 3D world is [`crate::d3::World`]).
 //!
+//! With [`World::use_gpu_frame`] the broadphase, the narrowphase and the
+//! manifolds run as one GPU-resident frame ([`crate::gpu::GpuFrame`]): the
+//! host writes the bodies, the device finds, tests and clips the pairs, and
+//! the hits and manifolds come back in one map for the CPU solver.
+//!
 //! The time of every stage is measured each frame ([`FrameStats`]); the GPU
 //! backend reuses its buffers from frame to frame. With
 //! [`World::set_check`], every frame's narrowphase is also run on the CPU
@@ -166,6 +171,9 @@ pub struct RunStats {
 #[derive(Clone, Debug)]
 pub(crate) struct Frames<H, M> {
     pub(crate) pairs: Vec<Pair>,
+    /// The candidate pairs counted where they are not on the host (a
+    /// GPU-resident frame's); `None`: `pairs.len()`.
+    pub(crate) pair_count: Option<usize>,
     pub(crate) hits: Vec<H>,
     pub(crate) manifolds: Vec<M>,
     pub(crate) frame: FrameStats,
@@ -177,6 +185,7 @@ impl<H, M> Default for Frames<H, M> {
     fn default() -> Frames<H, M> {
         Frames {
             pairs: Vec::new(),
+            pair_count: None,
             hits: Vec::new(),
             manifolds: Vec::new(),
             frame: FrameStats::default(),
@@ -192,16 +201,16 @@ impl<H, M> Frames<H, M> {
     pub(crate) fn record(&mut self, contact_points: usize, max_depth: f32, times: StageTimes) {
         self.frame = FrameStats {
             frame: self.frame.frame + 1,
-            pairs: self.pairs.len(),
+            pairs: self.pair_count.unwrap_or(self.pairs.len()),
             hits: self.hits.len(),
             contact_points,
             max_depth,
             times,
         };
         self.totals.frames += 1;
-        self.totals.pairs += self.pairs.len() as u64;
+        self.totals.pairs += self.frame.pairs as u64;
         self.totals.hits += self.hits.len() as u64;
-        self.totals.max_pairs = self.totals.max_pairs.max(self.pairs.len());
+        self.totals.max_pairs = self.totals.max_pairs.max(self.frame.pairs);
         self.totals.max_hits = self.totals.max_hits.max(self.hits.len());
         self.totals.times.add(&times);
     }
@@ -308,6 +317,9 @@ pub struct World {
     solver: ContactSolver,
     options: WorldOptions,
     frames: Frames<Hit, Manifold>,
+    /// The GPU-resident frame, when the world runs its pairs on one.
+    #[cfg(feature = "gpu")]
+    resident: Option<Box<crate::gpu::GpuFrame>>,
 }
 
 impl World {
@@ -326,7 +338,43 @@ impl World {
             solver: ContactSolver::new(),
             options,
             frames: Frames::default(),
+            #[cfg(feature = "gpu")]
+            resident: None,
         })
+    }
+
+    /// Runs each frame's broadphase, narrowphase and manifolds as one
+    /// GPU-resident frame on `context` ([`crate::gpu::GpuFrame`]): per frame
+    /// the host writes the bodies' transforms, and one map brings back the
+    /// hits and their manifolds, which the CPU solver consumes. The hits'
+    /// `pair` is then the hit's own index (the candidate pairs stay on the
+    /// device). With [`World::set_check`] the CPU broadphase and reference
+    /// narrowphase run beside it and every frame is compared.
+    #[cfg(feature = "gpu")]
+    pub fn use_gpu_frame(
+        &mut self,
+        context: std::sync::Arc<crate::gpu::GpuContext>,
+    ) -> Result<(), Error> {
+        let options = crate::gpu::FrameOptions {
+            margin: self.options.margin,
+            skip_static_pairs: true,
+            cell_size: None,
+        };
+        let mut frame = crate::gpu::GpuFrame::new(context, &self.shapes, options)?;
+        let records: Vec<crate::gpu::FrameBody> = self
+            .bodies
+            .iter()
+            .map(crate::gpu::FrameBody::from_body)
+            .collect();
+        frame.set_bodies(&self.shapes, &records)?;
+        self.resident = Some(Box::new(frame));
+        Ok(())
+    }
+
+    /// The GPU-resident frame, when the world runs on one.
+    #[cfg(feature = "gpu")]
+    pub fn gpu_frame(&self) -> Option<&crate::gpu::GpuFrame> {
+        self.resident.as_deref()
     }
 
     /// The shape library.
@@ -404,6 +452,87 @@ impl World {
         Ok(&self.frames.frame)
     }
 
+    /// The broadphase, narrowphase and manifolds of a frame on the
+    /// GPU-resident frame, and the check against the CPU when on.
+    #[cfg(feature = "gpu")]
+    fn resident_frame(&mut self, times: &mut StageTimes) -> Result<(), Error> {
+        use crate::types::Axis;
+        let Some(frame) = self.resident.as_mut() else {
+            return Ok(());
+        };
+        let stage = Instant::now();
+        let records: Vec<crate::gpu::FrameBody> = self
+            .bodies
+            .iter()
+            .map(crate::gpu::FrameBody::from_body)
+            .collect();
+        frame.set_bodies(&self.shapes, &records)?;
+        let (pairs, hits, manifolds) = frame.step_with(|view| {
+            let mut hits = Vec::with_capacity(view.hits.len());
+            let mut manifolds = Vec::with_capacity(view.hits.len());
+            for (index, (hit, manifold)) in view.hits.iter().zip(view.manifolds).enumerate() {
+                let manifold = manifold.to_manifold(index as u32, hit.a, hit.b);
+                hits.push(Hit {
+                    pair: index as u32,
+                    a: hit.a,
+                    b: hit.b,
+                    normal: manifold.normal,
+                    depth: hit.depth,
+                    axis: Axis::unpack(hit.axis),
+                });
+                manifolds.push(manifold);
+            }
+            (view.pairs as usize, hits, manifolds)
+        })?;
+        times.kernel = stage.elapsed();
+        if let Some(check) = self.frames.check.as_mut() {
+            let pairs_cpu = find_pairs(
+                &self.shapes,
+                &self.bodies,
+                self.options.margin,
+                PairFilter {
+                    skip_static_pairs: true,
+                },
+            );
+            let batch = Batch::new(&self.shapes, &self.bodies, &pairs_cpu, self.options.margin)?;
+            let reference = collide_cpu_best(&batch);
+            let mut missing = Vec::new();
+            let candidate: Vec<crate::types::SatHit> = hits
+                .iter()
+                .filter_map(|hit| {
+                    match pairs_cpu.binary_search(&Pair::new(hit.a, hit.b)) {
+                        Ok(pair) => Some(crate::types::SatHit {
+                            pair: pair as u32,
+                            axis: hit.axis,
+                            depth: hit.depth,
+                        }),
+                        Err(_) => {
+                            missing.push(format!(
+                                "bodies {} and {}: reported by the GPU frame, not a CPU candidate pair",
+                                hit.a, hit.b
+                            ));
+                            None
+                        }
+                    }
+                })
+                .collect();
+            let mut agreement = compare_hits(&batch, &reference, &candidate);
+            if pairs != pairs_cpu.len() {
+                agreement.disagreements.push(format!(
+                    "frame {}: the GPU broadphase found {pairs} candidate pairs, the CPU's {}",
+                    self.frames.frame.frame + 1,
+                    pairs_cpu.len()
+                ));
+            }
+            agreement.disagreements.extend(missing);
+            check.absorb(agreement);
+        }
+        self.frames.pair_count = Some(pairs);
+        self.frames.hits = hits;
+        self.frames.manifolds = manifolds;
+        Ok(())
+    }
+
     fn solver_options(&self) -> SolverOptions {
         SolverOptions {
             slop: self.options.slop,
@@ -429,6 +558,12 @@ impl FrameStages for World {
     }
 
     fn broadphase(&mut self) {
+        #[cfg(feature = "gpu")]
+        if self.resident.is_some() {
+            // On the device, in the narrowphase stage's frame.
+            self.frames.pairs.clear();
+            return;
+        }
         self.frames.pairs = find_pairs(
             &self.shapes,
             &self.bodies,
@@ -440,6 +575,11 @@ impl FrameStages for World {
     }
 
     fn narrowphase(&mut self, times: &mut StageTimes) -> Result<(), Error> {
+        #[cfg(feature = "gpu")]
+        if self.resident.is_some() {
+            return self.resident_frame(times);
+        }
+        self.frames.pair_count = None;
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,

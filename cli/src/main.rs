@@ -261,6 +261,9 @@ enum BackendArg {
     Gpu,
     /// A GPU when there is one, else the CPU.
     Auto,
+    /// The 2D demo only: broadphase, narrowphase and manifolds as one
+    /// GPU-resident frame, one submission and one readback per frame.
+    GpuResident,
 }
 
 impl BackendArg {
@@ -268,9 +271,22 @@ impl BackendArg {
         match self {
             BackendArg::Cpu => BackendKind::Cpu,
             BackendArg::CpuParallel => BackendKind::CpuParallel,
-            BackendArg::Gpu => BackendKind::Gpu,
+            BackendArg::Gpu | BackendArg::GpuResident => BackendKind::Gpu,
             BackendArg::Auto => BackendKind::Auto,
         }
+    }
+
+    /// An error for a command that has no GPU-resident frame.
+    fn not_resident(self, command: &str) -> Result<(), Error> {
+        if self == BackendArg::GpuResident {
+            return Err(Error::option(
+                command,
+                "--backend gpu-resident runs the 2D demo's frames (bodies in, contacts out); \
+                 use --backend gpu here"
+                    .to_string(),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -298,6 +314,7 @@ fn collide(
     output: Option<&Path>,
     pretty: bool,
 ) -> Result<(), Error> {
+    backend.not_resident("gpusat collide")?;
     match gpusat::load_any(scene_path)? {
         AnyScene::Planar(scene) => {
             let pairs = candidate_pairs(&scene, PairFilter::default());
@@ -395,6 +412,7 @@ fn resolve(
     adapter: &str,
     args: &ResolveArgs,
 ) -> Result<(), Error> {
+    backend.not_resident("gpusat resolve")?;
     match gpusat::load_any(scene_path)? {
         AnyScene::Planar(scene) => resolve2(scene, scene_path, output, (backend, adapter), args),
         AnyScene::Spatial(scene) => resolve3(scene, scene_path, output, (backend, adapter), args),
@@ -743,8 +761,14 @@ fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Err
         Vec2::new(scene.inner_right + 1.5, scene.top + 0.5),
     );
     let narrowphase = narrowphase(backend, adapter)?;
-    let backend_name = narrowphase.name();
+    let resident = backend == BackendArg::GpuResident;
+    let backend_name = if resident {
+        "gpu-resident"
+    } else {
+        narrowphase.name()
+    };
     let adapter_name = narrowphase.adapter().map(|a| a.to_string());
+    let context = narrowphase.gpu().map(|gpu| gpu.context().clone());
     let walls = scene.walls;
     let mut world = World::new(
         scene.shapes,
@@ -752,6 +776,9 @@ fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Err
         narrowphase,
         WorldOptions::default(),
     )?;
+    if resident && let Some(context) = context {
+        world.use_gpu_frame(context)?;
+    }
     world.set_check(args.check);
     let mut gif = demo_gif(args)?;
     let initial_energy = world.kinetic_energy();
@@ -829,6 +856,14 @@ fn demo3_camera(scene: &DemoScene3, width: u32, height: u32) -> Camera3 {
 
 fn demo3(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Error> {
     check_demo_args(args)?;
+    if backend == BackendArg::GpuResident {
+        return Err(Error::option(
+            "gpusat demo",
+            "--backend gpu-resident is 2D only (the GPU-resident frame runs polygons and \
+             circles); use --backend gpu with --dim 3"
+                .to_string(),
+        ));
+    }
     let scene = DemoScene3::new(args.bodies, args.seed)?;
     let narrowphase = narrowphase3(backend, adapter)?;
     let backend_name = narrowphase.name();

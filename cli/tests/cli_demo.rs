@@ -41,7 +41,14 @@ fn whole_demo_checked_on_the_gpu(extra: &[&str]) -> Option<String> {
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("backend: gpu on"), "{stdout}");
+    let backend = args[args
+        .iter()
+        .position(|&a| a == "--backend")
+        .map_or(0, |i| i + 1)];
+    assert!(
+        stdout.contains(&format!("backend: {backend} on")),
+        "{stdout}"
+    );
     assert!(stdout.contains("; 0 disagreements"), "{stdout}");
     eprintln!("{stdout}");
     Some(stdout)
@@ -50,6 +57,92 @@ fn whole_demo_checked_on_the_gpu(extra: &[&str]) -> Option<String> {
 #[test]
 fn check_on_the_gpu_over_the_whole_demo_finds_no_disagreement() {
     whole_demo_checked_on_the_gpu(&[]);
+}
+
+/// The whole default demo as GPU-resident frames (broadphase, narrowphase
+/// and manifolds on the device, one readback a frame) with the CPU
+/// broadphase and reference beside it: no disagreement on any frame, and
+/// the same trajectory as the CPU's (the summary's figures, to the digit).
+#[test]
+fn the_gpu_resident_demo_checks_clean_and_moves_as_the_cpu_demo() {
+    if common::gpu_context().is_none() {
+        return;
+    }
+    let run = |backend: &str, check: bool| {
+        let mut args = vec!["demo", "--backend", backend];
+        if check {
+            args.push("--check");
+        }
+        let out = gpusat(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    };
+    let resident = run("gpu-resident", true);
+    assert!(resident.contains("backend: gpu-resident on"), "{resident}");
+    assert!(resident.contains("; 0 disagreements"), "{resident}");
+    let cpu = run("cpu", false);
+    let figures = |summary: &str| -> Vec<String> {
+        summary
+            .lines()
+            .filter(|line| line.starts_with("pairs tested") || line.starts_with("kinetic energy"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(figures(&resident).len(), 2, "{resident}");
+    assert_eq!(
+        figures(&resident),
+        figures(&cpu),
+        "gpu-resident:\n{resident}\ncpu:\n{cpu}"
+    );
+}
+
+#[test]
+fn gpu_resident_is_a_2d_demo_backend_only() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene = dir.path().join("scene.json");
+    std::fs::write(
+        &scene,
+        r#"{"shapes": [{"circle": 1.0}], "bodies": [{"shape": 0, "position": [0, 0]}, {"shape": 0, "position": [1, 0]}]}"#,
+    )
+    .expect("scene written");
+    let output = dir.path().join("out.json");
+    for args in [
+        vec![
+            "demo",
+            "--dim",
+            "3",
+            "--backend",
+            "gpu-resident",
+            "--frames",
+            "1",
+        ],
+        vec![
+            "collide",
+            &scene.display().to_string(),
+            "--backend",
+            "gpu-resident",
+        ],
+        vec![
+            "resolve",
+            &scene.display().to_string(),
+            "-o",
+            &output.display().to_string(),
+            "--backend",
+            "gpu-resident",
+        ],
+    ] {
+        let out = gpusat(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains("gpu-resident"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    assert!(!output.exists());
 }
 
 #[test]

@@ -162,6 +162,8 @@ pub struct GpuFrame {
     bodies: GrowBuffer,
     body_count: u32,
     cell_size: f32,
+    /// The body count the automatic cell size was measured for.
+    cell_measured_for: Option<usize>,
     boxes: GrowBuffer,
     buckets: GrowBuffer,
     bucket_count: u32,
@@ -306,6 +308,7 @@ impl GpuFrame {
             bodies: GrowBuffer::new(&context, "frame bodies", U::STORAGE | U::COPY_DST, 16)?,
             body_count: 0,
             cell_size: 1.0,
+            cell_measured_for: None,
             boxes: GrowBuffer::new(&context, "frame boxes", U::STORAGE, 16)?,
             buckets: GrowBuffer::new(&context, "grid buckets", U::STORAGE | U::COPY_DST, 16)?,
             bucket_count: 1,
@@ -450,8 +453,12 @@ impl GpuFrame {
         if self.pair_capacity < pairs {
             self.reserve_pairs(pairs)?;
         }
+        // The cell from the bodies' shapes: computed when their number
+        // changes, not every frame.
+        let measured = self.cell_measured_for == Some(count);
         self.cell_size = match self.options.cell_size {
             Some(cell) => cell,
+            None if measured => self.cell_size,
             None => {
                 let mut reaches: Vec<f32> = bodies
                     .iter()
@@ -467,6 +474,7 @@ impl GpuFrame {
             }
         };
         self.body_count = count32;
+        self.cell_measured_for = Some(count);
         Ok(())
     }
 
