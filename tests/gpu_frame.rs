@@ -372,3 +372,127 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
         );
     }
 }
+
+/// A GPU consumer of the frame: the caller's own compute pass, recorded in
+/// the same encoder after the frame, dispatched indirectly on the count the
+/// frame left on the device, counts each body's contacts; nothing about the
+/// hits crosses to the host but the caller's own result.
+#[test]
+fn a_gpu_consumer_reads_the_hits_by_indirect_dispatch_in_the_same_submission() {
+    use gpusat::gpu::{STATE_HIT_ARGS, STATE_HITS};
+    use gpusat::wgpu;
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let (shapes, bodies) = scene(941, 2500, 20.0);
+    let options = FrameOptions::default();
+    let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+    let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    frame.set_bodies(&shapes, &records).expect("bodies");
+    // One step sizes the buffers; the frames after it are recorded only.
+    frame.step().expect("first frame");
+
+    let device = context.device();
+    let source = format!(
+        "struct FrameHit {{ a: u32, b: u32, axis: u32, depth: f32 }}
+         @group(0) @binding(0) var<storage, read> hits: array<FrameHit>;
+         @group(0) @binding(1) var<storage, read> state: array<u32>;
+         @group(0) @binding(2) var<storage, read_write> touching: array<atomic<u32>>;
+         @compute @workgroup_size(256)
+         fn count(@builtin(global_invocation_id) id: vec3<u32>) {{
+             if id.x >= state[{STATE_HITS}u] {{ return; }}
+             let hit = hits[id.x];
+             atomicAdd(&touching[hit.a], 1u);
+             atomicAdd(&touching[hit.b], 1u);
+         }}"
+    );
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("consumer"),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("consumer"),
+        layout: None,
+        module: &module,
+        entry_point: Some("count"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let bytes = (bodies.len() * 4) as u64;
+    let touching = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("touching"),
+        size: bytes,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("touching readback"),
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    frame.record_frame(&mut encoder);
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("consumer"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame.hits_buffer().as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: frame.state_buffer().as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: touching.as_entire_binding(),
+            },
+        ],
+    });
+    encoder.clear_buffer(&touching, 0, None);
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.dispatch_workgroups_indirect(frame.state_buffer(), u64::from(STATE_HIT_ARGS) * 4);
+    }
+    encoder.copy_buffer_to_buffer(&touching, 0, &readback, 0, bytes);
+    context.queue().submit([encoder.finish()]);
+    readback
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, |result| result.expect("mapped"));
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("the GPU ran the work");
+    let counts: Vec<u32> =
+        bytemuck::pod_collect_to_vec(&readback.slice(..).get_mapped_range().expect("mapped range"));
+
+    // The CPU's: each body's reported pairs.
+    let pairs = find_pairs(
+        &shapes,
+        &bodies,
+        0.0,
+        PairFilter {
+            skip_static_pairs: true,
+        },
+    );
+    let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).expect("batch");
+    let mut expected = vec![0u32; bodies.len()];
+    for hit in collide_cpu(&batch) {
+        let pair = pairs[hit.pair as usize];
+        expected[pair.a as usize] += 1;
+        expected[pair.b as usize] += 1;
+    }
+    assert!(
+        expected.iter().sum::<u32>() > 1000,
+        "too few contacts to say anything"
+    );
+    assert_eq!(
+        counts, expected,
+        "contacts per body: the GPU consumer's against the CPU's"
+    );
+}

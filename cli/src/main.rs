@@ -813,6 +813,17 @@ fn demo(args: &DemoArgs, backend: BackendArg, adapter: &str) -> Result<bool, Err
         deepest: world.frame_stats().max_depth,
         check: world.check(),
     });
+    if let Some(frame) = world.gpu_frame() {
+        let stats = frame.stats();
+        println!(
+            "GPU-resident frame: {:.1} MiB of device memory, {} frames ({} run again for room), {} maps, grid cells of {:.3}",
+            frame.device_bytes() as f64 / (1024.0 * 1024.0),
+            stats.frames,
+            stats.reruns,
+            stats.maps,
+            frame.cell_size()
+        );
+    }
 
     if let Some(path) = &args.png {
         // The pile: from the floor to the highest particle, wall to wall.

@@ -921,6 +921,12 @@ impl GpuFrame {
         &self.hits.buffer
     }
 
+    /// The manifolds of the last frame, for a GPU consumer: one
+    /// [`FrameManifold`] per hit, at the hit's index.
+    pub fn manifolds_buffer(&self) -> &wgpu::Buffer {
+        &self.manifolds.buffer
+    }
+
     /// The frame's counters (u32 words; `INDIRECT` usage): the hit count at
     /// [`STATE_HITS`], and at [`STATE_HIT_ARGS`] the arguments of an
     /// indirect dispatch of one invocation per hit in workgroups of 256.
