@@ -496,3 +496,80 @@ fn a_gpu_consumer_reads_the_hits_by_indirect_dispatch_in_the_same_submission() {
         "contacts per body: the GPU consumer's against the CPU's"
     );
 }
+
+#[test]
+fn bad_bodies_and_overfull_grids_are_errors_that_say_why() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let (shapes, bodies) = scene(951, 200, 5.0);
+    let good: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    let mut frame =
+        GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
+    let cases: [(&str, fn(&mut FrameBody)); 5] = [
+        ("position", |b| b.position[0] = f32::NAN),
+        ("position", |b| b.position[1] = f32::INFINITY),
+        ("rotation", |b| b.rotation = [0.0, 0.0]),
+        ("shape", |b| b.shape = 100_000),
+        ("inverse mass", |b| b.inv_mass = -1.0),
+    ];
+    for (what, spoil) in cases {
+        let mut records = good.clone();
+        spoil(&mut records[17]);
+        let err = frame.set_bodies(&shapes, &records).expect_err("a bad body");
+        let message = err.to_string();
+        assert!(
+            message.contains("frame body 17") && message.contains(what),
+            "{what}: {message}"
+        );
+    }
+    // The frame still works after refusing them.
+    frame.set_bodies(&shapes, &good).expect("good bodies");
+    let pairs = frame.find_pairs().expect("pairs");
+    assert_eq!(
+        pairs,
+        find_pairs(
+            &shapes,
+            &bodies,
+            0.0,
+            PairFilter {
+                skip_static_pairs: true
+            }
+        )
+    );
+
+    // Cells far smaller than the bodies: every body is "large", more than
+    // the frame's list holds; an error naming the cell size, not a partial
+    // answer.
+    let (shapes, bodies) = scene(952, 5000, 30.0);
+    let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    let options = FrameOptions {
+        cell_size: Some(0.01),
+        ..FrameOptions::default()
+    };
+    let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+    frame.set_bodies(&shapes, &records).expect("bodies");
+    let message = frame.step().expect_err("too many large bodies").to_string();
+    assert!(
+        message.contains("5000 bodies span more than 4 grid cells") && message.contains("0.01"),
+        "{message}"
+    );
+    // Bad options.
+    for options in [
+        FrameOptions {
+            margin: -1.0,
+            ..FrameOptions::default()
+        },
+        FrameOptions {
+            margin: f32::NAN,
+            ..FrameOptions::default()
+        },
+        FrameOptions {
+            cell_size: Some(0.0),
+            ..FrameOptions::default()
+        },
+    ] {
+        let err = GpuFrame::new(context.clone(), &shapes, options).expect_err("bad options");
+        assert!(err.to_string().contains("not a finite value"), "{err}");
+    }
+}

@@ -478,9 +478,42 @@ impl GpuFrame {
         Ok(())
     }
 
-    /// Sets the frame's bodies: makes room ([`GpuFrame::resize_bodies`]) and
-    /// writes them.
+    /// Sets the frame's bodies: checks them (a finite position, a finite
+    /// rotation of unit length within 1e-3, a shape of the library, an
+    /// inverse mass finite and >= 0: an error names the first bad body),
+    /// makes room ([`GpuFrame::resize_bodies`]) and writes them. A caller
+    /// writing the buffer itself is not checked: a body whose box is not a
+    /// number is in no pair.
     pub fn set_bodies(&mut self, shapes: &ShapeSet, bodies: &[FrameBody]) -> Result<(), GpuError> {
+        for (index, body) in bodies.iter().enumerate() {
+            let [x, y] = body.position;
+            let [c, s] = body.rotation;
+            let reason = if !(x.is_finite() && y.is_finite()) {
+                Some(format!("its position ({x}, {y}) is not finite"))
+            } else if !(c.is_finite() && s.is_finite() && (c * c + s * s - 1.0).abs() <= 1e-3) {
+                Some(format!(
+                    "its rotation (cos {c}, sin {s}) is not a unit vector"
+                ))
+            } else if body.shape as usize >= shapes.len() {
+                Some(format!(
+                    "its shape {} is not one of the {} shapes",
+                    body.shape,
+                    shapes.len()
+                ))
+            } else if !(body.inv_mass.is_finite() && body.inv_mass >= 0.0) {
+                Some(format!(
+                    "its inverse mass {} is not a finite value >= 0",
+                    body.inv_mass
+                ))
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(GpuError::InvalidOption {
+                    message: format!("frame body {index}: {reason}"),
+                });
+            }
+        }
         self.resize_bodies(shapes, bodies)?;
         if !bodies.is_empty() {
             self.context
