@@ -503,6 +503,14 @@ fn bad_bodies_and_overfull_grids_are_errors_that_say_why() {
         return;
     };
     let (shapes, bodies) = scene(951, 200, 5.0);
+    // A frame run before it has bodies: nothing, not a validation error.
+    let mut fresh =
+        GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
+    assert_eq!(
+        fresh.step().expect("an empty frame"),
+        gpusat::gpu::FrameOutput::default()
+    );
+    assert!(fresh.find_pairs().expect("no pairs").is_empty());
     let good: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
     let mut frame =
         GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
@@ -572,4 +580,46 @@ fn bad_bodies_and_overfull_grids_are_errors_that_say_why() {
         let err = GpuFrame::new(context.clone(), &shapes, options).expect_err("bad options");
         assert!(err.to_string().contains("not a finite value"), "{err}");
     }
+}
+
+/// A caller writing the bodies buffer itself is not checked: a body whose
+/// position is not a number is in no pair, and the others' pairs are the
+/// CPU's.
+#[test]
+fn a_body_written_as_nan_by_the_caller_is_in_no_pair() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let (shapes, bodies) = scene(961, 1500, 10.0);
+    let mut records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    let mut frame =
+        GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
+    frame.set_bodies(&shapes, &records).expect("bodies");
+    for (body, value) in [(5usize, f32::NAN), (9, f32::INFINITY)] {
+        records[body].position = [value, 0.0];
+    }
+    context
+        .queue()
+        .write_buffer(frame.bodies_buffer(), 0, bytemuck::cast_slice(&records));
+    let pairs = frame.find_pairs().expect("pairs");
+    let expected: Vec<gpusat::Pair> = find_pairs(
+        &shapes,
+        &bodies,
+        0.0,
+        PairFilter {
+            skip_static_pairs: true,
+        },
+    )
+    .into_iter()
+    .filter(|pair| ![5, 9].contains(&pair.a) && ![5, 9].contains(&pair.b))
+    .collect();
+    assert!(expected.len() > 1000, "{} pairs", expected.len());
+    assert_same("NaN and infinite bodies left out", &pairs, &expected);
+    let output = frame.step().expect("frame");
+    assert!(
+        output
+            .hits
+            .iter()
+            .all(|hit| ![5, 9].contains(&hit.a) && ![5, 9].contains(&hit.b))
+    );
 }

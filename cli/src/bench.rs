@@ -421,8 +421,17 @@ pub fn run_bench(
             }
         }
         None => {
-            if options.backends.iter().any(|backend| backend.needs_gpu()) {
-                skipped.push("gpu, gpu-kernel: no GPU adapter".to_string());
+            let wanted: Vec<&str> = options
+                .backends
+                .iter()
+                .filter(|backend| backend.needs_gpu())
+                .map(|backend| match backend {
+                    BenchBackend::GpuResident => "gpu-frame, gpu-resident",
+                    other => other.name(),
+                })
+                .collect();
+            if !wanted.is_empty() {
+                skipped.push(format!("{}: no GPU adapter", wanted.join(", ")));
             }
         }
     }

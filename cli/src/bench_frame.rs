@@ -121,6 +121,7 @@ pub fn frame_rows(
         .1)
     })?;
     rows.push(row(&workload, "cpu-frame", count, reference.len(), cpu));
+    rows[0].vs_cpu = Some(1.0);
     let Some(gpu) = gpu else {
         return Ok(rows);
     };

@@ -79,6 +79,7 @@ const STATE_PAIRS: u32 = 0u;
 const STATE_ENTRIES: u32 = 1u;
 const STATE_LARGE: u32 = 2u;
 const STATE_CROWDED: u32 = 3u;
+const STATE_PAIR_OVERFLOW: u32 = 5u;
 const STATE_LARGE_LIST: u32 = 64u;
 
 const MAX_SPAN: i32 = 4;          // cells per axis of a small body
@@ -173,6 +174,11 @@ fn bound_body(index: u32) {
     boxes[index] = box;
     textureStore(transforms_out, texel(index), vec4<f32>(body.position, body.rotation));
     textureStore(shapes_out, texel(index), vec4<u32>(record.first, record.count, bitcast<u32>(record.radius), bitcast<u32>(record.size)));
+    // A box that is not finite (a caller-written body with a position or
+    // rotation that is not) is in no pair: in neither the grid nor the list.
+    if !all(abs(box) <= vec4<f32>(HIGHEST)) {
+        return;
+    }
 
     let cells = cells_of(box);
     if cells.span.x == 0 {
@@ -242,6 +248,8 @@ fn report(a: u32, b: u32) {
     let place = atomicAdd(&state[STATE_PAIRS], 1u);
     if place < grid_params.pair_capacity {
         pairs_found[place] = vec2<u32>(a, b);
+    } else {
+        atomicMax(&state[STATE_PAIR_OVERFLOW], 1u);
     }
 }
 
@@ -257,7 +265,13 @@ fn flush_reports(local: u32) {
     workgroupBarrier();
     let count = min(atomicLoad(&group_count), GROUP_PAIRS);
     if local == 0u {
-        group_base = atomicAdd(&state[STATE_PAIRS], count);
+        let base = atomicAdd(&state[STATE_PAIRS], count);
+        // Past the capacity (the host grows the buffers), or so far past
+        // that the count wrapped: the flag tells the two apart.
+        if base + count > grid_params.pair_capacity || base + count < base {
+            atomicMax(&state[STATE_PAIR_OVERFLOW], 1u);
+        }
+        group_base = base;
     }
     workgroupBarrier();
     let base = group_base;
@@ -279,7 +293,9 @@ fn find_body_pairs(a: u32) {
     for (var y = 0; y < cells.span.y; y++) {
         for (var x = 0; x < cells.span.x; x++) {
             let cell = cells.first + vec2<i32>(x, y);
-            let bucket = bucket_range(cell_hash(cell));
+            // Clamped to the entries written: past an overflow the rest
+            // are an earlier frame's (the frame runs again with room).
+            let bucket = min(bucket_range(cell_hash(cell)), vec2<u32>(grid_params.entry_capacity));
             for (var k = bucket.x; k < bucket.y; k++) {
                 scanned++;
                 if scanned > MAX_SCAN {
@@ -326,6 +342,9 @@ fn find_large_pairs(b: u32) {
         return;
     }
     let box_b = boxes[b];
+    if !all(abs(box_b) <= vec4<f32>(HIGHEST)) {
+        return;
+    }
     let b_large = cells_of(box_b).span.x == 0;
     let skip_static = grid_params.skip_static == 1u && is_static(b);
     for (var k = 0u; k < large; k++) {

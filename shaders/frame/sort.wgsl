@@ -4,7 +4,7 @@
 // found them in (the keys are distinct, so a sorted order is the only
 // one), and partitions pairs by kind with one pass of it.
 //
-// A tile is 64 consecutive records, and one invocation does a tile from
+// A tile is 128 consecutive records, and one invocation does a tile from
 // start to end, in order. Per pass, with `digit(r)` the four bits of word
 // `word` of record r from bit `shift`:
 //
@@ -17,7 +17,7 @@
 //
 // Walking the tile in order is what keeps a pass stable. The sixteen
 // counts are 8-bit counters packed in a vec4<u32> (a tile's count is at
-// most 64), so no invocation indexes an array of its own (slow on
+// most 128), so no invocation indexes an array of its own (slow on
 // lavapipe), and there is no workgroup barrier: a first version ranked a
 // tile of 256 with a workgroup scan, and its 16 barriers per tile made the
 // scatter cost 16 ms a pass on 200,000 records on lavapipe.

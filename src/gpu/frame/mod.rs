@@ -16,6 +16,12 @@
 //! │            find_pairs  small bodies against their cells' buckets
 //! │            find_large  every body against the few large ones
 //! ▼ sort.wgsl              the pairs into (a, b) order: the CPU's order
+//! ▼ pairs.wgsl classify    each pair's kind; one radix pass partitions them
+//! │            plan        each kind's range and indirect dispatch arguments
+//! ▼ narrow.wgsl + sat.wgsl the 2D kernel's entry points, by indirect dispatch
+//! ▼ pairs.wgsl flags, scan, compact: the hits in pair order and their count
+//! ▼ manifold.wgsl          each hit's contact manifold
+//! one copy of the counters, hits and manifolds back; one map
 //! ```
 //!
 //! Why each piece is there:
@@ -28,7 +34,9 @@
 //! * **Exact pairs.** Boxes are computed operation for operation as the CPU
 //!   computes them, and a pair is reported from the one cell holding the
 //!   lower corner of the overlap, so the set is exactly the CPU
-//!   broadphase's (`tests/gpu_frame.rs` compares them).
+//!   broadphase's (`tests/gpu_frame.rs` compares them on lavapipe; a
+//!   compiler that fuses the boxes' multiply-adds could move a box by an
+//!   ulp, and a pair touching to the ulp with it).
 //! * **A radix sort by (a, b)** because atomics hand out slots in whatever
 //!   order invocations arrive: the pairs are found in a different order
 //!   every run, and sorted they are in the one order (the keys are
@@ -77,6 +85,9 @@ const STATE_CROWDED: u32 = 3;
 /// The state buffer's word holding the frame's hit count (see
 /// [`GpuFrame::state_buffer`]).
 pub const STATE_HITS: u32 = 4;
+/// Set when a pair was found past the pairs' capacity: with the count, it
+/// tells a grown frame from a count that wrapped around 2^32.
+const STATE_PAIR_OVERFLOW: u32 = 5;
 /// Per kind of pair: its first place in the partition, its count, its
 /// workgroups along x (pairs.wgsl: plan).
 #[allow(dead_code)] // used by the shaders (narrow.wgsl, pairs.wgsl)
@@ -133,7 +144,7 @@ pub struct FrameOptions {
     /// Leave out pairs of two static bodies (a simulation has no use for them).
     pub skip_static_pairs: bool,
     /// The grid's cell side; `None`: the 90th percentile of the bodies'
-    /// box sizes (at any rotation), measured when they are set.
+    /// box sizes (at any rotation), measured when their number changes.
     pub cell_size: Option<f32>,
 }
 
@@ -355,6 +366,9 @@ impl GpuFrame {
             options,
         };
         frame.upload_shapes(shapes)?;
+        // Room for a first frame of no bodies, so that every binding fits
+        // its buffer before the first set_bodies.
+        frame.resize_bodies(shapes, &[])?;
         frame.context.check()?;
         Ok(frame)
     }
@@ -420,8 +434,9 @@ impl GpuFrame {
         bodies: &[FrameBody],
     ) -> Result<(), GpuError> {
         let count = bodies.len();
-        let most = (self.context.limits().max_compute_workgroups_per_dimension as usize * 256)
-            .min(1 << 27);
+        // find_pairs and find_large run 64 bodies to a workgroup.
+        let most =
+            (self.context.limits().max_compute_workgroups_per_dimension as usize * 64).min(1 << 27);
         if count > most {
             return Err(GpuError::InvalidOption {
                 message: format!("{count} bodies are more than a frame holds ({most})"),
@@ -440,15 +455,16 @@ impl GpuFrame {
         self.body_shapes
             .ensure(&context, count, self.texture_rows)?;
         let buckets = (2 * count32).next_power_of_two().max(1024);
+        // Each buffer grows before the size the kernels are told is set, so
+        // a failure leaves the frame consistent.
         self.buckets
             .ensure(&context, u64::from(buckets) * 4, limit)?;
-        self.bucket_count = buckets;
         self.scan.reserve(&context, u64::from(buckets))?;
-        if self.entry_capacity < 4 * count32 + 64 {
-            self.entry_capacity = 4 * count32 + 64;
-        }
+        self.bucket_count = buckets;
+        let entries = self.entry_capacity.max(4 * count32 + 64);
         self.entries
-            .ensure(&context, u64::from(self.entry_capacity) * 4, limit)?;
+            .ensure(&context, u64::from(entries) * 4, limit)?;
+        self.entry_capacity = entries;
         let pairs = (2 * count32).max(1024);
         if self.pair_capacity < pairs {
             self.reserve_pairs(pairs)?;
@@ -482,8 +498,8 @@ impl GpuFrame {
     /// rotation of unit length within 1e-3, a shape of the library, an
     /// inverse mass finite and >= 0: an error names the first bad body),
     /// makes room ([`GpuFrame::resize_bodies`]) and writes them. A caller
-    /// writing the buffer itself is not checked: a body whose box is not a
-    /// number is in no pair.
+    /// writing the buffer itself is not checked: a body whose box is not
+    /// finite (a position or rotation that is not) is in no pair.
     pub fn set_bodies(&mut self, shapes: &ShapeSet, bodies: &[FrameBody]) -> Result<(), GpuError> {
         for (index, body) in bodies.iter().enumerate() {
             let [x, y] = body.position;
@@ -884,6 +900,7 @@ impl GpuFrame {
                         bytemuck::pod_collect_to_vec(&bytes[..header_bytes as usize]);
                     let hit_count = words[STATE_HITS as usize];
                     let fits = words[STATE_CROWDED as usize] == 0
+                        && words[STATE_PAIR_OVERFLOW as usize] == 0
                         && words[STATE_PAIRS as usize] <= room.0
                         && words[STATE_ENTRIES as usize] <= room.1
                         && words[STATE_LARGE as usize] <= MAX_LARGE_BODIES
@@ -974,7 +991,10 @@ impl GpuFrame {
     /// [`GpuFrame::state_buffer`]) for work recorded after it. Nothing is
     /// read back, so an overflow is not seen here: size the frame with one
     /// [`GpuFrame::step`] first (it grows the buffers as needed), and check
-    /// now and then with another.
+    /// now and then with another. Submit the encoder before the frame's
+    /// next `step`, `step_with`, `find_pairs` or `record_frame`: those
+    /// rewrite the parameters the recorded work reads, and may grow the
+    /// buffers it was recorded against.
     pub fn record_frame(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.record(encoder, true);
     }
@@ -1010,17 +1030,25 @@ impl GpuFrame {
         let mut grew = false;
         let entries = words[STATE_ENTRIES as usize];
         if entries > self.entry_capacity {
-            self.entry_capacity = entries.saturating_add(entries / 4);
+            let capacity = entries.saturating_add(entries / 4);
             let limit = (
                 self.context.limits().max_storage_buffer_binding_size,
                 "max_storage_buffer_binding_size",
             );
             let context = self.context.clone();
             self.entries
-                .ensure(&context, u64::from(self.entry_capacity) * 4, limit)?;
+                .ensure(&context, u64::from(capacity) * 4, limit)?;
+            self.entry_capacity = capacity;
             grew = true;
         }
         let pairs = words[STATE_PAIRS as usize];
+        if words[STATE_PAIR_OVERFLOW as usize] != 0 && pairs <= self.pair_capacity {
+            return Err(GpuError::InvalidOption {
+                message: "the broadphase found more than 2^32 candidate pairs; spread the \
+                          bodies out or split the frame"
+                    .to_string(),
+            });
+        }
         if pairs > self.pair_capacity {
             self.reserve_pairs(pairs.saturating_add(pairs / 4))?;
             grew = true;
@@ -1139,6 +1167,13 @@ impl GpuFrame {
             + self.body_shapes.bytes()
             + self.scan.bytes()
             + self.sort.bytes()
+            + self.partition.size
+            + self.outcomes.size
+            + self.places.size
+            + self.hits.size
+            + self.manifolds.size
+            + self.staging.as_ref().map_or(0, |staging| staging.size)
+            + self.params.bytes()
     }
 }
 

@@ -57,6 +57,11 @@ impl ParamArena {
         })
     }
 
+    /// Device memory held.
+    pub fn bytes(&self) -> u64 {
+        self.buffer.size
+    }
+
     /// Writes the frame's parameters to the device (before the submission).
     pub fn upload(&self, context: &GpuContext) {
         if !self.bytes.is_empty() {

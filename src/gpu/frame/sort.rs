@@ -1,6 +1,6 @@
 //! The radix sort of (u32, u32) records (`shaders/frame/sort.wgsl`): four
 //! bits a pass, least significant first, stable, between two buffers; one
-//! invocation per tile of 64 records.
+//! invocation per tile of 128 records.
 
 use bytemuck::{Pod, Zeroable};
 
