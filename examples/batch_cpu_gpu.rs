@@ -58,7 +58,11 @@ fn main() -> Result<(), gpusat::Error> {
         .map(|_| {
             let shape = (random.next() * shapes.len() as f32) as u32 % shapes.len() as u32;
             let position = Vec2::new(random.range(-3.0, 3.0), random.range(-3.0, 3.0));
-            Body::new(shape, position, random.range(-3.14, 3.14))
+            Body::new(
+                shape,
+                position,
+                random.range(-std::f32::consts::PI, std::f32::consts::PI),
+            )
         })
         .collect();
     let pairs: Vec<Pair> = (0..200_000)

@@ -514,7 +514,8 @@ fn bad_bodies_and_overfull_grids_are_errors_that_say_why() {
     let good: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
     let mut frame =
         GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
-    let cases: [(&str, fn(&mut FrameBody)); 5] = [
+    type Spoil = fn(&mut FrameBody);
+    let cases: [(&str, Spoil); 5] = [
         ("position", |b| b.position[0] = f32::NAN),
         ("position", |b| b.position[1] = f32::INFINITY),
         ("rotation", |b| b.rotation = [0.0, 0.0]),
