@@ -202,6 +202,8 @@ pub struct GpuFrame {
     /// (`None` before the first frame: all it has room for).
     last_hits: Option<u32>,
     stats: FrameStats,
+    /// The bind groups and parameters of the last frame.
+    plan: Option<Plan>,
 }
 
 /// What a frame did.
@@ -361,6 +363,7 @@ impl GpuFrame {
             manifolds: GrowBuffer::new(&context, "frame manifolds", U::STORAGE | U::COPY_SRC, 16)?,
             last_hits: None,
             stats: FrameStats::default(),
+            plan: None,
             grid_kernel,
             context,
             options,
@@ -604,6 +607,99 @@ impl GpuFrame {
     /// the narrowphase and the compaction. Returns which pairs buffer holds
     /// the sorted pairs.
     fn record(&mut self, encoder: &mut wgpu::CommandEncoder, narrow: bool) -> usize {
+        // The bind groups and parameters are the last frame's unless a
+        // buffer, a capacity or the bodies' number changed since.
+        let key = self.plan_key();
+        if self.plan.as_ref().is_none_or(|plan| plan.key != key) {
+            self.plan = Some(self.build_plan(key));
+        }
+        let Some(plan) = self.plan.as_ref() else {
+            return 0;
+        };
+        encoder.clear_buffer(&self.state.buffer, 0, Some(STATE_HEADER_WORDS * 4));
+        encoder.clear_buffer(
+            &self.buckets.buffer,
+            0,
+            Some(u64::from(self.bucket_count) * 4),
+        );
+        let body_groups = self.body_count.div_ceil(256);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("frame"),
+            timestamp_writes: None,
+        });
+        if body_groups > 0 {
+            let grid = |pass: &mut wgpu::ComputePass<'_>, entry_point| {
+                // find_pairs and find_large run 64 to a workgroup (their
+                // workgroup lists of pairs), the others 256.
+                let groups = match entry_point {
+                    "find_pairs" | "find_large" => self.body_count.div_ceil(64),
+                    _ => body_groups,
+                };
+                pass.set_pipeline(self.grid_kernel.pipeline(entry_point));
+                pass.set_bind_group(0, &plan.grid_group, &[]);
+                pass.dispatch_workgroups(groups, 1, 1);
+            };
+            grid(&mut pass, "bounds");
+            self.scan.record(&mut pass, &plan.bucket_scan);
+            grid(&mut pass, "scatter");
+            grid(&mut pass, "find_pairs");
+            grid(&mut pass, "find_large");
+            self.sort
+                .record(&mut pass, &self.scan, &plan.sort_passes, self.pair_capacity);
+            if narrow {
+                self.record_narrow(&mut pass, &plan.narrow);
+            }
+        }
+        drop(pass);
+        plan.sorted
+    }
+
+    /// What a frame's bind groups and parameters depend on.
+    fn plan_key(&self) -> PlanKey {
+        let mut buffers: Vec<wgpu::Buffer> = [
+            &self.shape_records,
+            &self.bodies,
+            &self.boxes,
+            &self.buckets,
+            &self.entries,
+            &self.pairs[0],
+            &self.pairs[1],
+            &self.state,
+            &self.partition,
+            &self.outcomes,
+            &self.places,
+            &self.hits,
+            &self.manifolds,
+        ]
+        .iter()
+        .map(|buffer| buffer.buffer.clone())
+        .collect();
+        buffers.extend(self.scan.buffers());
+        buffers.push(self.sort.histogram_buffer().clone());
+        buffers.push(self.params.buffer().clone());
+        PlanKey {
+            buffers,
+            views: vec![
+                self.edges.view.clone(),
+                self.transforms.view.clone(),
+                self.body_shapes.view.clone(),
+            ],
+            numbers: [
+                self.body_count,
+                self.shape_count,
+                self.bucket_count,
+                self.entry_capacity,
+                self.pair_capacity,
+                self.cell_size.to_bits(),
+                self.options.margin.to_bits(),
+                u32::from(self.options.skip_static_pairs),
+            ],
+        }
+    }
+
+    /// The bind groups and parameters of every stage, for `key`; the
+    /// parameters written to the device.
+    fn build_plan(&mut self, key: PlanKey) -> Plan {
         let grid_params = GridParams {
             body_count: self.body_count,
             shape_count: self.shape_count,
@@ -641,44 +737,16 @@ impl GpuFrame {
             },
         );
         let sorted = usize::from(flipped);
-        let narrow_stage = narrow.then(|| self.narrow_stage(sorted));
+        let narrow = self.narrow_stage(sorted);
         self.params.upload(&context);
-        encoder.clear_buffer(&self.state.buffer, 0, Some(STATE_HEADER_WORDS * 4));
-        encoder.clear_buffer(
-            &self.buckets.buffer,
-            0,
-            Some(u64::from(self.bucket_count) * 4),
-        );
-        let body_groups = self.body_count.div_ceil(256);
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("frame"),
-            timestamp_writes: None,
-        });
-        if body_groups > 0 {
-            let grid = |pass: &mut wgpu::ComputePass<'_>, entry_point| {
-                // find_pairs and find_large run 64 to a workgroup (their
-                // workgroup lists of pairs), the others 256.
-                let groups = match entry_point {
-                    "find_pairs" | "find_large" => self.body_count.div_ceil(64),
-                    _ => body_groups,
-                };
-                pass.set_pipeline(self.grid_kernel.pipeline(entry_point));
-                pass.set_bind_group(0, &grid_group, &[]);
-                pass.dispatch_workgroups(groups, 1, 1);
-            };
-            grid(&mut pass, "bounds");
-            self.scan.record(&mut pass, &bucket_scan);
-            grid(&mut pass, "scatter");
-            grid(&mut pass, "find_pairs");
-            grid(&mut pass, "find_large");
-            self.sort
-                .record(&mut pass, &self.scan, &sort_passes, self.pair_capacity);
-            if let Some(stage) = &narrow_stage {
-                self.record_narrow(&mut pass, stage);
-            }
+        Plan {
+            key,
+            grid_group,
+            bucket_scan,
+            sort_passes,
+            sorted,
+            narrow,
         }
-        drop(pass);
-        sorted
     }
 
     /// The bind groups and parameters of the narrowphase stage, the sorted
@@ -1128,7 +1196,20 @@ impl GpuFrame {
         );
         let submission = context.queue().submit([encoder.finish()]);
         context.wait(Some(submission))?;
-        let outcome = mapped.lock().ok().and_then(|mut flag| flag.take());
+        let take = || mapped.lock().ok().and_then(|mut flag| flag.take());
+        let mut outcome = take();
+        // On a device shared between threads, another thread's poll may have
+        // seen the work finish and not yet run the mapping's callback when
+        // this wait returns: poll until it has run (a bounded number of
+        // times: a callback that never comes is an error below).
+        for _ in 0..10_000 {
+            if outcome.is_some() {
+                break;
+            }
+            std::thread::yield_now();
+            context.wait(None)?;
+            outcome = take();
+        }
         match outcome {
             Some(Ok(())) => {}
             Some(Err(err)) => {
@@ -1200,6 +1281,28 @@ fn read_view<R>(
             manifolds: &bytemuck::pod_collect_to_vec(manifolds),
         }),
     }
+}
+
+/// What a frame's bind groups and parameters were made for: the buffers
+/// and views they bind, and the sizes the parameters hold.
+#[derive(PartialEq)]
+struct PlanKey {
+    buffers: Vec<wgpu::Buffer>,
+    views: Vec<wgpu::TextureView>,
+    numbers: [u32; 8],
+}
+
+/// A frame's bind groups and the offsets of its parameters, kept from
+/// frame to frame while their key holds (making them each frame was most
+/// of the frame's fixed host time).
+struct Plan {
+    key: PlanKey,
+    grid_group: wgpu::BindGroup,
+    bucket_scan: Vec<scan::ScanStep>,
+    sort_passes: Vec<sort::SortPass>,
+    /// Which pairs buffer holds the sorted pairs.
+    sorted: usize,
+    narrow: NarrowStage,
 }
 
 /// The narrowphase stage's bindings, recorded after the broadphase.

@@ -57,6 +57,11 @@ impl ParamArena {
         })
     }
 
+    /// The buffer (what a recording binds).
+    pub fn buffer(&self) -> &wgpu::Buffer {
+        &self.buffer.buffer
+    }
+
     /// Device memory held.
     pub fn bytes(&self) -> u64 {
         self.buffer.size

@@ -157,6 +157,11 @@ impl Scan {
         }
     }
 
+    /// The block-sum buffers (what a recording binds).
+    pub fn buffers(&self) -> impl Iterator<Item = wgpu::Buffer> + '_ {
+        self.sums.iter().map(|sums| sums.buffer.clone())
+    }
+
     /// Device memory held.
     pub fn bytes(&self) -> u64 {
         self.sums.iter().map(|sums| sums.size).sum()

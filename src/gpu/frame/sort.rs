@@ -197,6 +197,11 @@ impl RadixSort {
         self.histogram.size
     }
 
+    /// The histogram buffer (what a recording binds).
+    pub fn histogram_buffer(&self) -> &wgpu::Buffer {
+        &self.histogram.buffer
+    }
+
     /// The histogram, whose last pass's scan says where each digit starts.
     pub fn histogram_binding(&self) -> wgpu::BindingResource<'_> {
         self.histogram.buffer.as_entire_binding()
