@@ -66,7 +66,10 @@
 //! gpusat opens or on the caller's own ([`gpu::GpuContext::from_device`]),
 //! blocking ([`collide`](gpu::GpuNarrowphase::collide)) or recorded into the
 //! caller's command encoder and collected later
-//! ([`record`](gpu::GpuNarrowphase::record)). [`World`] strings the stages
+//! ([`record`](gpu::GpuNarrowphase::record)). [`gpu::GpuFrame`] takes
+//! bodies instead of pairs and runs a whole frame's collision on the device
+//! (broadphase, narrowphase, contact manifolds) in one submission, for
+//! callers that keep their bodies on the GPU. [`World`] strings the stages
 //! into a simulation step.
 //!
 //! The conventions (frames, normal direction, the axis feature, the tie rule

@@ -10,6 +10,12 @@
 //! [`GpuNarrowphase::poll`]). `shaders/sat.wgsl` is the kernel, the twin of
 //! [`crate::sat`]; every error is a [`GpuError`].
 //!
+//! [`GpuFrame`] is the GPU-resident frame: bodies in (a buffer the caller
+//! may write), the candidate pairs found, ordered and tested, and their
+//! contact manifolds clipped on the device, in one submission; the hits and
+//! manifolds stay on the device for a GPU consumer or come back in one map
+//! (`frame/`, `shaders/frame/`).
+//!
 //! | file | concern |
 //! |---|---|
 //! | `context.rs` | adapter choice, the device, capabilities, error capture |
@@ -20,6 +26,7 @@
 //! | `readback.rs` | the staging buffer read: compacted records back in pair order, overflows found |
 //! | `narrowphase.rs` | device memory, recording, polling, re-runs: one batch from start to finish |
 //! | `layout.rs` | the byte layout shared with the kernel |
+//! | `frame/` | the GPU-resident frame: grid, scan, radix sort, partition, narrowphase, manifolds |
 
 mod buffers;
 mod context;
