@@ -367,8 +367,10 @@ pub(crate) fn measure_gpu<D: Dimension>(
     Ok(Some((median, samples, host, hits.len(), Some(transfer))))
 }
 
-fn check_against_reference(
-    backend: BenchBackend,
+/// An error unless `candidate` (the hits of the backend named `backend`)
+/// agrees with the CPU reference's.
+pub(crate) fn check_against_reference(
+    backend: &str,
     batch: &Batch,
     reference: &[SatHit],
     candidate: &[SatHit],
@@ -379,8 +381,7 @@ fn check_against_reference(
     }
     let first = agreement.disagreements.first().cloned().unwrap_or_default();
     Err(Error::Bench(format!(
-        "the {} backend disagrees with the CPU reference on {} of {} pairs ({} against {} hits); first: {first}",
-        backend.name(),
+        "the {backend} backend disagrees with the CPU reference on {} of {} pairs ({} against {} hits); first: {first}",
         agreement.disagreements.len(),
         batch.pairs().len(),
         agreement.candidate_hits,
@@ -459,7 +460,7 @@ pub fn run_bench(
                 }
                 BenchBackend::CpuParallel => {
                     let hits = collide_cpu_parallel(&batch);
-                    check_against_reference(backend, &batch, &reference, &hits)?;
+                    check_against_reference(backend.name(), &batch, &reference, &hits)?;
                     let (median, samples, host) =
                         sample(options.min_time, options.samples, || {
                             Ok(timed(|| collide_cpu_parallel(&batch)).1)
@@ -488,7 +489,7 @@ pub fn run_bench(
                         &batch,
                         backend == BenchBackend::GpuKernel,
                         (options.min_time, options.samples),
-                        |hits| check_against_reference(BenchBackend::Gpu, &batch, &reference, hits),
+                        |hits| check_against_reference("gpu", &batch, &reference, hits),
                     )?;
                     let Some(cell) = measured else { continue };
                     cell

@@ -12,14 +12,12 @@
 //! GPU's worker threads. The resident frame's hits are checked against the
 //! CPU's before anything is timed.
 
-use crate::bench::{BenchRow, sample, timed};
+use crate::bench::{BenchRow, check_against_reference, sample, timed};
 use crate::error::CliError as Error;
 use crate::workload::Density;
 use crate::workload::{ShapeKind, workload_spec};
 use gpusat::gpu::{FrameBody, FrameOptions, GpuFrame, GpuNarrowphase};
-use gpusat::{
-    Axis, Batch, Body, PairFilter, SatHit, ShapeSet, collide_cpu, compare_hits, find_pairs,
-};
+use gpusat::{Axis, Batch, Body, PairFilter, SatHit, ShapeSet, collide_cpu, find_pairs};
 
 /// Candidate pairs per body the frame scenes are made for: a loose pile.
 const PAIRS_PER_BODY: f64 = 4.0;
@@ -126,7 +124,7 @@ pub fn frame_rows(
         return Ok(rows);
     };
     let hits = gpu.collide(&batch)?;
-    check("gpu-frame", &batch, &reference, &hits)?;
+    check_against_reference("gpu-frame", &batch, &reference, &hits)?;
     let today = sample(min_time, samples, || {
         let (result, wall) = timed(|| -> Result<usize, Error> {
             let pairs = find_pairs(&shapes, &bodies, 0.0, filter);
@@ -172,7 +170,7 @@ pub fn frame_rows(
             })
         })
         .collect::<Result<_, Error>>()?;
-    check("gpu-resident", &batch, &reference, &resident)?;
+    check_against_reference("gpu-resident", &batch, &reference, &resident)?;
     // The hits read where the GPU left them, as a CPU consumer of the
     // frame would (step copies them out too: 16 bytes per hit).
     let resident_cell = sample(min_time, samples, || {
@@ -192,22 +190,4 @@ pub fn frame_rows(
         row.vs_cpu = Some(cpu_ns / row.ns_per_pair);
     }
     Ok(rows)
-}
-
-fn check(
-    backend: &str,
-    batch: &Batch,
-    reference: &[SatHit],
-    candidate: &[SatHit],
-) -> Result<(), Error> {
-    let agreement = compare_hits(batch, reference, candidate);
-    if agreement.agrees() {
-        return Ok(());
-    }
-    let first = agreement.disagreements.first().cloned().unwrap_or_default();
-    Err(Error::Bench(format!(
-        "the {backend} backend disagrees with the CPU reference on {} of {} pairs; first: {first}",
-        agreement.disagreements.len(),
-        batch.pairs().len(),
-    )))
 }

@@ -19,7 +19,11 @@ pub(crate) struct SatPipelines {
     layout: wgpu::BindGroupLayout,
 }
 
-fn storage_entry(binding: u32, read_only: bool, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
+pub(crate) fn storage_entry(
+    binding: u32,
+    read_only: bool,
+    dynamic: bool,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,

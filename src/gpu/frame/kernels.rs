@@ -112,18 +112,10 @@ pub(crate) fn uniform(binding: u32, dynamic: bool) -> wgpu::BindGroupLayoutEntry
     }
 }
 
-/// A storage buffer binding.
+/// A storage buffer binding (the batch kernels' entry, without a dynamic
+/// offset).
 pub(crate) fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
+    super::super::dispatch::storage_entry(binding, read_only, false)
 }
 
 /// A write-only storage texture binding.
