@@ -45,13 +45,26 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             SAT3_WGSL,
             &["batch.wgsl", "sat3.wgsl"],
         ),
-        ("frame/grid.wgsl", GRID_WGSL, &["frame/grid.wgsl"]),
         (
-            "frame/narrow.wgsl + sat.wgsl + frame/manifold.wgsl",
-            NARROW_WGSL,
-            &["frame/narrow.wgsl", "sat.wgsl", "frame/manifold.wgsl"],
+            "frame/common.wgsl + frame/grid.wgsl",
+            GRID_WGSL,
+            &["frame/common.wgsl", "frame/grid.wgsl"],
         ),
-        ("frame/pairs.wgsl", PAIRS_WGSL, &["frame/pairs.wgsl"]),
+        (
+            "frame/common.wgsl + frame/narrow.wgsl + sat.wgsl + frame/manifold.wgsl",
+            NARROW_WGSL,
+            &[
+                "frame/common.wgsl",
+                "frame/narrow.wgsl",
+                "sat.wgsl",
+                "frame/manifold.wgsl",
+            ],
+        ),
+        (
+            "frame/common.wgsl + frame/pairs.wgsl",
+            PAIRS_WGSL,
+            &["frame/common.wgsl", "frame/pairs.wgsl"],
+        ),
         ("frame/scan.wgsl", SCAN_WGSL, &["frame/scan.wgsl"]),
         ("frame/sort.wgsl", SORT_WGSL, &["frame/sort.wgsl"]),
     ]

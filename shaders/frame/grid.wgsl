@@ -74,24 +74,9 @@ struct GridParams {
 @group(0) @binding(9) var transforms_out: texture_storage_2d<rgba32float, write>;
 @group(0) @binding(10) var shapes_out: texture_storage_2d<rgba32uint, write>;
 
-// src/gpu/frame/mod.rs: STATE_* (the frame's counters and lists).
-const STATE_PAIRS: u32 = 0u;
-const STATE_ENTRIES: u32 = 1u;
-const STATE_LARGE: u32 = 2u;
-const STATE_CROWDED: u32 = 3u;
-const STATE_PAIR_OVERFLOW: u32 = 5u;
-const STATE_LARGE_LIST: u32 = 64u;
-
 const MAX_SPAN: i32 = 4;          // cells per axis of a small body
 const MAX_SCAN: u32 = 60000u;     // loop iterations of one invocation
 const CELL_LIMIT: f32 = 1.0e9;    // cell coordinates are clamped to this
-const TEXTURE_WIDTH_LOG2: u32 = 11u;
-const LOWEST: f32 = -3.40282347e38;
-const HIGHEST: f32 = 3.40282347e38;
-
-fn texel(index: u32) -> vec2<u32> {
-    return vec2<u32>(index & ((1u << TEXTURE_WIDTH_LOG2) - 1u), index >> TEXTURE_WIDTH_LOG2);
-}
 
 // src/math.rs transform_point, in sat.wgsl's order (which lavapipe keeps).
 fn transform_point(p: vec2<f32>, q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {

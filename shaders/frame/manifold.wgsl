@@ -21,21 +21,12 @@ struct FrameManifold {
     _pad: u32,
 }
 
-// Mirror of pairs.wgsl's FrameHit.
-struct FrameHit {
-    a: u32,
-    b: u32,
-    axis: u32,
-    depth: f32,
-}
-
 @group(0) @binding(9) var<storage, read> frame_hits: array<FrameHit>;
 @group(0) @binding(10) var<storage, read_write> manifolds: array<FrameManifold>;
 
 // src/sat/separation.rs, src/manifold.rs.
 const CONCENTRIC_TOLERANCE: f32 = 1.0e-6;
 const DEGENERATE_SEGMENT: f32 = 1.0e-6;
-const STATE_HITS: u32 = 4u;
 
 // Keeps a sum the CPU rounded from being merged into the next one.
 // lavapipe's compiler reassociates chains of additions (measured:

@@ -1,4 +1,5 @@
-// The frame's narrowphase prologue: loaded before sat.wgsl in place of
+// The frame's narrowphase prologue: loaded after common.wgsl and before
+// sat.wgsl, in place of
 // batch.wgsl, so the 2D kernel's pair functions and entry points run
 // unchanged on pairs the GPU found. Where batch.wgsl takes a window's pairs
 // and compacts the reports with atomics, this takes each kind's pairs from
@@ -29,20 +30,11 @@ struct NarrowParams {
 @group(0) @binding(8) var<storage, read> state: array<u32>;
 
 override WORKGROUP_SIZE: u32 = 256u;
-const TEXTURE_WIDTH_LOG2: u32 = 11u;
-const LOWEST: f32 = -3.40282347e38;
-const HIGHEST: f32 = 3.40282347e38;
-// src/gpu/frame/mod.rs: STATE_KINDS (start, count, groups along x per kind).
-const STATE_KINDS: u32 = 8u;
 
 struct PairResult {
     reported: bool,
     axis: u32,
     separation: f32,
-}
-
-fn texel(index: u32) -> vec2<u32> {
-    return vec2<u32>(index & ((1u << TEXTURE_WIDTH_LOG2) - 1u), index >> TEXTURE_WIDTH_LOG2);
 }
 
 struct Task {

@@ -26,14 +26,6 @@ struct PairsParams {
     _pad1: u32,
 }
 
-// Mirror of src/gpu/frame/mod.rs: FrameHit.
-struct FrameHit {
-    a: u32,
-    b: u32,
-    axis: u32,
-    depth: f32,
-}
-
 @group(0) @binding(0) var<uniform> pairs_params: PairsParams;
 @group(0) @binding(1) var<storage, read> pairs: array<vec2<u32>>;
 @group(0) @binding(2) var<storage, read_write> tagged: array<vec2<u32>>;
@@ -44,17 +36,7 @@ struct FrameHit {
 @group(0) @binding(7) var<storage, read_write> hits: array<FrameHit>;
 @group(0) @binding(9) var body_shapes: texture_2d<u32>;
 
-const TEXTURE_WIDTH_LOG2: u32 = 11u;
-// src/gpu/frame/mod.rs: STATE_*.
-const STATE_HITS: u32 = 4u;
-const STATE_KINDS: u32 = 8u;
-const STATE_ARGS: u32 = 32u;
-const STATE_HIT_ARGS: u32 = 52u;
 const PAIR_KINDS: u32 = 6u;
-
-fn texel(index: u32) -> vec2<u32> {
-    return vec2<u32>(index & ((1u << TEXTURE_WIDTH_LOG2) - 1u), index >> TEXTURE_WIDTH_LOG2);
-}
 
 fn pair_count() -> u32 {
     return min(state[pairs_params.count_index], pairs_params.capacity);

@@ -75,7 +75,11 @@ pub use scan::{SCAN_WGSL, ScanParams};
 pub use sort::{SORT_WGSL, SortParams};
 
 /// The broadphase's source.
-pub const GRID_WGSL: &str = include_str!("../../../shaders/frame/grid.wgsl");
+pub const GRID_WGSL: &str = concat!(
+    include_str!("../../../shaders/frame/common.wgsl"),
+    "\n",
+    include_str!("../../../shaders/frame/grid.wgsl")
+);
 
 // The state buffer's words (grid.wgsl: STATE_*).
 const STATE_PAIRS: u32 = 0;

@@ -10,9 +10,12 @@ use super::super::dimension::{float_texture, uint_texture};
 use super::super::error::GpuError;
 use super::kernels::{Kernel, storage, uniform};
 
-/// The frame's narrowphase and manifolds: its prologue, `sat.wgsl`, then
+/// The frame's narrowphase and manifolds: `common.wgsl`, its prologue,
+/// `sat.wgsl`, then
 /// the manifolds (which use `sat.wgsl`'s math).
 pub const NARROW_WGSL: &str = concat!(
+    include_str!("../../../shaders/frame/common.wgsl"),
+    "\n",
     include_str!("../../../shaders/frame/narrow.wgsl"),
     "\n",
     include_str!("../../../shaders/sat.wgsl"),
@@ -21,7 +24,11 @@ pub const NARROW_WGSL: &str = concat!(
 );
 
 /// The partition and compaction's source.
-pub const PAIRS_WGSL: &str = include_str!("../../../shaders/frame/pairs.wgsl");
+pub const PAIRS_WGSL: &str = concat!(
+    include_str!("../../../shaders/frame/common.wgsl"),
+    "\n",
+    include_str!("../../../shaders/frame/pairs.wgsl")
+);
 
 /// The 2D kernel's entry points, by kind (src/gpu/planar.rs).
 pub(crate) const ENTRY_POINTS: [&str; 6] = [

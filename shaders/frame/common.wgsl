@@ -1,0 +1,33 @@
+// What the frame's shaders share, written once and loaded first in each of
+// grid.wgsl, pairs.wgsl and narrow.wgsl (+ sat.wgsl + manifold.wgsl): the
+// state buffer's words, the hit record, the texture addressing and the
+// float sentinels (batch.wgsl has the last two for the batch kernels).
+
+// The state buffer's words: src/gpu/frame/mod.rs, STATE_*.
+const STATE_PAIRS: u32 = 0u;         // candidate pairs found (counts on past capacity)
+const STATE_ENTRIES: u32 = 1u;       // grid entries made
+const STATE_LARGE: u32 = 2u;         // bodies too large for the grid
+const STATE_CROWDED: u32 = 3u;       // a body would scan past MAX_SCAN entries
+const STATE_HITS: u32 = 4u;          // reported pairs
+const STATE_PAIR_OVERFLOW: u32 = 5u; // a pair was found past the capacity
+const STATE_KINDS: u32 = 8u;         // per kind: start, count, groups along x
+const STATE_ARGS: u32 = 32u;         // per kind: indirect dispatch arguments
+const STATE_HIT_ARGS: u32 = 52u;     // one invocation per hit, workgroups of 256
+const STATE_LARGE_LIST: u32 = 64u;   // the large bodies
+
+// A reported pair: src/gpu/frame/narrow.rs, FrameHit.
+struct FrameHit {
+    a: u32,
+    b: u32,
+    axis: u32,
+    depth: f32,
+}
+
+// Texels per texture row, as a power of two (src/gpu/layout.rs).
+const TEXTURE_WIDTH_LOG2: u32 = 11u;
+const LOWEST: f32 = -3.40282347e38;
+const HIGHEST: f32 = 3.40282347e38;
+
+fn texel(index: u32) -> vec2<u32> {
+    return vec2<u32>(index & ((1u << TEXTURE_WIDTH_LOG2) - 1u), index >> TEXTURE_WIDTH_LOG2);
+}
