@@ -24,6 +24,19 @@ fn scene(seed: u64, bodies: usize, half_extent: f32) -> (ShapeSet, Vec<Body>) {
     (scene.shapes, scene.bodies)
 }
 
+/// A frame over `bodies`, set.
+fn frame_over(
+    context: &std::sync::Arc<gpusat::gpu::GpuContext>,
+    shapes: &ShapeSet,
+    bodies: &[Body],
+    options: FrameOptions,
+) -> GpuFrame {
+    let mut frame = GpuFrame::new(context.clone(), shapes, options).expect("frame");
+    let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    frame.set_bodies(shapes, &records).expect("bodies");
+    frame
+}
+
 /// The GPU's pairs and the CPU's for `bodies`.
 fn both(
     frame: &mut GpuFrame,
@@ -239,9 +252,7 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
             margin,
             ..FrameOptions::default()
         };
-        let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
-        let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
-        frame.set_bodies(&shapes, &records).expect("bodies");
+        let mut frame = frame_over(&context, &shapes, &bodies, options);
         let output = frame.step().expect("frame");
         let pairs = find_pairs(
             &shapes,
@@ -386,9 +397,7 @@ fn a_gpu_consumer_reads_the_hits_by_indirect_dispatch_in_the_same_submission() {
     };
     let (shapes, bodies) = scene(941, 2500, 20.0);
     let options = FrameOptions::default();
-    let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
-    let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
-    frame.set_bodies(&shapes, &records).expect("bodies");
+    let mut frame = frame_over(&context, &shapes, &bodies, options);
     // One step sizes the buffers; the frames after it are recorded only.
     frame.step().expect("first frame");
 
@@ -551,13 +560,11 @@ fn bad_bodies_and_overfull_grids_are_errors_that_say_why() {
     // the frame's list holds; an error naming the cell size, not a partial
     // answer.
     let (shapes, bodies) = scene(952, 5000, 30.0);
-    let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
     let options = FrameOptions {
         cell_size: Some(0.01),
         ..FrameOptions::default()
     };
-    let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
-    frame.set_bodies(&shapes, &records).expect("bodies");
+    let mut frame = frame_over(&context, &shapes, &bodies, options);
     let message = frame.step().expect_err("too many large bodies").to_string();
     assert!(
         message.contains("5000 bodies span more than 4 grid cells") && message.contains("0.01"),

@@ -32,6 +32,14 @@ fn parse(source: &str, name: &str) -> naga::Module {
         .unwrap_or_else(|err| panic!("{name} does not parse:\n{}", err.emit_to_string(source)))
 }
 
+/// A kernel parsed, and naga's layout of its types.
+fn laid_out(source: &str, name: &str) -> (naga::Module, naga::proc::Layouter) {
+    let module = parse(source, name);
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("layout");
+    (module, layouter)
+}
+
 /// The kernels as the device gets them: each file loaded after batch.wgsl.
 fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
     vec![
@@ -151,9 +159,7 @@ macro_rules! assert_mirror {
 
 #[test]
 fn rust_mirrors_match_the_wgsl_layout() {
-    let module = parse(SAT_WGSL, "sat.wgsl");
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
+    let (module, layouter) = laid_out(SAT_WGSL, "sat.wgsl");
 
     assert_mirror!(
         &module,
@@ -248,9 +254,7 @@ fn rust_mirrors_match_the_wgsl_layout() {
 
 #[test]
 fn rust_mirrors_match_the_3d_kernel_layout() {
-    let module = parse(SAT3_WGSL, "sat3.wgsl");
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
+    let (module, layouter) = laid_out(SAT3_WGSL, "sat3.wgsl");
     assert_mirror!(
         &module,
         &layouter,
@@ -313,9 +317,7 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
 
 #[test]
 fn rust_mirrors_match_the_frame_kernels_layout() {
-    let module = parse(GRID_WGSL, "frame/grid.wgsl");
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
+    let (module, layouter) = laid_out(GRID_WGSL, "frame/grid.wgsl");
     assert_mirror!(
         &module,
         &layouter,
@@ -351,9 +353,7 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         ]
     );
 
-    let module = parse(NARROW_WGSL, "frame/narrow.wgsl + sat.wgsl");
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
+    let (module, layouter) = laid_out(NARROW_WGSL, "frame/narrow.wgsl + sat.wgsl");
     assert_mirror!(
         &module,
         &layouter,
@@ -371,9 +371,7 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         ]
     );
 
-    let module = parse(PAIRS_WGSL, "frame/pairs.wgsl");
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
+    let (module, layouter) = laid_out(PAIRS_WGSL, "frame/pairs.wgsl");
     assert_mirror!(
         &module,
         &layouter,
@@ -398,9 +396,7 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         [a, b, axis, depth]
     );
 
-    let module = parse(SCAN_WGSL, "frame/scan.wgsl");
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
+    let (module, layouter) = laid_out(SCAN_WGSL, "frame/scan.wgsl");
     assert_mirror!(
         &module,
         &layouter,
@@ -409,9 +405,7 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         [count, _pad0, _pad1, _pad2]
     );
 
-    let module = parse(SORT_WGSL, "frame/sort.wgsl");
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).expect("layout");
+    let (module, layouter) = laid_out(SORT_WGSL, "frame/sort.wgsl");
     assert_mirror!(
         &module,
         &layouter,
