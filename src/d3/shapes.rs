@@ -6,7 +6,8 @@ use glam::{Mat3, Vec3};
 
 use super::gauss_grid::GaussGrid;
 use super::hull::{HullMesh, build_hull};
-use super::math::cross3;
+use super::math::{cross3, length3};
+use super::sat::PARALLEL_TOLERANCE;
 use crate::error::ShapeError;
 use crate::hull::check_size;
 
@@ -49,6 +50,12 @@ pub(crate) struct HullLanes {
     /// `[u.x, u.y, u.z, v.x, v.y, v.z, arc.x, arc.y, arc.z]` of eight edges
     /// per chunk (see [`EdgeGauss`]).
     pub(crate) arcs: Vec<[[f32; LANES]; 9]>,
+    /// Per edge, `PARALLEL_TOLERANCE x |arc|`: the bound of
+    /// `nearly_parallel`, computed with its operations.
+    pub(crate) parallel: Vec<f32>,
+    /// The largest distance of a vertex from the local origin (rounded up):
+    /// bounds the length of any vertex difference the edge scan meets.
+    pub(crate) reach: f32,
 }
 
 impl HullLanes {
@@ -88,9 +95,15 @@ impl HullLanes {
                 ]
             })
             .collect();
+        let reach = vertices.iter().map(|&v| length3(v)).fold(0.0, f32::max);
         HullLanes {
             vertices: vertex_chunks,
             arcs: arc_chunks,
+            parallel: arcs
+                .iter()
+                .map(|g| PARALLEL_TOLERANCE * length3(g.arc))
+                .collect(),
+            reach: reach * (1.0 + 4.0 * f32::EPSILON),
         }
     }
 }

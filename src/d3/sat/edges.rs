@@ -50,7 +50,7 @@ use glam::Vec3;
 use super::super::math::{Transform3, cross3, dot3, length3, rotate3, transform_point3};
 use super::super::shapes::Hull;
 use super::super::types::EdgeStats;
-use super::separation::{EdgeSeparation, PARALLEL_TOLERANCE};
+use super::separation::{EdgeSeparation, LOWEST, PARALLEL_TOLERANCE};
 
 /// The Gauss-map test of A's edge (`u_a`, `v_a`: its faces' normals;
 /// `arc_a = v_a x u_a`) against B's edge, whose faces' normals are `u_b`,
@@ -82,6 +82,97 @@ pub fn edge_axis(u_b: Vec3, v_b: Vec3, cba: f32, dba: f32) -> Vec3 {
     let t = cba / (cba - dba);
     let on_arc = -(u_b + t * (v_b - u_b));
     on_arc / length3(on_arc)
+}
+
+/// How far below the threshold (times the pair's reach, [`EdgeScan::new`])
+/// the cheap estimate of an edge pair's separation must fall before the
+/// exact axis is skipped. Both the estimate and the exact separation are
+/// within about `20 x 2^-24` of the separation of the computed inputs, times
+/// the length of the vertex difference, which the reach bounds: the slack is
+/// some 80 times that.
+pub(super) const SKIP_SLACK: f32 = 1.0e-4;
+
+/// The body of the pairwise edge loop for the fast searches (`lanes.rs`,
+/// `walk.rs`): candidate pairs that passed the Gauss-map test, offered in
+/// the loop's order, with the loop's tie rule and early exit, and the same
+/// result bit for bit, but without the exact axis (a division, a square root
+/// and three divisions) for pairs that cannot matter.
+///
+/// The crossing point of a pair that passes is `w / (CBA - DBA)` with
+/// `w = DBA u_b - CBA v_b`, and `CBA - DBA` has the sign of `CBA` (the two
+/// have opposite signs), so the separation is `sign(CBA) w . diff / |w|`.
+/// That estimate, one square root and no division, decides whether the
+/// exact value could replace the best or reach the limit:
+///
+/// ```text
+/// threshold = min(best + tolerance, limit) - slack
+/// if sign(CBA) w . diff < threshold |w|: skip        # cannot matter
+/// else: the scalar loop's body (edge_axis, the separation, tie rule, exit)
+/// ```
+///
+/// Until a first pair has been computed the best is the lowest value and
+/// nothing is skipped; a NaN anywhere computes the pair exactly.
+pub(super) struct EdgeScan {
+    /// The best pair so far.
+    pub(super) best: EdgeSeparation,
+    tolerance: f32,
+    limit: f32,
+    slack: f32,
+}
+
+impl EdgeScan {
+    /// A scan with the tie rule's `tolerance` and the early exit's `limit`;
+    /// `reach` bounds the length of `point_b - vertex_a` for every pair (B's
+    /// offset in A's frame plus both hulls' reach).
+    #[inline(always)]
+    pub(super) fn new(tolerance: f32, limit: f32, reach: f32) -> EdgeScan {
+        EdgeScan {
+            best: EdgeSeparation::NONE,
+            tolerance,
+            limit,
+            slack: SKIP_SLACK * reach,
+        }
+    }
+
+    /// Offers A's edge `i` against B's edge `j` (in A's frame: `u_b`, `v_b`,
+    /// `point_b`), which passed the Gauss-map test with `(cba, dba)`;
+    /// `parallel` is A's edge's `PARALLEL_TOLERANCE x |arc|`. Returns the
+    /// pair when it reaches the limit (the scan ends there).
+    #[inline(always)]
+    pub(super) fn offer(
+        &mut self,
+        (i, j): (u32, u32),
+        (cba, dba): (f32, f32),
+        parallel: f32,
+        (u_b, v_b, point_b): (Vec3, Vec3, Vec3),
+        vertex_a: Vec3,
+    ) -> Option<EdgeSeparation> {
+        // nearly_parallel, with the bound precomputed.
+        if cba.abs().max(dba.abs()) <= parallel {
+            return None;
+        }
+        let diff = point_b - vertex_a;
+        if self.best.value > LOWEST {
+            let threshold = (self.best.value + self.tolerance).min(self.limit) - self.slack;
+            let w = dba * u_b - cba * v_b;
+            let toward = dot3(w, diff);
+            let along = if cba < 0.0 { -toward } else { toward };
+            if along < threshold * length3(w) {
+                return None;
+            }
+        }
+        let axis = edge_axis(u_b, v_b, cba, dba);
+        let separation = dot3(axis, diff);
+        let pair = EdgeSeparation {
+            value: separation,
+            a: i,
+            b: j,
+        };
+        if separation > self.best.value + self.tolerance {
+            self.best = pair;
+        }
+        (separation >= self.limit).then_some(pair)
+    }
 }
 
 /// B's edge `edge` moved into A's frame by `xf`: its faces' normals, its arc

@@ -17,12 +17,13 @@
 //!   exit then run face by face as in `faces.rs`.
 //! * **Edge queries**: for each edge of B (moved into A's frame once), the
 //!   Gauss-map test of seed 003 runs on eight edges of A at once and leaves
-//!   a bit mask of the pairs whose arcs cross; only those pairs, in
-//!   ascending order, go through the scalar loop's body (which tests them
-//!   again, as the scalar code does, and builds the axis). The branches
-//!   that a scalar loop mispredicts on every other pair are gone; the
-//!   candidates, their order, the tie rule and the early exit are the
-//!   scalar loop's, so the result is the same bit for bit
+//!   a bit mask of the pairs whose arcs cross, with the lanes' `CBA` and
+//!   `DBA`; only those pairs, in ascending order, go through the scalar
+//!   loop's body (`EdgeScan` in `edges.rs`, which builds the
+//!   exact axis only for a pair that might replace the best or reach the
+//!   limit). The branches that a scalar loop mispredicts on every other
+//!   pair are gone; the candidates, their order, the tie rule and the early
+//!   exit are the scalar loop's, so the result is the same bit for bit
 //!   (`tests/d3_lanes.rs` compares them on every pair).
 //!
 //! The hull keeps its vertices and its edges' Gauss-map data as structure
@@ -33,10 +34,10 @@
 use glam::Vec3;
 use wide::f32x8;
 
-use super::super::math::{Transform3, dot3, rotate3};
+use super::super::math::{Transform3, dot3, length3, rotate3};
 use super::super::shapes::{Hull, LANES};
 use super::super::types::EdgeStats;
-use super::edges::{edge_axis, gauss_test, moved_edge, nearly_parallel};
+use super::edges::{EdgeScan, moved_edge};
 use super::separation::{EdgeSeparation, Separation};
 
 /// [`find_max_face_separation`](super::find_max_face_separation), the
@@ -87,9 +88,13 @@ pub fn find_max_face_separation_lanes(
 
 /// The Gauss-map test of B's moved edge against A's edges
 /// `8 chunk .. 8 chunk + 7`: bit `k` set when edge `8 chunk + k`'s arc and
-/// B's negated arc cross (exactly when [`gauss_test`] passes).
+/// B's negated arc cross (exactly when [`gauss_test`] passes), with the
+/// lanes' `CBA` and `DBA` (the scalar test's values, bit for bit).
 #[inline(always)]
-fn crossing_mask(chunk: &[[f32; LANES]; 9], (u_b, v_b, arc_b): (Vec3, Vec3, Vec3)) -> u32 {
+fn crossing_mask(
+    chunk: &[[f32; LANES]; 9],
+    (u_b, v_b, arc_b): (Vec3, Vec3, Vec3),
+) -> (u32, f32x8, f32x8) {
     let lane = |k: usize| f32x8::new(chunk[k]);
     let (ux, uy, uz) = (lane(0), lane(1), lane(2));
     let (vx, vy, vz) = (lane(3), lane(4), lane(5));
@@ -103,7 +108,7 @@ fn crossing_mask(chunk: &[[f32; LANES]; 9], (u_b, v_b, arc_b): (Vec3, Vec3, Vec3
     let zero = f32x8::ZERO;
     let crossing =
         (cba * dba).simd_lt(zero) & (adc * bdc).simd_lt(zero) & (cba * bdc).simd_gt(zero);
-    crossing.to_bitmask()
+    (crossing.to_bitmask(), cba, dba)
 }
 
 /// [`find_max_edge_separation`](super::find_max_edge_separation) with the
@@ -125,45 +130,37 @@ pub fn find_max_edge_separation_lanes(
     limit: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
-    let mut best = EdgeSeparation::NONE;
-    let (gauss_a, vertices_a) = (hull_a.edge_gauss(), hull_a.vertices());
-    let chunks = &hull_a.lanes().arcs;
+    let lanes_a = hull_a.lanes();
+    let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
+    let mut scan = EdgeScan::new(tolerance, limit, reach);
+    let (edges_a, vertices_a) = (hull_a.edges(), hull_a.vertices());
     stats.hull_pairs += 1;
-    stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
+    stats.edge_pairs += (edges_a.len() * hull_b.edges().len()) as u64;
     for j in 0..hull_b.edges().len() {
         let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
-        for (c, chunk) in chunks.iter().enumerate() {
-            let mut mask = crossing_mask(chunk, (u_b, v_b, arc_b));
+        for (c, chunk) in lanes_a.arcs.iter().enumerate() {
+            let (mut mask, cba, dba) = crossing_mask(chunk, (u_b, v_b, arc_b));
+            if mask == 0 {
+                continue;
+            }
+            let (cba, dba) = (cba.to_array(), dba.to_array());
             while mask != 0 {
-                let i = LANES * c + mask.trailing_zeros() as usize;
+                let k = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                let a = gauss_a[i];
-                let Some((cba, dba)) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)) else {
-                    continue;
-                };
+                let i = LANES * c + k;
                 stats.kept += 1;
-                if nearly_parallel(cba, dba, a.arc) {
-                    continue;
-                }
-                let axis = edge_axis(u_b, v_b, cba, dba);
-                let v0 = hull_a.edges()[i].v0;
-                let separation = dot3(axis, point_b - vertices_a[v0 as usize]);
-                if separation > best.value + tolerance {
-                    best = EdgeSeparation {
-                        value: separation,
-                        a: i as u32,
-                        b: j as u32,
-                    };
-                }
-                if separation >= limit {
-                    return EdgeSeparation {
-                        value: separation,
-                        a: i as u32,
-                        b: j as u32,
-                    };
+                let vertex_a = vertices_a[edges_a[i].v0 as usize];
+                if let Some(exit) = scan.offer(
+                    (i as u32, j as u32),
+                    (cba[k], dba[k]),
+                    lanes_a.parallel[i],
+                    (u_b, v_b, point_b),
+                    vertex_a,
+                ) {
+                    return exit;
                 }
             }
         }
     }
-    best
+    scan.best
 }

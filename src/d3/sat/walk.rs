@@ -30,10 +30,10 @@
 
 use glam::Vec3;
 
-use super::super::math::{Transform3, dot3, rotate3};
+use super::super::math::{Transform3, dot3, length3, rotate3};
 use super::super::shapes::Hull;
 use super::super::types::EdgeStats;
-use super::edges::{edge_axis, gauss_test, moved_edge, nearly_parallel};
+use super::edges::{EdgeScan, gauss_test, moved_edge};
 use super::separation::{EdgeSeparation, Separation};
 
 /// [`find_max_face_separation`](super::find_max_face_separation) that also
@@ -167,7 +167,8 @@ pub fn find_max_edge_separation_walk(
     })
 }
 
-/// The body of edges.rs's loops on the candidate pairs, in their order.
+/// The body of edges.rs's loops on the candidate pairs, in their order
+/// ([`EdgeScan`]: the same result, the exact axis only where it can matter).
 fn scan(
     hull_a: &Hull,
     hull_b: &Hull,
@@ -176,8 +177,10 @@ fn scan(
     candidates: &[(u16, u16)],
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
-    let mut best = EdgeSeparation::NONE;
-    let (gauss_a, vertices_a) = (hull_a.edge_gauss(), hull_a.vertices());
+    let lanes_a = hull_a.lanes();
+    let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
+    let mut scan = EdgeScan::new(tolerance, limit, reach);
+    let (gauss_a, edges_a, vertices_a) = (hull_a.edge_gauss(), hull_a.edges(), hull_a.vertices());
     let mut moved: Option<(u16, (Vec3, Vec3, Vec3, Vec3))> = None;
     for &(j, i) in candidates {
         let (u_b, v_b, arc_b, point_b) = match moved {
@@ -189,30 +192,19 @@ fn scan(
             }
         };
         let a = gauss_a[i as usize];
-        let Some((cba, dba)) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)) else {
+        let Some(test) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)) else {
             continue;
         };
         stats.kept += 1;
-        if nearly_parallel(cba, dba, a.arc) {
-            continue;
-        }
-        let axis = edge_axis(u_b, v_b, cba, dba);
-        let v0 = hull_a.edges()[i as usize].v0;
-        let separation = dot3(axis, point_b - vertices_a[v0 as usize]);
-        if separation > best.value + tolerance {
-            best = EdgeSeparation {
-                value: separation,
-                a: u32::from(i),
-                b: u32::from(j),
-            };
-        }
-        if separation >= limit {
-            return EdgeSeparation {
-                value: separation,
-                a: u32::from(i),
-                b: u32::from(j),
-            };
+        if let Some(exit) = scan.offer(
+            (u32::from(i), u32::from(j)),
+            test,
+            lanes_a.parallel[i as usize],
+            (u_b, v_b, point_b),
+            vertices_a[edges_a[i as usize].v0 as usize],
+        ) {
+            return exit;
         }
     }
-    best
+    scan.best
 }
