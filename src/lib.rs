@@ -121,6 +121,7 @@ pub mod sat;
 #[cfg(feature = "serde")]
 mod scene;
 mod shape;
+mod simd;
 mod types;
 mod world;
 

@@ -5,11 +5,32 @@
 //! the origin and 10,000 units out; and the batch with the default search
 //! equals the pairwise loops (the GPU's) on small hulls, where it uses them.
 
+use gpusat::d3::Hull;
+use gpusat::d3::math::Transform3;
 use gpusat::d3::math::inv_mul_transforms3;
 use gpusat::d3::sat::{
-    TIE_TOLERANCE, find_max_edge_separation, find_max_edge_separation_lanes,
-    find_max_face_separation, find_max_face_separation_lanes,
+    EdgeSeparation, Separation, TIE_TOLERANCE, find_max_edge_separation,
+    find_max_edge_separation_lanes, find_max_edge_separation_portable, find_max_face_separation,
+    find_max_face_separation_lanes, find_max_face_separation_portable,
 };
+
+type FaceQuery = fn(&Hull, &Hull, Transform3, f32, f32) -> Separation;
+type EdgeQuery = fn(&Hull, &Hull, Transform3, f32, f32, &mut EdgeStats) -> EdgeSeparation;
+
+/// The lanes as the library runs them (AVX where the CPU has it) and the
+/// portable lanes, whatever the CPU.
+const PATHS: [(&str, FaceQuery, EdgeQuery); 2] = [
+    (
+        "dispatched",
+        find_max_face_separation_lanes,
+        find_max_edge_separation_lanes,
+    ),
+    (
+        "portable",
+        find_max_face_separation_portable,
+        find_max_edge_separation_portable,
+    ),
+];
 use gpusat::d3::{Batch, EdgeSearch, EdgeStats, Shape, collide_cpu};
 use gpusat::generate::d3::SceneSpec;
 use gpusat::glam::Vec3;
@@ -33,34 +54,37 @@ fn compare_queries(what: &str, spec: SceneSpec, margin: f32) -> usize {
             inv_mul_transforms3(xf_b, xf_a),
         );
         let tolerance = TIE_TOLERANCE * (a.size() + b.size());
-        for limit in [margin, f32::MAX] {
-            let scalar = find_max_face_separation(a, b, xf_ba, tolerance, limit);
-            let lanes = find_max_face_separation_lanes(a, b, xf_ba, tolerance, limit);
-            assert_eq!(
-                (scalar.index, scalar.value.to_bits()),
-                (lanes.index, lanes.value.to_bits()),
-                "{what}: pair {pair:?}, A's faces: scalar {scalar:?}, lanes {lanes:?}"
-            );
-            let scalar = find_max_face_separation(b, a, xf_ab, tolerance, limit);
-            let lanes = find_max_face_separation_lanes(b, a, xf_ab, tolerance, limit);
-            assert_eq!(
-                (scalar.index, scalar.value.to_bits()),
-                (lanes.index, lanes.value.to_bits()),
-                "{what}: pair {pair:?}, B's faces: scalar {scalar:?}, lanes {lanes:?}"
-            );
-            let (mut scalar_stats, mut lanes_stats) = (EdgeStats::default(), EdgeStats::default());
-            let scalar = find_max_edge_separation(a, b, xf_ab, tolerance, limit, &mut scalar_stats);
-            let lanes =
-                find_max_edge_separation_lanes(a, b, xf_ab, tolerance, limit, &mut lanes_stats);
-            assert_eq!(
-                (scalar.a, scalar.b, scalar.value.to_bits()),
-                (lanes.a, lanes.b, lanes.value.to_bits()),
-                "{what}: pair {pair:?}, edges: scalar {scalar:?}, lanes {lanes:?}"
-            );
-            assert_eq!(
-                scalar_stats, lanes_stats,
-                "{what}: pair {pair:?}: edge pairs kept and looked at"
-            );
+        for (path, face_lanes, edge_lanes) in PATHS {
+            for limit in [margin, f32::MAX] {
+                let scalar = find_max_face_separation(a, b, xf_ba, tolerance, limit);
+                let lanes = face_lanes(a, b, xf_ba, tolerance, limit);
+                assert_eq!(
+                    (scalar.index, scalar.value.to_bits()),
+                    (lanes.index, lanes.value.to_bits()),
+                    "{what}: pair {pair:?}, A's faces: scalar {scalar:?}, {path} lanes {lanes:?}"
+                );
+                let scalar = find_max_face_separation(b, a, xf_ab, tolerance, limit);
+                let lanes = face_lanes(b, a, xf_ab, tolerance, limit);
+                assert_eq!(
+                    (scalar.index, scalar.value.to_bits()),
+                    (lanes.index, lanes.value.to_bits()),
+                    "{what}: pair {pair:?}, B's faces: scalar {scalar:?}, {path} lanes {lanes:?}"
+                );
+                let (mut scalar_stats, mut lanes_stats) =
+                    (EdgeStats::default(), EdgeStats::default());
+                let scalar =
+                    find_max_edge_separation(a, b, xf_ab, tolerance, limit, &mut scalar_stats);
+                let lanes = edge_lanes(a, b, xf_ab, tolerance, limit, &mut lanes_stats);
+                assert_eq!(
+                    (scalar.a, scalar.b, scalar.value.to_bits()),
+                    (lanes.a, lanes.b, lanes.value.to_bits()),
+                    "{what}: pair {pair:?}, edges: scalar {scalar:?}, {path} lanes {lanes:?}"
+                );
+                assert_eq!(
+                    scalar_stats, lanes_stats,
+                    "{what}: pair {pair:?}: edge pairs kept and looked at ({path} lanes)"
+                );
+            }
         }
         compared += 1;
     }

@@ -20,15 +20,16 @@
 //! where the speed comes from.
 
 use std::ops::Range;
-use std::ops::{Add, Mul, Sub};
 
 use glam::Vec2;
-use wide::f32x4;
 
 use crate::batch::Batch;
 use crate::manifold::{Clip, Manifold, clip, manifold};
 use crate::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
 use crate::shape::{EdgeRecord, FACE_LANES, FaceLanes, Faces, ShapeRecord, ShapeSet};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::avx;
+use crate::simd::{Lanes, Portable, uses_avx};
 use crate::types::{Owner, SatHit};
 
 use super::circles::collide_circles;
@@ -38,225 +39,6 @@ use super::separation::{
     CPU_MERGE_THRESHOLD, LOWEST, PairResult, Separation, TIE_TOLERANCE, choose_polygon_axis,
     uses_merge_above,
 };
-
-/// What [`Lanes::scan`] finds in a group of lanes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct GroupScan {
-    /// The largest of the active lanes.
-    largest: f32,
-    /// The first active lane holding it.
-    lane: usize,
-    /// Active lanes at least `largest - 2 * tolerance` (1: no near-tie).
-    close: u32,
-}
-
-/// Eight `f32` lanes with IEEE single-precision arithmetic.
-trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
-    fn splat(value: f32) -> Self;
-    fn load(values: &[f32; 8]) -> Self;
-    /// The first 8 values of a slice of at least 8.
-    #[inline(always)]
-    fn load_slice(values: &[f32]) -> Self {
-        Self::load(&std::array::from_fn(|i| values[i]))
-    }
-    /// The first of the first `active` lanes where `self > other`, if any.
-    #[inline(always)]
-    fn first_greater(self, other: Self, active: usize) -> Option<usize> {
-        let (mine, theirs) = (self.to_array(), other.to_array());
-        (0..active).find(|&lane| mine[lane] > theirs[lane])
-    }
-    /// `self < other ? self : other`, lane by lane (no NaN occurs here).
-    fn min(self, other: Self) -> Self;
-    fn to_array(self) -> [f32; 8];
-
-    /// Looks at the first `active` lanes; the default is the plain loop.
-    #[inline(always)]
-    fn scan(self, active: usize, tolerance: f32) -> GroupScan {
-        let values = self.to_array();
-        let mut largest = LOWEST;
-        let mut lane_of_largest = 0usize;
-        for (lane, &value) in values.iter().enumerate().take(active) {
-            if value > largest {
-                largest = value;
-                lane_of_largest = lane;
-            }
-        }
-        let near = largest - 2.0 * tolerance;
-        GroupScan {
-            largest,
-            lane: lane_of_largest,
-            close: values
-                .iter()
-                .take(active)
-                .map(|&v| (v >= near) as u32)
-                .sum(),
-        }
-    }
-}
-
-/// Two SSE (or other 4-lane) vectors.
-#[derive(Clone, Copy)]
-struct Portable(f32x4, f32x4);
-
-impl Add for Portable {
-    type Output = Portable;
-    #[inline(always)]
-    fn add(self, other: Portable) -> Portable {
-        Portable(self.0 + other.0, self.1 + other.1)
-    }
-}
-
-impl Sub for Portable {
-    type Output = Portable;
-    #[inline(always)]
-    fn sub(self, other: Portable) -> Portable {
-        Portable(self.0 - other.0, self.1 - other.1)
-    }
-}
-
-impl Mul for Portable {
-    type Output = Portable;
-    #[inline(always)]
-    fn mul(self, other: Portable) -> Portable {
-        Portable(self.0 * other.0, self.1 * other.1)
-    }
-}
-
-impl Lanes for Portable {
-    #[inline(always)]
-    fn splat(value: f32) -> Portable {
-        Portable(f32x4::splat(value), f32x4::splat(value))
-    }
-
-    #[inline(always)]
-    fn load(values: &[f32; 8]) -> Portable {
-        Portable(
-            f32x4::from([values[0], values[1], values[2], values[3]]),
-            f32x4::from([values[4], values[5], values[6], values[7]]),
-        )
-    }
-
-    #[inline(always)]
-    fn min(self, other: Portable) -> Portable {
-        Portable(self.0.fast_min(other.0), self.1.fast_min(other.1))
-    }
-
-    #[inline(always)]
-    fn to_array(self) -> [f32; 8] {
-        let (low, high) = (self.0.to_array(), self.1.to_array());
-        [
-            low[0], low[1], low[2], low[3], high[0], high[1], high[2], high[3],
-        ]
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx {
-    use std::arch::x86_64::*;
-    use std::ops::{Add, Mul, Sub};
-
-    /// An AVX register. Only ever created inside [`super::collide_range_avx`]
-    /// and [`super::collide_pair_avx`], which run only after AVX was detected:
-    /// that is what makes the `unsafe` blocks below sound.
-    #[derive(Clone, Copy)]
-    pub(super) struct Avx(__m256);
-
-    impl Add for Avx {
-        type Output = Avx;
-        #[inline(always)]
-        fn add(self, other: Avx) -> Avx {
-            // SAFETY: see the type's documentation.
-            Avx(unsafe { _mm256_add_ps(self.0, other.0) })
-        }
-    }
-
-    impl Sub for Avx {
-        type Output = Avx;
-        #[inline(always)]
-        fn sub(self, other: Avx) -> Avx {
-            // SAFETY: see the type's documentation.
-            Avx(unsafe { _mm256_sub_ps(self.0, other.0) })
-        }
-    }
-
-    impl Mul for Avx {
-        type Output = Avx;
-        #[inline(always)]
-        fn mul(self, other: Avx) -> Avx {
-            // SAFETY: see the type's documentation.
-            Avx(unsafe { _mm256_mul_ps(self.0, other.0) })
-        }
-    }
-
-    impl super::Lanes for Avx {
-        #[inline(always)]
-        fn splat(value: f32) -> Avx {
-            // SAFETY: see the type's documentation.
-            Avx(unsafe { _mm256_set1_ps(value) })
-        }
-
-        #[inline(always)]
-        fn load(values: &[f32; 8]) -> Avx {
-            // SAFETY: see the type's documentation; the read is of 8 floats.
-            Avx(unsafe { _mm256_loadu_ps(values.as_ptr()) })
-        }
-
-        #[inline(always)]
-        fn load_slice(values: &[f32]) -> Avx {
-            let values = &values[..8];
-            // SAFETY: see the type's documentation; the slice holds 8 floats.
-            Avx(unsafe { _mm256_loadu_ps(values.as_ptr()) })
-        }
-
-        #[inline(always)]
-        fn first_greater(self, other: Avx, active: usize) -> Option<usize> {
-            // SAFETY: see the type's documentation.
-            let mask =
-                unsafe { _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, other.0)) } as u32;
-            let mask = mask & ((1u32 << active.min(8)) - 1);
-            (mask != 0).then(|| mask.trailing_zeros() as usize)
-        }
-
-        #[inline(always)]
-        fn min(self, other: Avx) -> Avx {
-            // SAFETY: see the type's documentation.
-            Avx(unsafe { _mm256_min_ps(self.0, other.0) })
-        }
-
-        #[inline(always)]
-        fn to_array(self) -> [f32; 8] {
-            let mut values = [0.0f32; 8];
-            // SAFETY: see the type's documentation; the write is of 8 floats.
-            unsafe { _mm256_storeu_ps(values.as_mut_ptr(), self.0) };
-            values
-        }
-
-        /// The same as the loop, in registers: inactive lanes blended to
-        /// the lowest value, a horizontal max, then masks.
-        #[inline(always)]
-        fn scan(self, active: usize, tolerance: f32) -> super::GroupScan {
-            // SAFETY: see the type's documentation.
-            unsafe {
-                let index = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
-                let live = _mm256_cmp_ps::<_CMP_LT_OQ>(index, _mm256_set1_ps(active as f32));
-                let values = _mm256_blendv_ps(_mm256_set1_ps(super::LOWEST), self.0, live);
-                let halves = _mm256_max_ps(values, _mm256_permute2f128_ps::<1>(values, values));
-                let pairs = _mm256_max_ps(halves, _mm256_permute_ps::<0b01_00_11_10>(halves));
-                let largest = _mm256_max_ps(pairs, _mm256_permute_ps::<0b10_11_00_01>(pairs));
-                let at_largest =
-                    _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(values, largest)) as u32;
-                let largest = _mm256_cvtss_f32(largest);
-                let near = _mm256_set1_ps(largest - 2.0 * tolerance);
-                let close = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(values, near)) as u32;
-                super::GroupScan {
-                    largest,
-                    lane: at_largest.trailing_zeros() as usize,
-                    close: close.count_ones(),
-                }
-            }
-        }
-    }
-}
 
 /// The tie rule and the early exit over one group of lanes, with the
 /// outcome of the scalar loop's face-by-face scan.
@@ -802,22 +584,6 @@ fn collide_range_avx(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) 
 #[target_feature(enable = "avx")]
 fn collide_pair_avx(batch: &Batch, index: usize) -> Option<SatHit> {
     test_pair_with::<avx::Avx>(batch, index)
-}
-
-/// Whether the AVX path runs (x86-64 with AVX, unless `GPUSAT_NO_AVX` is set).
-pub fn uses_avx() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        static AVX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *AVX.get_or_init(|| {
-            std::arch::is_x86_feature_detected!("avx")
-                && std::env::var_os("GPUSAT_NO_AVX").is_none()
-        })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
 }
 
 /// Tests pairs `range` of the batch, appending the reported ones in order.

@@ -101,6 +101,7 @@ pub use separation::{
 
 pub(crate) use lanes::{collide_range, contacts_range, test_pair};
 pub(crate) use pair::{Side, axis_normal, collide_pair, complete_hit};
+pub(crate) use separation::LOWEST;
 
 /// The kernels one by one, for the project's twin tests and benches: not a
 /// stable API.
@@ -108,7 +109,7 @@ pub(crate) use pair::{Side, axis_normal, collide_pair, complete_hit};
 #[doc(hidden)]
 pub mod twins {
     pub use super::circles::collide_circles;
-    pub use super::lanes::{collide_range, collide_range_portable, test_pair, uses_avx};
+    pub use super::lanes::{collide_range, collide_range_portable, test_pair};
     pub use super::merged::{collide_polygons_merged, descend, find_max_separation_merged};
     pub use super::pair::collide_pair_records;
     pub use super::polygon_circle::{
@@ -123,4 +124,5 @@ pub mod twins {
         collide_polygons16, face_separation8, face_separation16, find_max_separation8,
         find_max_separation16, load_faces8, load_faces16, scan_face8, settle8, vertex_min8,
     };
+    pub use crate::simd::uses_avx;
 }

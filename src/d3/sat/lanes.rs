@@ -26,13 +26,20 @@
 //!   exit are the scalar loop's, so the result is the same bit for bit
 //!   (`tests/d3_lanes.rs` compares them on every pair).
 //!
+//! Both are written once over [`Lanes`](crate::simd) and compiled twice:
+//! with AVX registers where the CPU has AVX (detected at run time), and
+//! with two SSE vectors elsewhere (`tests/d3_lanes.rs` runs both).
+//!
 //! The hull keeps its vertices and its edges' Gauss-map data as structure
 //! of arrays in chunks of eight (`HullLanes`); the last chunk is padded
 //! with copies of vertex 0 (which cannot change a minimum) and with zero arcs
 //! (which no test passes: every product is zero).
 
 use glam::Vec3;
-use wide::f32x8;
+
+#[cfg(target_arch = "x86_64")]
+use crate::simd::avx::Avx;
+use crate::simd::{Lanes, Portable, uses_avx};
 
 use super::super::math::{Transform3, dot3, length3, rotate3};
 use super::super::shapes::{Hull, LANES};
@@ -58,21 +65,59 @@ pub fn find_max_face_separation_lanes(
     tolerance: f32,
     limit: f32,
 ) -> Separation {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        return unsafe { face_separation_avx(hull1, hull2, xf, tolerance, limit) };
+    }
+    face_separation_with::<Portable>(hull1, hull2, xf, tolerance, limit)
+}
+
+/// [`find_max_face_separation_lanes`] on the portable lanes, whatever the
+/// CPU (for the tests).
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub fn find_max_face_separation_portable(
+    hull1: &Hull,
+    hull2: &Hull,
+    xf: Transform3,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    face_separation_with::<Portable>(hull1, hull2, xf, tolerance, limit)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn face_separation_avx(
+    hull1: &Hull,
+    hull2: &Hull,
+    xf: Transform3,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    face_separation_with::<Avx>(hull1, hull2, xf, tolerance, limit)
+}
+
+#[inline(always)]
+fn face_separation_with<V: Lanes>(
+    hull1: &Hull,
+    hull2: &Hull,
+    xf: Transform3,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
     let mut best = Separation::NONE;
     let chunks = &hull2.lanes().vertices;
     for (i, (&normal, &offset)) in hull1.normals().iter().zip(hull1.offsets()).enumerate() {
         let moved = rotate3(xf.r, normal);
         let moved_offset = offset + dot3(moved, xf.p);
-        let (nx, ny, nz) = (
-            f32x8::splat(moved.x),
-            f32x8::splat(moved.y),
-            f32x8::splat(moved.z),
-        );
-        let d = f32x8::splat(moved_offset);
-        let mut low = f32x8::splat(f32::MAX);
+        let (nx, ny, nz) = (V::splat(moved.x), V::splat(moved.y), V::splat(moved.z));
+        let d = V::splat(moved_offset);
+        let mut low = V::splat(f32::MAX);
         for [x, y, z] in chunks {
-            let height = (nx * f32x8::new(*x) + ny * f32x8::new(*y)) + nz * f32x8::new(*z);
-            low = low.fast_min(height - d);
+            let height = (nx * V::load(x) + ny * V::load(y)) + nz * V::load(z);
+            low = low.min(height - d);
         }
         let separation = low.to_array().into_iter().fold(f32::MAX, f32::min);
         best.offer(separation, i as u32, tolerance);
@@ -88,27 +133,29 @@ pub fn find_max_face_separation_lanes(
 
 /// The Gauss-map test of B's moved edge against A's edges
 /// `8 chunk .. 8 chunk + 7`: bit `k` set when edge `8 chunk + k`'s arc and
-/// B's negated arc cross (exactly when [`gauss_test`] passes), with the
-/// lanes' `CBA` and `DBA` (the scalar test's values, bit for bit).
+/// B's negated arc cross (exactly when [`gauss_test`](super::edges::gauss_test)
+/// passes), with the lanes' `CBA` and `DBA` (the scalar test's values, bit
+/// for bit).
 #[inline(always)]
-fn crossing_mask(
+fn crossing_mask<V: Lanes>(
     chunk: &[[f32; LANES]; 9],
     (u_b, v_b, arc_b): (Vec3, Vec3, Vec3),
-) -> (u32, f32x8, f32x8) {
-    let lane = |k: usize| f32x8::new(chunk[k]);
+) -> (u32, V, V) {
+    let lane = |k: usize| V::load(&chunk[k]);
     let (ux, uy, uz) = (lane(0), lane(1), lane(2));
     let (vx, vy, vz) = (lane(3), lane(4), lane(5));
     let (ax, ay, az) = (lane(6), lane(7), lane(8));
-    let s = f32x8::splat;
-    // The scalar test's four dot products, operand for operand.
-    let cba = -((s(u_b.x) * ax + s(u_b.y) * ay) + s(u_b.z) * az);
-    let dba = -((s(v_b.x) * ax + s(v_b.y) * ay) + s(v_b.z) * az);
+    let s = V::splat;
+    // The scalar test's four dot products, operand for operand (a product
+    // with -1 is the exact negation).
+    let cba = s(-1.0) * ((s(u_b.x) * ax + s(u_b.y) * ay) + s(u_b.z) * az);
+    let dba = s(-1.0) * ((s(v_b.x) * ax + s(v_b.y) * ay) + s(v_b.z) * az);
     let adc = (ux * s(arc_b.x) + uy * s(arc_b.y)) + uz * s(arc_b.z);
     let bdc = (vx * s(arc_b.x) + vy * s(arc_b.y)) + vz * s(arc_b.z);
-    let zero = f32x8::ZERO;
+    let zero = s(0.0);
     let crossing =
-        (cba * dba).simd_lt(zero) & (adc * bdc).simd_lt(zero) & (cba * bdc).simd_gt(zero);
-    (crossing.to_bitmask(), cba, dba)
+        (cba * dba).less_bits(zero) & (adc * bdc).less_bits(zero) & (cba * bdc).greater_bits(zero);
+    (crossing, cba, dba)
 }
 
 /// [`find_max_edge_separation`](super::find_max_edge_separation) with the
@@ -130,6 +177,49 @@ pub fn find_max_edge_separation_lanes(
     limit: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        return unsafe { edge_separation_avx(hull_a, hull_b, xf, (tolerance, limit), stats) };
+    }
+    edge_separation_with::<Portable>(hull_a, hull_b, xf, (tolerance, limit), stats)
+}
+
+/// [`find_max_edge_separation_lanes`] on the portable lanes, whatever the
+/// CPU (for the tests).
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub fn find_max_edge_separation_portable(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    tolerance: f32,
+    limit: f32,
+    stats: &mut EdgeStats,
+) -> EdgeSeparation {
+    edge_separation_with::<Portable>(hull_a, hull_b, xf, (tolerance, limit), stats)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn edge_separation_avx(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    bounds: (f32, f32),
+    stats: &mut EdgeStats,
+) -> EdgeSeparation {
+    edge_separation_with::<Avx>(hull_a, hull_b, xf, bounds, stats)
+}
+
+#[inline(always)]
+fn edge_separation_with<V: Lanes>(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    (tolerance, limit): (f32, f32),
+    stats: &mut EdgeStats,
+) -> EdgeSeparation {
     let lanes_a = hull_a.lanes();
     let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
     let mut scan = EdgeScan::new(tolerance, limit, reach);
@@ -139,7 +229,7 @@ pub fn find_max_edge_separation_lanes(
     for j in 0..hull_b.edges().len() {
         let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
         for (c, chunk) in lanes_a.arcs.iter().enumerate() {
-            let (mut mask, cba, dba) = crossing_mask(chunk, (u_b, v_b, arc_b));
+            let (mut mask, cba, dba) = crossing_mask::<V>(chunk, (u_b, v_b, arc_b));
             if mask == 0 {
                 continue;
             }

@@ -65,6 +65,9 @@ mod walk;
 pub use edges::{find_max_edge_separation, find_max_edge_separation_brute};
 pub use faces::find_max_face_separation;
 pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use lanes::{find_max_edge_separation_portable, find_max_face_separation_portable};
 pub use pair::{
     WALK_MIN_VERTICES, axis_normal, collide_hulls, collide_pair, complete_hit, edge_pair_axis,
 };
