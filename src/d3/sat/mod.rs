@@ -69,7 +69,8 @@ pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 #[doc(hidden)]
 pub use lanes::{find_max_edge_separation_portable, find_max_face_separation_portable};
 pub use pair::{
-    WALK_MIN_VERTICES, axis_normal, collide_hulls, collide_pair, complete_hit, edge_pair_axis,
+    WALK_MIN_VERTICES, WALK_MIN_VERTICES_AVX, axis_normal, collide_hulls, collide_pair,
+    complete_hit, edge_pair_axis, walk_min_vertices,
 };
 pub use separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, EdgeSeparation, PARALLEL_TOLERANCE, PairResult,

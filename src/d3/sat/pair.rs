@@ -20,15 +20,35 @@ use super::separation::{
 };
 use super::sphere::{collide_hull_sphere, collide_spheres, sphere_axis};
 use super::walk::{find_max_edge_separation_walk, find_max_face_separation_supports};
+use crate::simd::uses_avx;
 use crate::types::Owner;
 
 /// Hull pairs with fewer vertices than this on both sides search every pair
-/// of edges, eight at a time (`lanes.rs`); larger ones walk the Gauss maps
-/// (`walk.rs`). Measured with `gpusat bench --dim 3 --backends cpu` (4,000
-/// pairs, one thread, ns per pair, the lanes against the walk): 16-vertex
-/// hulls 3,537 against 5,168; 32: 11,814 against 15,169; 64: 40,708 against
-/// 34,180; 128: 138,840 against 76,144. The crossing lies near 48.
+/// of edges, eight at a time (`lanes.rs`), on the portable lanes; larger ones
+/// walk the Gauss maps (`walk.rs`). Measured with `gpusat bench --dim 3
+/// --backends cpu` (4,000 pairs, one thread, ns per pair, the lanes against
+/// the walk): 16-vertex hulls 3,537 against 5,168; 32: 11,814 against
+/// 15,169; 64: 40,708 against 34,180; 128: 138,840 against 76,144. The
+/// crossing lies near 48.
 pub const WALK_MIN_VERTICES: usize = 48;
+
+/// The same on AVX lanes, which test eight edges in one instruction and
+/// move the crossing up. Measured the same way (2,000 pairs, 1,000 from 128
+/// vertices; the lanes against the walk, best of three interleaved runs):
+/// 48-vertex hulls 14,780 against 27,572; 64: 24,589 against 40,220; 96:
+/// 45,268 against 54,831; 128: 69,848 against 80,852; 160: 106,934 against
+/// 96,025. The crossing lies near 144.
+pub const WALK_MIN_VERTICES_AVX: usize = 144;
+
+/// The hull size from which the default search walks, on this CPU.
+#[inline]
+pub fn walk_min_vertices() -> usize {
+    if uses_avx() {
+        WALK_MIN_VERTICES_AVX
+    } else {
+        WALK_MIN_VERTICES
+    }
+}
 
 thread_local! {
     /// The face queries' supports, reused from pair to pair on a thread.
@@ -58,7 +78,8 @@ pub fn collide_hulls(
     search: EdgeSearch,
     stats: &mut EdgeStats,
 ) -> Option<PairResult> {
-    let small = |hull: &Hull| hull.vertices().len() < WALK_MIN_VERTICES;
+    let walk_min = walk_min_vertices();
+    let small = |hull: &Hull| hull.vertices().len() < walk_min;
     if search == EdgeSearch::Pruned && !(small(hull_a) && small(hull_b)) {
         // The output-sensitive queries: B's face query records A's support
         // along each of B's faces, where the walks start and end.
