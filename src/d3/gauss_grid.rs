@@ -178,6 +178,12 @@ impl GaussGrid {
         &self.regions[self.region_start[square] as usize..self.region_start[square + 1] as usize]
     }
 
+    /// Asks for the grid's lists to be brought into the cache.
+    pub(crate) fn prefetch(&self) {
+        crate::simd::prefetch_all(&self.region_start);
+        crate::simd::prefetch_all(&self.regions);
+    }
+
     /// Squares per side of a cube face.
     pub fn cells(&self) -> u32 {
         self.cells

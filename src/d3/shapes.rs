@@ -10,6 +10,7 @@ use super::math::{cross3, length3};
 use super::sat::PARALLEL_TOLERANCE;
 use crate::error::ShapeError;
 use crate::hull::check_size;
+use crate::simd::prefetch_all;
 
 /// An edge of a hull: its two vertices and the two faces it separates.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -242,6 +243,21 @@ impl Hull {
             vertex_edge_start,
             vertex_edges,
             grid,
+        }
+    }
+
+    /// Asks for what the walking search reads out of order (the Gauss-map
+    /// grid, the edges and their arcs, each vertex's edges) to be brought
+    /// into the cache: with many large hulls a pair's shapes are seldom
+    /// there, and a walk would wait on each line in turn.
+    pub(crate) fn prefetch_for_walk(&self) {
+        prefetch_all(&self.vertices);
+        prefetch_all(&self.edges);
+        prefetch_all(&self.edge_gauss);
+        prefetch_all(&self.vertex_edge_start);
+        prefetch_all(&self.vertex_edges);
+        if let Some(grid) = &self.grid {
+            grid.prefetch();
         }
     }
 

@@ -77,4 +77,4 @@ pub use separation::{
     Separation, TIE_TOLERANCE,
 };
 pub use sphere::{Closest, closest_feature, collide_hull_sphere, collide_spheres, sphere_axis};
-pub use walk::{find_max_edge_separation_walk, find_max_face_separation_supports};
+pub use walk::{FaceSupports, find_max_edge_separation_walk, find_max_face_separation_supports};

@@ -19,7 +19,7 @@ use super::separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE, choose_hull_axis,
 };
 use super::sphere::{collide_hull_sphere, collide_spheres, sphere_axis};
-use super::walk::{find_max_edge_separation_walk, find_max_face_separation_supports};
+use super::walk::{FaceSupports, find_max_edge_separation_walk, find_max_face_separation_supports};
 use crate::simd::uses_avx;
 use crate::types::Owner;
 
@@ -52,8 +52,8 @@ pub fn walk_min_vertices() -> usize {
 
 thread_local! {
     /// The face queries' supports, reused from pair to pair on a thread.
-    static SUPPORTS: std::cell::RefCell<(Vec<u16>, Vec<u16>)> =
-        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    static SUPPORTS: std::cell::RefCell<(FaceSupports, FaceSupports)> =
+        std::cell::RefCell::new(Default::default());
 }
 
 /// Hull A against hull B: A's faces, B's faces, then the edge pairs, each
@@ -82,7 +82,10 @@ pub fn collide_hulls(
     let small = |hull: &Hull| hull.vertices().len() < walk_min;
     if search == EdgeSearch::Pruned && !(small(hull_a) && small(hull_b)) {
         // The output-sensitive queries: B's face query records A's support
-        // along each of B's faces, where the walks start and end.
+        // along each of B's faces, where the walks start and end, and B's
+        // normals in A's frame, the ends of its arcs.
+        hull_a.prefetch_for_walk();
+        hull_b.prefetch_for_walk();
         return SUPPORTS.with_borrow_mut(|(supports_a, supports_b)| {
             let face_a = find_max_face_separation_supports(
                 hull_a,

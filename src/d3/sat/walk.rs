@@ -30,24 +30,38 @@
 
 use glam::Vec3;
 
-use super::super::math::{Transform3, dot3, length3, rotate3};
+use super::super::math::{Transform3, dot3, length3, rotate3, transform_point3};
 use super::super::shapes::Hull;
 use super::super::types::EdgeStats;
-use super::edges::{EdgeScan, gauss_test, moved_edge};
+use super::edges::{EdgeScan, gauss_test};
 use super::separation::{EdgeSeparation, Separation};
 
+/// What a face query of the walking search records for each face of
+/// `hull1`: `hull2`'s deepest vertex, and the face's normal moved into
+/// `hull2`'s frame (B's normals in A's frame are its edges' Gauss-map ends,
+/// the same bits `moved_edge` computes).
+#[derive(Clone, Debug, Default)]
+pub struct FaceSupports {
+    /// `hull2`'s deepest vertex along each face's negated normal.
+    pub vertices: Vec<u16>,
+    /// Each face's normal, rotated into `hull2`'s frame.
+    pub normals: Vec<Vec3>,
+}
+
 /// [`find_max_face_separation`](super::find_max_face_separation) that also
-/// records, for each face of `hull1`, `hull2`'s deepest vertex
-/// (`supports[i]`), looked up on `hull2`'s Gauss-map grid when it has one.
+/// records, for each face of `hull1`, `hull2`'s deepest vertex and the moved
+/// normal ([`FaceSupports`]), the vertex looked up on `hull2`'s Gauss-map
+/// grid when it has one.
 #[inline]
 pub fn find_max_face_separation_supports(
     hull1: &Hull,
     hull2: &Hull,
     xf: Transform3,
     (tolerance, limit): (f32, f32),
-    supports: &mut Vec<u16>,
+    supports: &mut FaceSupports,
 ) -> Separation {
-    supports.clear();
+    supports.vertices.clear();
+    supports.normals.clear();
     let mut best = Separation::NONE;
     let vertices = hull2.vertices();
     let grid = hull2.gauss_grid();
@@ -67,7 +81,8 @@ pub fn find_max_face_separation_supports(
             Some(grid) => grid.regions_at(-moved).iter().for_each(|&v| offer(v)),
             None => (0..vertices.len() as u16).for_each(&mut offer),
         }
-        supports.push(deepest);
+        supports.vertices.push(deepest);
+        supports.normals.push(moved);
         best.offer(separation, i as u32, tolerance);
         if separation >= limit {
             return Separation {
@@ -79,27 +94,22 @@ pub fn find_max_face_separation_supports(
     best
 }
 
-/// What the walk reuses from call to call on a thread.
-#[derive(Default)]
-struct Scratch {
-    crossed: Vec<u16>,
-    /// (B's edge, A's edge), in the order edges.rs scans them.
-    candidates: Vec<(u16, u16)>,
-}
-
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+    /// The edges of A one walk crossed, with their `(CBA, DBA)`.
+    static CROSSED: std::cell::RefCell<Vec<(u16, (f32, f32))>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Walks B's negated arc `j` (`u_b`, `v_b`, `arc_b` in A's frame) across
 /// A's Gauss map from `start` (A's support along `-u_b`), recording the
-/// edges of A crossed; `None` when the walk cannot be trusted.
+/// edges of A crossed with their test's `(CBA, DBA)`; `None` when the walk
+/// cannot be trusted.
 #[inline]
 fn walk(
     hull_a: &Hull,
     (u_b, v_b, arc_b): (Vec3, Vec3, Vec3),
     (start, end): (u16, u16),
-    crossed: &mut Vec<u16>,
+    crossed: &mut Vec<(u16, (f32, f32))>,
 ) -> Option<()> {
     let (gauss_a, edges_a) = (hull_a.edge_gauss(), hull_a.edges());
     let mut vertex = start;
@@ -111,17 +121,17 @@ fn walk(
                 continue;
             }
             let a = gauss_a[e as usize];
-            if gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)).is_some() {
+            if let Some(test) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)) {
                 if exit.is_some() {
                     return None;
                 }
-                exit = Some(e);
+                exit = Some((e, test));
             }
         }
-        let Some(e) = exit else {
+        let Some((e, test)) = exit else {
             return (vertex == end).then_some(());
         };
-        crossed.push(e);
+        crossed.push((e, test));
         let edge = edges_a[e as usize];
         vertex = if edge.v0 as u16 == vertex {
             edge.v1
@@ -134,77 +144,75 @@ fn walk(
 }
 
 /// [`find_max_edge_separation`](super::find_max_edge_separation) by walking
-/// each of B's arcs across A's Gauss map; `supports[f]` is A's support
-/// along B's face `f`'s negated normal (from B's face query).
+/// each of B's arcs across A's Gauss map; `supports` is what B's face query
+/// recorded (A's support along each of B's faces, B's normals in A's frame).
+///
+/// ```text
+/// for each edge j of B, in order:
+///     walk its negated arc from supports[f0] to supports[f1]
+///     trusted: the crossed edges of A, ascending, through the loop's body
+///     else:    every edge of A through the Gauss-map test and the body
+/// ```
+///
+/// The pairs reach the body (`EdgeScan`) in the pairwise loop's order, B's
+/// edges outside and A's ascending inside, so the tie rule and the early
+/// exit see what the pairwise loop's passing pairs are.
 pub fn find_max_edge_separation_walk(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
     (tolerance, limit): (f32, f32),
-    supports: &[u16],
+    supports: &FaceSupports,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
     stats.hull_pairs += 1;
     stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
-    SCRATCH.with_borrow_mut(|scratch| {
-        let Scratch {
-            crossed,
-            candidates,
-        } = scratch;
-        candidates.clear();
-        for (j, edge) in hull_b.edges().iter().enumerate() {
-            let (u_b, v_b, arc_b, _) = moved_edge(hull_b, j, xf);
-            crossed.clear();
-            let ends = (supports[edge.f0 as usize], supports[edge.f1 as usize]);
-            if walk(hull_a, (u_b, v_b, arc_b), ends, crossed).is_some() {
-                crossed.sort_unstable();
-                candidates.extend(crossed.iter().map(|&i| (j as u16, i)));
-            } else {
-                candidates.extend((0..hull_a.edges().len() as u16).map(|i| (j as u16, i)));
-            }
-        }
-        scan(hull_a, hull_b, xf, (tolerance, limit), candidates, stats)
-    })
-}
-
-/// The body of edges.rs's loops on the candidate pairs, in their order
-/// ([`EdgeScan`]: the same result, the exact axis only where it can matter).
-fn scan(
-    hull_a: &Hull,
-    hull_b: &Hull,
-    xf: Transform3,
-    (tolerance, limit): (f32, f32),
-    candidates: &[(u16, u16)],
-    stats: &mut EdgeStats,
-) -> EdgeSeparation {
     let lanes_a = hull_a.lanes();
     let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
     let mut scan = EdgeScan::new(tolerance, limit, reach);
     let (gauss_a, edges_a, vertices_a) = (hull_a.edge_gauss(), hull_a.edges(), hull_a.vertices());
-    let mut moved: Option<(u16, (Vec3, Vec3, Vec3, Vec3))> = None;
-    for &(j, i) in candidates {
-        let (u_b, v_b, arc_b, point_b) = match moved {
-            Some((edge, data)) if edge == j => data,
-            _ => {
-                let data = moved_edge(hull_b, j as usize, xf);
-                moved = Some((j, data));
-                data
+    let (gauss_b, vertices_b) = (hull_b.edge_gauss(), hull_b.vertices());
+    CROSSED.with_borrow_mut(|crossed| {
+        for (j, edge) in hull_b.edges().iter().enumerate() {
+            // moved_edge, with the face normals the face query moved.
+            let (u_b, v_b) = (
+                supports.normals[edge.f0 as usize],
+                supports.normals[edge.f1 as usize],
+            );
+            let arc_b = rotate3(xf.r, gauss_b[j].arc);
+            crossed.clear();
+            let ends = (
+                supports.vertices[edge.f0 as usize],
+                supports.vertices[edge.f1 as usize],
+            );
+            let point_b = transform_point3(xf, vertices_b[edge.v0 as usize]);
+            let mut offer = |i: u16, test: (f32, f32)| {
+                stats.kept += 1;
+                scan.offer(
+                    (u32::from(i), j as u32),
+                    test,
+                    lanes_a.parallel[i as usize],
+                    (u_b, v_b, point_b),
+                    vertices_a[edges_a[i as usize].v0 as usize],
+                )
+            };
+            if walk(hull_a, (u_b, v_b, arc_b), ends, crossed).is_some() {
+                crossed.sort_unstable_by_key(|&(i, _)| i);
+                for &(i, test) in crossed.iter() {
+                    if let Some(exit) = offer(i, test) {
+                        return exit;
+                    }
+                }
+            } else {
+                for (i, a) in gauss_a.iter().enumerate() {
+                    if let Some(test) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b))
+                        && let Some(exit) = offer(i as u16, test)
+                    {
+                        return exit;
+                    }
+                }
             }
-        };
-        let a = gauss_a[i as usize];
-        let Some(test) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)) else {
-            continue;
-        };
-        stats.kept += 1;
-        if let Some(exit) = scan.offer(
-            (u32::from(i), u32::from(j)),
-            test,
-            lanes_a.parallel[i as usize],
-            (u_b, v_b, point_b),
-            vertices_a[edges_a[i as usize].v0 as usize],
-        ) {
-            return exit;
         }
-    }
-    scan.best
+        scan.best
+    })
 }
