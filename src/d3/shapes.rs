@@ -57,7 +57,20 @@ pub(crate) struct HullLanes {
     /// The largest distance of a vertex from the local origin (rounded up):
     /// bounds the length of any vertex difference the edge scan meets.
     pub(crate) reach: f32,
+    /// A point inside the hull (its centroid) and the radius of a ball
+    /// about it that lies inside the hull, less an allowance for the plane
+    /// fit and for rounding (`INNER_SLACK`): the hull reaches at least this
+    /// far from the point in every direction, which bounds a face query
+    /// against it from above (`sat/lanes.rs`).
+    pub(crate) inner_centre: Vec3,
+    pub(crate) inner_radius: f32,
 }
+
+/// What the inner ball gives up, times the hull's size (the coplanar merge
+/// lets vertices lie `1e-5 x size` off a face's fitted plane), plus
+/// `16 x 2^-24` times its reach (the rounding of a dot product in single
+/// precision, with room to spare).
+const INNER_SLACK: f64 = 1.0e-4;
 
 impl HullLanes {
     /// Packs a hull's vertices and edge arcs.
@@ -98,6 +111,8 @@ impl HullLanes {
             .collect();
         let reach = vertices.iter().map(|&v| length3(v)).fold(0.0, f32::max);
         HullLanes {
+            inner_centre: Vec3::ZERO,
+            inner_radius: 0.0,
             vertices: vertex_chunks,
             arcs: arc_chunks,
             parallel: arcs
@@ -223,8 +238,19 @@ impl Hull {
         });
         let i = mesh.unit_inertia;
         let vertices: Vec<Vec3> = mesh.vertices.iter().map(|v| v.as_vec3()).collect();
+        let mut lanes = HullLanes::new(&vertices, &edge_gauss);
+        let inradius = mesh
+            .planes
+            .iter()
+            .map(|(n, d)| d - n.dot(mesh.centroid))
+            .fold(f64::MAX, f64::min);
+        lanes.inner_centre = mesh.centroid.as_vec3();
+        lanes.inner_radius = (inradius
+            - INNER_SLACK * mesh.size
+            - 16.0 * f64::from(f32::EPSILON) * f64::from(lanes.reach))
+        .max(0.0) as f32;
         Hull {
-            lanes: HullLanes::new(&vertices, &edge_gauss),
+            lanes,
             vertices,
             normals,
             offsets: mesh.planes.iter().map(|(_, d)| *d as f32).collect(),

@@ -52,8 +52,8 @@ pub fn walk_min_vertices() -> usize {
 
 thread_local! {
     /// The face queries' supports, reused from pair to pair on a thread.
-    static SUPPORTS: std::cell::RefCell<(FaceSupports, FaceSupports)> =
-        std::cell::RefCell::new(Default::default());
+    static SUPPORTS: std::cell::RefCell<FaceSupports> =
+        std::cell::RefCell::new(FaceSupports::default());
 }
 
 /// Hull A against hull B: A's faces, B's faces, then the edge pairs, each
@@ -86,14 +86,9 @@ pub fn collide_hulls(
         // normals in A's frame, the ends of its arcs.
         hull_a.prefetch_for_walk();
         hull_b.prefetch_for_walk();
-        return SUPPORTS.with_borrow_mut(|(supports_a, supports_b)| {
-            let face_a = find_max_face_separation_supports(
-                hull_a,
-                hull_b,
-                xf_ba,
-                (tolerance, margin),
-                supports_b,
-            );
+        return SUPPORTS.with_borrow_mut(|supports_a| {
+            let face_a =
+                find_max_face_separation_supports(hull_a, hull_b, xf_ba, (tolerance, margin), None);
             if face_a.value >= margin {
                 return None;
             }
@@ -102,7 +97,7 @@ pub fn collide_hulls(
                 hull_a,
                 xf_ab,
                 (tolerance, margin),
-                supports_a,
+                Some(supports_a),
             );
             if face_b.value >= margin {
                 return None;

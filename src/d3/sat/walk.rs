@@ -34,6 +34,7 @@ use super::super::math::{Transform3, dot3, length3, rotate3, transform_point3};
 use super::super::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, gauss_test};
+use super::lanes::face_cannot_matter;
 use super::separation::{EdgeSeparation, Separation};
 
 /// What a face query of the walking search records for each face of
@@ -48,26 +49,34 @@ pub struct FaceSupports {
     pub normals: Vec<Vec3>,
 }
 
-/// [`find_max_face_separation`](super::find_max_face_separation) that also
-/// records, for each face of `hull1`, `hull2`'s deepest vertex and the moved
-/// normal ([`FaceSupports`]), the vertex looked up on `hull2`'s Gauss-map
-/// grid when it has one.
+/// [`find_max_face_separation`](super::find_max_face_separation) with each
+/// face's deepest vertex looked up on `hull2`'s Gauss-map grid when it has
+/// one. With `supports` it records, for each face of `hull1`, that vertex
+/// and the moved normal ([`FaceSupports`]: B's face query, whose supports
+/// the walks need); without, a face whose upper bound shows it cannot
+/// matter is skipped, as the lanes skip it (A's face query).
 #[inline]
 pub fn find_max_face_separation_supports(
     hull1: &Hull,
     hull2: &Hull,
     xf: Transform3,
     (tolerance, limit): (f32, f32),
-    supports: &mut FaceSupports,
+    mut supports: Option<&mut FaceSupports>,
 ) -> Separation {
-    supports.vertices.clear();
-    supports.normals.clear();
+    if let Some(supports) = supports.as_deref_mut() {
+        supports.vertices.clear();
+        supports.normals.clear();
+    }
     let mut best = Separation::NONE;
-    let vertices = hull2.vertices();
+    let (vertices, lanes2) = (hull2.vertices(), hull2.lanes());
+    let bounded = supports.is_none() && lanes2.vertices.len() > 1;
     let grid = hull2.gauss_grid();
     for (i, (&normal, &offset)) in hull1.normals().iter().zip(hull1.offsets()).enumerate() {
         let moved = rotate3(xf.r, normal);
         let moved_offset = offset + dot3(moved, xf.p);
+        if bounded && face_cannot_matter(moved, moved_offset, lanes2, (best, tolerance, limit)) {
+            continue;
+        }
         let mut separation = f32::MAX;
         let mut deepest = 0u16;
         let mut offer = |v: u16| {
@@ -81,8 +90,10 @@ pub fn find_max_face_separation_supports(
             Some(grid) => grid.regions_at(-moved).iter().for_each(|&v| offer(v)),
             None => (0..vertices.len() as u16).for_each(&mut offer),
         }
-        supports.vertices.push(deepest);
-        supports.normals.push(moved);
+        if let Some(supports) = supports.as_deref_mut() {
+            supports.vertices.push(deepest);
+            supports.normals.push(moved);
+        }
         best.offer(separation, i as u32, tolerance);
         if separation >= limit {
             return Separation {
