@@ -72,6 +72,68 @@ pub(crate) struct HullLanes {
 /// precision, with room to spare).
 const INNER_SLACK: f64 = 1.0e-4;
 
+/// Eight of a vertex region's edges (its boundary arcs on the Gauss map)
+/// as structure of arrays, laid out as [`HullLanes::arcs`]; the last chunk
+/// of a region padded with zero arcs (which no Gauss-map test passes) and
+/// edge `u16::MAX`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RegionChunk {
+    pub(crate) arcs: [[f32; LANES]; 9],
+    pub(crate) edges: [u16; LANES],
+}
+
+/// Each vertex region's edges, eight at a time, for the walk (`sat/walk.rs`):
+/// one region's tests read one or two contiguous chunks instead of its
+/// edges' scattered records.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct RegionLanes {
+    /// Vertex `v`'s chunks are `chunks[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    chunks: Vec<RegionChunk>,
+}
+
+impl RegionLanes {
+    fn new(vertex_edges: &[Vec<u16>], arcs: &[EdgeGauss]) -> RegionLanes {
+        let mut start = vec![0u32];
+        let mut chunks = Vec::new();
+        for edges in vertex_edges {
+            for group in edges.chunks(LANES) {
+                let at = |k: usize| group.get(k).map(|&e| (e, arcs[e as usize]));
+                let component = |pick: fn(&EdgeGauss) -> f32| {
+                    std::array::from_fn(|k| at(k).map_or(0.0, |(_, g)| pick(&g)))
+                };
+                chunks.push(RegionChunk {
+                    arcs: [
+                        component(|g| g.u.x),
+                        component(|g| g.u.y),
+                        component(|g| g.u.z),
+                        component(|g| g.v.x),
+                        component(|g| g.v.y),
+                        component(|g| g.v.z),
+                        component(|g| g.arc.x),
+                        component(|g| g.arc.y),
+                        component(|g| g.arc.z),
+                    ],
+                    edges: std::array::from_fn(|k| at(k).map_or(u16::MAX, |(e, _)| e)),
+                });
+            }
+            start.push(chunks.len() as u32);
+        }
+        RegionLanes { start, chunks }
+    }
+
+    /// Vertex `v`'s region, eight edges a chunk.
+    #[inline(always)]
+    pub(crate) fn of(&self, v: u16) -> &[RegionChunk] {
+        &self.chunks[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+
+    fn prefetch(&self) {
+        prefetch_all(&self.start);
+        prefetch_all(&self.chunks);
+    }
+}
+
 impl HullLanes {
     /// Packs a hull's vertices and edge arcs.
     pub fn new(vertices: &[Vec3], arcs: &[EdgeGauss]) -> HullLanes {
@@ -147,6 +209,8 @@ pub struct Hull {
     vertex_edges: Vec<u16>,
     /// The Gauss map in a grid, for hulls of at least [`GRID_MIN_VERTICES`] vertices.
     grid: Option<GaussGrid>,
+    /// The regions' edges eight at a time (the walk's data).
+    regions: RegionLanes,
     /// The vertices and arcs eight at a time.
     lanes: HullLanes,
 }
@@ -226,6 +290,7 @@ impl Hull {
             vertex_edge_start
                 .push(vertex_edge_start.last().copied().unwrap_or(0) + list.len() as u32);
         }
+        let regions = RegionLanes::new(&vertex_edges, &edge_gauss);
         let vertex_edges: Vec<u16> = vertex_edges.concat();
         let grid = (mesh.vertices.len() >= GRID_MIN_VERTICES).then(|| {
             let mut regions: Vec<Vec<Vec3>> = vec![Vec::new(); mesh.vertices.len()];
@@ -269,6 +334,7 @@ impl Hull {
             vertex_edge_start,
             vertex_edges,
             grid,
+            regions,
         }
     }
 
@@ -285,6 +351,7 @@ impl Hull {
         if let Some(grid) = &self.grid {
             grid.prefetch();
         }
+        self.regions.prefetch();
     }
 
     /// The vertices, in the local frame.
@@ -333,6 +400,11 @@ impl Hull {
     /// The vertices and edge arcs, eight per chunk.
     pub(crate) fn lanes(&self) -> &HullLanes {
         &self.lanes
+    }
+
+    /// Each vertex region's edges eight at a time.
+    pub(crate) fn regions(&self) -> &RegionLanes {
+        &self.regions
     }
 
     /// The Gauss map in a grid, for hulls of [`GRID_MIN_VERTICES`] vertices or more.

@@ -190,7 +190,7 @@ pub(super) fn face_cannot_matter(
 /// passes), with the lanes' `CBA` and `DBA` (the scalar test's values, bit
 /// for bit).
 #[inline(always)]
-fn crossing_mask<V: Lanes>(
+pub(super) fn crossing_mask<V: Lanes>(
     chunk: &[[f32; LANES]; 9],
     (u_b, v_b, arc_b): (Vec3, Vec3, Vec3),
 ) -> (u32, V, V) {

@@ -19,8 +19,9 @@
 //! the walk must stop at A's support along d   (B's face f1's query found it)
 //! ```
 //!
-//! About two regions and a dozen Gauss-map tests per edge of B, instead of
-//! `E_A`. When the walk gives up or ends elsewhere (a path through a
+//! About two regions per edge of B, instead of `E_A` tests; each region's
+//! edges are tested eight at a time, from one contiguous record per
+//! region (the hull's `RegionLanes`), with the lanes' arithmetic. When the walk gives up or ends elsewhere (a path through a
 //! Gauss-map vertex, a tie between supports), that edge of B falls back to
 //! the test against every edge of A. The recorded pairs, sorted, go through
 //! the body of `edges.rs`'s loop in its order (B's edges outside, A's
@@ -34,8 +35,11 @@ use super::super::math::{Transform3, dot3, length3, rotate3, transform_point3};
 use super::super::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, gauss_test};
-use super::lanes::face_cannot_matter;
+use super::lanes::{crossing_mask, face_cannot_matter};
 use super::separation::{EdgeSeparation, Separation};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::avx::Avx;
+use crate::simd::{Lanes, Portable, uses_avx};
 
 /// What a face query of the walking search records for each face of
 /// `hull1`: `hull2`'s deepest vertex, and the face's normal moved into
@@ -114,29 +118,33 @@ thread_local! {
 /// Walks B's negated arc `j` (`u_b`, `v_b`, `arc_b` in A's frame) across
 /// A's Gauss map from `start` (A's support along `-u_b`), recording the
 /// edges of A crossed with their test's `(CBA, DBA)`; `None` when the walk
-/// cannot be trusted.
-#[inline]
-fn walk(
+/// cannot be trusted. Each region's edges are tested eight at a time
+/// (`RegionLanes`, the lanes' `crossing_mask`: the scalar test's values).
+#[inline(always)]
+fn walk<V: Lanes>(
     hull_a: &Hull,
     (u_b, v_b, arc_b): (Vec3, Vec3, Vec3),
     (start, end): (u16, u16),
     crossed: &mut Vec<(u16, (f32, f32))>,
 ) -> Option<()> {
-    let (gauss_a, edges_a) = (hull_a.edge_gauss(), hull_a.edges());
+    let (edges_a, regions) = (hull_a.edges(), hull_a.regions());
     let mut vertex = start;
     let mut came = u16::MAX;
     for _ in 0..=edges_a.len() {
         let mut exit = None;
-        for &e in hull_a.vertex_edges(vertex as usize) {
-            if e == came {
-                continue;
-            }
-            let a = gauss_a[e as usize];
-            if let Some(test) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b)) {
+        for chunk in regions.of(vertex) {
+            let (mut mask, cba, dba) = crossing_mask::<V>(&chunk.arcs, (u_b, v_b, arc_b));
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let e = chunk.edges[k];
+                if e == came {
+                    continue;
+                }
                 if exit.is_some() {
                     return None;
                 }
-                exit = Some((e, test));
+                exit = Some((e, (cba.to_array()[k], dba.to_array()[k])));
             }
         }
         let Some((e, test)) = exit else {
@@ -172,9 +180,50 @@ pub fn find_max_edge_separation_walk(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
-    (tolerance, limit): (f32, f32),
+    bounds: (f32, f32),
     supports: &FaceSupports,
     stats: &mut EdgeStats,
+) -> EdgeSeparation {
+    // The scratch is borrowed here, outside the AVX function: a closure
+    // inside it would be compiled without AVX.
+    CROSSED.with_borrow_mut(|crossed| {
+        let context = (supports, stats, crossed);
+        #[cfg(target_arch = "x86_64")]
+        if uses_avx() {
+            // SAFETY: AVX was detected on this CPU.
+            return unsafe { edge_walk_avx(hull_a, hull_b, xf, bounds, context) };
+        }
+        edge_walk_with::<Portable>(hull_a, hull_b, xf, bounds, context)
+    })
+}
+
+/// What a walk reads and writes besides the hulls: B's face supports, the
+/// statistics, and the scratch list of crossed edges.
+type WalkContext<'a> = (
+    &'a FaceSupports,
+    &'a mut EdgeStats,
+    &'a mut Vec<(u16, (f32, f32))>,
+);
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn edge_walk_avx(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    bounds: (f32, f32),
+    context: WalkContext,
+) -> EdgeSeparation {
+    edge_walk_with::<Avx>(hull_a, hull_b, xf, bounds, context)
+}
+
+#[inline(always)]
+fn edge_walk_with<V: Lanes>(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    (tolerance, limit): (f32, f32),
+    (supports, stats, crossed): WalkContext,
 ) -> EdgeSeparation {
     stats.hull_pairs += 1;
     stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
@@ -183,47 +232,45 @@ pub fn find_max_edge_separation_walk(
     let mut scan = EdgeScan::new(tolerance, limit, reach);
     let (gauss_a, edges_a, vertices_a) = (hull_a.edge_gauss(), hull_a.edges(), hull_a.vertices());
     let (gauss_b, vertices_b) = (hull_b.edge_gauss(), hull_b.vertices());
-    CROSSED.with_borrow_mut(|crossed| {
-        for (j, edge) in hull_b.edges().iter().enumerate() {
-            // moved_edge, with the face normals the face query moved.
-            let (u_b, v_b) = (
-                supports.normals[edge.f0 as usize],
-                supports.normals[edge.f1 as usize],
-            );
-            let arc_b = rotate3(xf.r, gauss_b[j].arc);
-            crossed.clear();
-            let ends = (
-                supports.vertices[edge.f0 as usize],
-                supports.vertices[edge.f1 as usize],
-            );
-            let point_b = transform_point3(xf, vertices_b[edge.v0 as usize]);
-            let mut offer = |i: u16, test: (f32, f32)| {
-                stats.kept += 1;
-                scan.offer(
-                    (u32::from(i), j as u32),
-                    test,
-                    lanes_a.parallel[i as usize],
-                    (u_b, v_b, point_b),
-                    vertices_a[edges_a[i as usize].v0 as usize],
-                )
-            };
-            if walk(hull_a, (u_b, v_b, arc_b), ends, crossed).is_some() {
-                crossed.sort_unstable_by_key(|&(i, _)| i);
-                for &(i, test) in crossed.iter() {
-                    if let Some(exit) = offer(i, test) {
-                        return exit;
-                    }
+    for (j, edge) in hull_b.edges().iter().enumerate() {
+        // moved_edge, with the face normals the face query moved.
+        let (u_b, v_b) = (
+            supports.normals[edge.f0 as usize],
+            supports.normals[edge.f1 as usize],
+        );
+        let arc_b = rotate3(xf.r, gauss_b[j].arc);
+        crossed.clear();
+        let ends = (
+            supports.vertices[edge.f0 as usize],
+            supports.vertices[edge.f1 as usize],
+        );
+        let point_b = transform_point3(xf, vertices_b[edge.v0 as usize]);
+        let mut offer = |i: u16, test: (f32, f32)| {
+            stats.kept += 1;
+            scan.offer(
+                (u32::from(i), j as u32),
+                test,
+                lanes_a.parallel[i as usize],
+                (u_b, v_b, point_b),
+                vertices_a[edges_a[i as usize].v0 as usize],
+            )
+        };
+        if walk::<V>(hull_a, (u_b, v_b, arc_b), ends, crossed).is_some() {
+            crossed.sort_unstable_by_key(|&(i, _)| i);
+            for &(i, test) in crossed.iter() {
+                if let Some(exit) = offer(i, test) {
+                    return exit;
                 }
-            } else {
-                for (i, a) in gauss_a.iter().enumerate() {
-                    if let Some(test) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b))
-                        && let Some(exit) = offer(i as u16, test)
-                    {
-                        return exit;
-                    }
+            }
+        } else {
+            for (i, a) in gauss_a.iter().enumerate() {
+                if let Some(test) = gauss_test((a.u, a.v, a.arc), (u_b, v_b, arc_b))
+                    && let Some(exit) = offer(i as u16, test)
+                {
+                    return exit;
                 }
             }
         }
-        scan.best
-    })
+    }
+    scan.best
 }
