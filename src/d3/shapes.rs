@@ -338,20 +338,22 @@ impl Hull {
         }
     }
 
-    /// Asks for what the walking search reads out of order (the Gauss-map
-    /// grid, the edges and their arcs, each vertex's edges) to be brought
+    /// Asks for what a face query against this hull reads out of order on
+    /// the walking search (the Gauss-map grid and the vertices) to be brought
     /// into the cache: with many large hulls a pair's shapes are seldom
-    /// there, and a walk would wait on each line in turn.
-    pub(crate) fn prefetch_for_walk(&self) {
+    /// there, and each lookup would wait on its lines in turn.
+    pub(crate) fn prefetch_for_faces(&self) {
         prefetch_all(&self.vertices);
-        prefetch_all(&self.edges);
-        prefetch_all(&self.edge_gauss);
-        prefetch_all(&self.vertex_edge_start);
-        prefetch_all(&self.vertex_edges);
         if let Some(grid) = &self.grid {
             grid.prefetch();
         }
+    }
+
+    /// The same for what a walk across this hull's Gauss map reads: its
+    /// regions and its edges (a walk's next region depends on the last).
+    pub(crate) fn prefetch_for_walk(&self) {
         self.regions.prefetch();
+        prefetch_all(&self.edges);
     }
 
     /// The vertices, in the local frame.

@@ -84,8 +84,9 @@ pub fn collide_hulls(
         // The output-sensitive queries: B's face query records A's support
         // along each of B's faces, where the walks start and end, and B's
         // normals in A's frame, the ends of its arcs.
+        hull_a.prefetch_for_faces();
+        hull_b.prefetch_for_faces();
         hull_a.prefetch_for_walk();
-        hull_b.prefetch_for_walk();
         return SUPPORTS.with_borrow_mut(|supports_a| {
             let face_a =
                 find_max_face_separation_supports(hull_a, hull_b, xf_ba, (tolerance, margin), None);

@@ -184,6 +184,9 @@ pub fn find_max_edge_separation_walk(
     supports: &FaceSupports,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
+    // A walk's next region depends on the last one's test: the regions are
+    // asked for up front (collide_hulls asks before the face queries too).
+    hull_a.prefetch_for_walk();
     // The scratch is borrowed here, outside the AVX function: a closure
     // inside it would be compiled without AVX.
     CROSSED.with_borrow_mut(|crossed| {

@@ -1,0 +1,150 @@
+//! The 3D edge query alone, on the pairs of `gpusat bench --dim 3`: the
+//! Gauss-map test on every pair of edges (`pairwise`: the GPU kernel's loop
+//! and the twin), the same eight edges at a time (`lanes`: the default below
+//! `walk_min_vertices()`), and the output-sensitive walk across A's Gauss
+//! map (`walk`: the default above it). The walk's supports come from B's
+//! face query, which the SAT runs before it; here it runs outside the
+//! timing. All three give the same result bit for bit
+//! (`tests/d3_lanes.rs`, `tests/d3_pruning.rs`).
+
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use gpusat::d3::math::{Transform3, inv_mul_transforms3};
+use gpusat::d3::sat::{
+    FaceSupports, TIE_TOLERANCE, find_max_edge_separation, find_max_edge_separation_lanes,
+    find_max_edge_separation_walk, find_max_face_separation_supports,
+};
+use gpusat::d3::{Batch, EdgeStats, Hull, Shape};
+use gpusat_cli::workload3::{ShapeKind3, workload3};
+
+const PAIRS: usize = 400;
+
+/// One hull pair as the SAT sees it: B's frame in A's, the tie tolerance,
+/// and what B's face query records for the walk.
+struct HullPair<'a> {
+    a: &'a Hull,
+    b: &'a Hull,
+    xf_ab: Transform3,
+    tolerance: f32,
+    supports: FaceSupports,
+}
+
+fn hull_pairs<'a>(batch: &Batch<'a>) -> Vec<HullPair<'a>> {
+    batch
+        .pairs()
+        .iter()
+        .filter_map(|pair| {
+            let (Shape::Hull(a), Shape::Hull(b)) = (batch.shape_of(pair.a), batch.shape_of(pair.b))
+            else {
+                return None;
+            };
+            let (xf_a, xf_b) = (
+                batch.transforms()[pair.a as usize],
+                batch.transforms()[pair.b as usize],
+            );
+            let xf_ab = inv_mul_transforms3(xf_a, xf_b);
+            let tolerance = TIE_TOLERANCE * (a.size() + b.size());
+            let mut supports = FaceSupports::default();
+            find_max_face_separation_supports(
+                b,
+                a,
+                xf_ab,
+                (tolerance, f32::MAX),
+                Some(&mut supports),
+            );
+            Some(HullPair {
+                a,
+                b,
+                xf_ab,
+                tolerance,
+                supports,
+            })
+        })
+        .collect()
+}
+
+fn edge_queries(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hull_edge_queries");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Elements(PAIRS as u64));
+    for vertices in [32, 64, 128, 256] {
+        let scene = workload3(ShapeKind3::Hulls(vertices), PAIRS);
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+        let pairs = hull_pairs(&batch);
+        let limit = batch.margin();
+        group.bench_with_input(
+            BenchmarkId::new("pairwise", vertices),
+            &pairs,
+            |b, pairs| {
+                b.iter(|| {
+                    let mut stats = EdgeStats::default();
+                    pairs
+                        .iter()
+                        .map(|p| {
+                            find_max_edge_separation(
+                                p.a,
+                                p.b,
+                                p.xf_ab,
+                                p.tolerance,
+                                limit,
+                                &mut stats,
+                            )
+                            .value
+                        })
+                        .sum::<f32>()
+                })
+            },
+        );
+        group.bench_with_input(BenchmarkId::new("lanes", vertices), &pairs, |b, pairs| {
+            b.iter(|| {
+                let mut stats = EdgeStats::default();
+                pairs
+                    .iter()
+                    .map(|p| {
+                        find_max_edge_separation_lanes(
+                            p.a,
+                            p.b,
+                            p.xf_ab,
+                            p.tolerance,
+                            limit,
+                            &mut stats,
+                        )
+                        .value
+                    })
+                    .sum::<f32>()
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("walk", vertices), &pairs, |b, pairs| {
+            b.iter(|| {
+                let mut stats = EdgeStats::default();
+                pairs
+                    .iter()
+                    .map(|p| {
+                        find_max_edge_separation_walk(
+                            p.a,
+                            p.b,
+                            p.xf_ab,
+                            (p.tolerance, limit),
+                            &p.supports,
+                            &mut stats,
+                        )
+                        .value
+                    })
+                    .sum::<f32>()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    // Plots need fonts this machine may not have; the numbers are printed.
+    config = Criterion::default().without_plots();
+    targets = edge_queries
+}
+criterion_main!(benches);
