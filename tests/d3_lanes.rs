@@ -35,8 +35,10 @@ use gpusat::d3::{Batch, EdgeSearch, EdgeStats, Shape, collide_cpu};
 use gpusat::generate::d3::SceneSpec;
 use gpusat::glam::Vec3;
 
-/// Every hull pair of a scene through both versions of each query.
-fn compare_queries(what: &str, spec: SceneSpec, margin: f32) -> usize {
+/// Every hull pair of a scene through both versions of each query; returns
+/// the hull pairs compared and the edges of B the lanes skipped.
+fn compare_queries(what: &str, spec: SceneSpec, margin: f32) -> (usize, u64) {
+    let mut skipped = 0;
     let scene = spec.generate();
     let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
     let mut compared = 0;
@@ -80,27 +82,37 @@ fn compare_queries(what: &str, spec: SceneSpec, margin: f32) -> usize {
                     (lanes.a, lanes.b, lanes.value.to_bits()),
                     "{what}: pair {pair:?}, edges: scalar {scalar:?}, {path} lanes {lanes:?}"
                 );
+                // The lanes skip edges of B that a bound rules out: the
+                // pairs they test are a subset, all of them when none was
+                // skipped.
                 assert_eq!(
-                    scalar_stats, lanes_stats,
-                    "{what}: pair {pair:?}: edge pairs kept and looked at ({path} lanes)"
+                    (scalar_stats.hull_pairs, scalar_stats.edge_pairs),
+                    (lanes_stats.hull_pairs, lanes_stats.edge_pairs),
+                    "{what}: pair {pair:?}: edge pairs looked at ({path} lanes)"
                 );
+                assert!(
+                    lanes_stats.kept <= scalar_stats.kept
+                        && (lanes_stats.skipped > 0 || lanes_stats.kept == scalar_stats.kept),
+                    "{what}: pair {pair:?}: edge pairs kept: scalar {scalar_stats:?}, {path} lanes {lanes_stats:?}"
+                );
+                skipped += lanes_stats.skipped;
             }
         }
         compared += 1;
     }
-    compared
+    (compared, skipped)
 }
 
 #[test]
 fn the_lanes_equal_the_scalar_queries_on_every_hull_size() {
-    let mut compared = 0;
+    let (mut compared, mut skipped) = (0, 0);
     for (seed, vertices, half_extent, margin) in [
         (2101, (4, 12), 1.0, 0.0),
         (2102, (4, 40), 1.2, 0.1),
         (2103, (16, 64), 0.8, 0.0),
         (2104, (64, 256), 1.0, 0.2),
     ] {
-        compared += compare_queries(
+        let (pairs, skips) = compare_queries(
             &format!("seed {seed}"),
             SceneSpec {
                 shapes: 40,
@@ -112,8 +124,9 @@ fn the_lanes_equal_the_scalar_queries_on_every_hull_size() {
             },
             margin,
         );
+        (compared, skipped) = (compared + pairs, skipped + skips);
     }
-    compared += compare_queries(
+    let (pairs, skips) = compare_queries(
         "far out",
         SceneSpec {
             shapes: 30,
@@ -124,12 +137,16 @@ fn the_lanes_equal_the_scalar_queries_on_every_hull_size() {
         },
         0.0,
     );
-    assert!(compared > 2500, "{compared} hull pairs compared");
+    (compared, skipped) = (compared + pairs, skipped + skips);
+    assert!(
+        compared > 2500 && skipped > 1000,
+        "{compared} hull pairs compared, {skipped} edges skipped by the bound"
+    );
 }
 
 #[test]
 fn boxes_and_plates_use_the_lanes_and_equal_the_pairwise_loops() {
-    let mut compared = 0;
+    let (mut compared, mut skipped) = (0, 0);
     for (seed, box_fraction, plate_fraction, margin) in [
         (2111, 1.0, 0.0, 0.0),
         (2112, 0.5, 0.5, 0.05),
@@ -144,7 +161,8 @@ fn boxes_and_plates_use_the_lanes_and_equal_the_pairwise_loops() {
             half_extent: 0.8,
             ..SceneSpec::mixed(seed, 3000)
         };
-        compared += compare_queries(&format!("seed {seed}"), spec.clone(), margin);
+        let (pairs, skips) = compare_queries(&format!("seed {seed}"), spec.clone(), margin);
+        (compared, skipped) = (compared + pairs, skipped + skips);
         let scene = spec.generate();
         let pruned = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
         let pairwise = pruned.clone().with_edge_search(EdgeSearch::Pairwise);
@@ -158,5 +176,8 @@ fn boxes_and_plates_use_the_lanes_and_equal_the_pairwise_loops() {
             );
         }
     }
-    assert!(compared > 3000, "{compared} hull pairs compared");
+    assert!(
+        compared > 3000 && skipped > 1000,
+        "{compared} hull pairs compared, {skipped} edges skipped by the bound"
+    );
 }

@@ -132,6 +132,9 @@ pub struct EdgeStats {
     /// Edge pairs whose arcs cross on the Gauss map: the ones given an axis
     /// and a separation.
     pub kept: u64,
+    /// Edges of B whose pairs the fast searches left untested because a
+    /// bound showed none could matter (their crossings are not in `kept`).
+    pub skipped: u64,
 }
 
 impl EdgeStats {
@@ -140,5 +143,6 @@ impl EdgeStats {
         self.hull_pairs += other.hull_pairs;
         self.edge_pairs += other.edge_pairs;
         self.kept += other.kept;
+        self.skipped += other.skipped;
     }
 }

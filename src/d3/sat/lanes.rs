@@ -276,11 +276,16 @@ fn edge_separation_with<V: Lanes>(
     let lanes_a = hull_a.lanes();
     let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
     let mut scan = EdgeScan::new(tolerance, limit, reach);
+    let inner_a = (lanes_a.inner_centre, lanes_a.inner_radius);
     let (edges_a, vertices_a) = (hull_a.edges(), hull_a.vertices());
     stats.hull_pairs += 1;
     stats.edge_pairs += (edges_a.len() * hull_b.edges().len()) as u64;
     for j in 0..hull_b.edges().len() {
         let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
+        if scan.skips_edge((u_b, v_b, point_b), inner_a) {
+            stats.skipped += 1;
+            continue;
+        }
         for (c, chunk) in lanes_a.arcs.iter().enumerate() {
             let (mut mask, cba, dba) = crossing_mask::<V>(chunk, (u_b, v_b, arc_b));
             if mask == 0 {

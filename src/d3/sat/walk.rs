@@ -233,6 +233,7 @@ fn edge_walk_with<V: Lanes>(
     let lanes_a = hull_a.lanes();
     let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
     let mut scan = EdgeScan::new(tolerance, limit, reach);
+    let inner_a = (lanes_a.inner_centre, lanes_a.inner_radius);
     let (gauss_a, edges_a, vertices_a) = (hull_a.edge_gauss(), hull_a.edges(), hull_a.vertices());
     let (gauss_b, vertices_b) = (hull_b.edge_gauss(), hull_b.vertices());
     for (j, edge) in hull_b.edges().iter().enumerate() {
@@ -248,6 +249,10 @@ fn edge_walk_with<V: Lanes>(
             supports.vertices[edge.f1 as usize],
         );
         let point_b = transform_point3(xf, vertices_b[edge.v0 as usize]);
+        if scan.skips_edge((u_b, v_b, point_b), inner_a) {
+            stats.skipped += 1;
+            continue;
+        }
         let mut offer = |i: u16, test: (f32, f32)| {
             stats.kept += 1;
             scan.offer(
