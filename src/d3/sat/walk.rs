@@ -42,23 +42,62 @@ use crate::simd::avx::Avx;
 use crate::simd::{Lanes, Portable, uses_avx};
 
 /// What a face query of the walking search records for each face of
-/// `hull1`: `hull2`'s deepest vertex, and the face's normal moved into
-/// `hull2`'s frame (B's normals in A's frame are its edges' Gauss-map ends,
-/// the same bits `moved_edge` computes).
+/// `hull1`: the face's plane moved into `hull2`'s frame (B's normals in A's
+/// frame are its edges' Gauss-map ends, the same bits `moved_edge`
+/// computes) and `hull2`'s deepest vertex along it, looked up when the query
+/// computed the face or, for a face the bound skipped, when a walk first
+/// asks ([`FaceSupports::support`], the same lookup).
 #[derive(Clone, Debug, Default)]
 pub struct FaceSupports {
-    /// `hull2`'s deepest vertex along each face's negated normal.
+    /// `hull2`'s deepest vertex along each face's negated normal;
+    /// `u16::MAX` until it is looked up.
     pub vertices: Vec<u16>,
     /// Each face's normal, rotated into `hull2`'s frame.
     pub normals: Vec<Vec3>,
+    /// Each face's offset in `hull2`'s frame.
+    pub offsets: Vec<f32>,
+}
+
+impl FaceSupports {
+    /// `hull2`'s deepest vertex along face `face`'s negated normal, looked
+    /// up now if the face query skipped the face.
+    #[inline]
+    pub fn support(&mut self, face: usize, hull2: &Hull) -> u16 {
+        if self.vertices[face] == u16::MAX {
+            self.vertices[face] = deepest_vertex(hull2, self.normals[face], self.offsets[face]).1;
+        }
+        self.vertices[face]
+    }
+}
+
+/// The lowest `moved . w - moved_offset` over `hull2`'s vertices, and the
+/// first vertex holding it: over the regions its Gauss-map grid lists for
+/// `-moved` when it has one, else over every vertex.
+#[inline(always)]
+fn deepest_vertex(hull2: &Hull, moved: Vec3, moved_offset: f32) -> (f32, u16) {
+    let vertices = hull2.vertices();
+    let mut separation = f32::MAX;
+    let mut deepest = 0u16;
+    let mut offer = |v: u16| {
+        let value = dot3(moved, vertices[v as usize]) - moved_offset;
+        if value < separation {
+            separation = value;
+            deepest = v;
+        }
+    };
+    match hull2.gauss_grid() {
+        Some(grid) => grid.regions_at(-moved).iter().for_each(|&v| offer(v)),
+        None => (0..vertices.len() as u16).for_each(&mut offer),
+    }
+    (separation, deepest)
 }
 
 /// [`find_max_face_separation`](super::find_max_face_separation) with each
 /// face's deepest vertex looked up on `hull2`'s Gauss-map grid when it has
-/// one. With `supports` it records, for each face of `hull1`, that vertex
-/// and the moved normal ([`FaceSupports`]: B's face query, whose supports
-/// the walks need); without, a face whose upper bound shows it cannot
-/// matter is skipped, as the lanes skip it (A's face query).
+/// one, skipping a face whose upper bound shows it cannot matter (as the
+/// lanes skip it). With `supports` it records each face's moved plane and
+/// the deepest vertices it computed ([`FaceSupports`]: B's face query,
+/// whose supports the walks need).
 #[inline]
 pub fn find_max_face_separation_supports(
     hull1: &Hull,
@@ -70,33 +109,27 @@ pub fn find_max_face_separation_supports(
     if let Some(supports) = supports.as_deref_mut() {
         supports.vertices.clear();
         supports.normals.clear();
+        supports.offsets.clear();
     }
     let mut best = Separation::NONE;
-    let (vertices, lanes2) = (hull2.vertices(), hull2.lanes());
-    let bounded = supports.is_none() && lanes2.vertices.len() > 1;
-    let grid = hull2.gauss_grid();
+    let lanes2 = hull2.lanes();
+    let bounded = lanes2.vertices.len() > 1;
     for (i, (&normal, &offset)) in hull1.normals().iter().zip(hull1.offsets()).enumerate() {
         let moved = rotate3(xf.r, normal);
         let moved_offset = offset + dot3(moved, xf.p);
+        if let Some(supports) = supports.as_deref_mut() {
+            supports.normals.push(moved);
+            supports.offsets.push(moved_offset);
+        }
         if bounded && face_cannot_matter(moved, moved_offset, lanes2, (best, tolerance, limit)) {
+            if let Some(supports) = supports.as_deref_mut() {
+                supports.vertices.push(u16::MAX);
+            }
             continue;
         }
-        let mut separation = f32::MAX;
-        let mut deepest = 0u16;
-        let mut offer = |v: u16| {
-            let value = dot3(moved, vertices[v as usize]) - moved_offset;
-            if value < separation {
-                separation = value;
-                deepest = v;
-            }
-        };
-        match grid {
-            Some(grid) => grid.regions_at(-moved).iter().for_each(|&v| offer(v)),
-            None => (0..vertices.len() as u16).for_each(&mut offer),
-        }
+        let (separation, deepest) = deepest_vertex(hull2, moved, moved_offset);
         if let Some(supports) = supports.as_deref_mut() {
             supports.vertices.push(deepest);
-            supports.normals.push(moved);
         }
         best.offer(separation, i as u32, tolerance);
         if separation >= limit {
@@ -181,7 +214,7 @@ pub fn find_max_edge_separation_walk(
     hull_b: &Hull,
     xf: Transform3,
     bounds: (f32, f32),
-    supports: &FaceSupports,
+    supports: &mut FaceSupports,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
     // A walk's next region depends on the last one's test: the regions are
@@ -203,7 +236,7 @@ pub fn find_max_edge_separation_walk(
 /// What a walk reads and writes besides the hulls: B's face supports, the
 /// statistics, and the scratch list of crossed edges.
 type WalkContext<'a> = (
-    &'a FaceSupports,
+    &'a mut FaceSupports,
     &'a mut EdgeStats,
     &'a mut Vec<(u16, (f32, f32))>,
 );
@@ -243,16 +276,16 @@ fn edge_walk_with<V: Lanes>(
             supports.normals[edge.f1 as usize],
         );
         let arc_b = rotate3(xf.r, gauss_b[j].arc);
-        crossed.clear();
-        let ends = (
-            supports.vertices[edge.f0 as usize],
-            supports.vertices[edge.f1 as usize],
-        );
         let point_b = transform_point3(xf, vertices_b[edge.v0 as usize]);
         if scan.skips_edge((u_b, v_b, point_b), inner_a) {
             stats.skipped += 1;
             continue;
         }
+        crossed.clear();
+        let ends = (
+            supports.support(edge.f0 as usize, hull_a),
+            supports.support(edge.f1 as usize, hull_a),
+        );
         let mut offer = |i: u16, test: (f32, f32)| {
             stats.kept += 1;
             scan.offer(
