@@ -23,6 +23,13 @@
 //!   crossing point itself) and a separation. On random hulls about `0.86 E`
 //!   of the `E^2` pairs pass. `EdgeSearch::BruteForce` skips the pruning and
 //!   projects both hulls on every pair's axis instead: the unpruned SAT.
+//! * **The default search** (`lanes.rs`, `walk.rs`) gives the pairwise
+//!   queries' results bit for bit with less work: eight vertices or edges
+//!   per vector for small hulls; for large ones, each of B's arcs walked
+//!   across A's Gauss map; and bounds from each hull's inner ball that skip
+//!   faces, whole edges of B, and the exact axis of pairs, that could
+//!   neither beat the best so far nor reach the limit (`edges.rs`,
+//!   `EdgeScan`).
 //! * **Spheres** (`sphere.rs`): against a hull, the hull's closest feature to
 //!   the centre (a face, an edge or a vertex; the best face when the centre
 //!   is inside), minus the radius; two spheres, the centre line.
