@@ -72,6 +72,30 @@ pub(crate) struct HullLanes {
 /// precision, with room to spare).
 const INNER_SLACK: f64 = 1.0e-4;
 
+/// Up to eight edges' Gauss-map data as the lanes read it: rows `u.x, u.y,
+/// u.z, v.x, v.y, v.z, arc.x, arc.y, arc.z`, one lane per edge, missing
+/// lanes zero (a zero arc passes no Gauss-map test: every product is zero).
+fn arc_rows(chunk: &[EdgeGauss]) -> [[f32; LANES]; 9] {
+    let zero = EdgeGauss {
+        u: Vec3::ZERO,
+        v: Vec3::ZERO,
+        arc: Vec3::ZERO,
+    };
+    let at = |k: usize| chunk.get(k).copied().unwrap_or(zero);
+    let component = |pick: fn(&EdgeGauss) -> f32| std::array::from_fn(|k| pick(&at(k)));
+    [
+        component(|g| g.u.x),
+        component(|g| g.u.y),
+        component(|g| g.u.z),
+        component(|g| g.v.x),
+        component(|g| g.v.y),
+        component(|g| g.v.z),
+        component(|g| g.arc.x),
+        component(|g| g.arc.y),
+        component(|g| g.arc.z),
+    ]
+}
+
 /// Eight of a vertex region's edges (its boundary arcs on the Gauss map)
 /// as structure of arrays, laid out as [`HullLanes::arcs`]; the last chunk
 /// of a region padded with zero arcs (which no Gauss-map test passes) and
@@ -98,23 +122,10 @@ impl RegionLanes {
         let mut chunks = Vec::new();
         for edges in vertex_edges {
             for group in edges.chunks(LANES) {
-                let at = |k: usize| group.get(k).map(|&e| (e, arcs[e as usize]));
-                let component = |pick: fn(&EdgeGauss) -> f32| {
-                    std::array::from_fn(|k| at(k).map_or(0.0, |(_, g)| pick(&g)))
-                };
+                let gauss: Vec<EdgeGauss> = group.iter().map(|&e| arcs[e as usize]).collect();
                 chunks.push(RegionChunk {
-                    arcs: [
-                        component(|g| g.u.x),
-                        component(|g| g.u.y),
-                        component(|g| g.u.z),
-                        component(|g| g.v.x),
-                        component(|g| g.v.y),
-                        component(|g| g.v.z),
-                        component(|g| g.arc.x),
-                        component(|g| g.arc.y),
-                        component(|g| g.arc.z),
-                    ],
-                    edges: std::array::from_fn(|k| at(k).map_or(u16::MAX, |(e, _)| e)),
+                    arcs: arc_rows(&gauss),
+                    edges: std::array::from_fn(|k| group.get(k).copied().unwrap_or(u16::MAX)),
                 });
             }
             start.push(chunks.len() as u32);
@@ -148,29 +159,7 @@ impl HullLanes {
                 ]
             })
             .collect();
-        let arc_chunks = arcs
-            .chunks(LANES)
-            .map(|chunk| {
-                let zero = EdgeGauss {
-                    u: Vec3::ZERO,
-                    v: Vec3::ZERO,
-                    arc: Vec3::ZERO,
-                };
-                let at = |k: usize| chunk.get(k).copied().unwrap_or(zero);
-                let component = |pick: fn(&EdgeGauss) -> f32| std::array::from_fn(|k| pick(&at(k)));
-                [
-                    component(|g| g.u.x),
-                    component(|g| g.u.y),
-                    component(|g| g.u.z),
-                    component(|g| g.v.x),
-                    component(|g| g.v.y),
-                    component(|g| g.v.z),
-                    component(|g| g.arc.x),
-                    component(|g| g.arc.y),
-                    component(|g| g.arc.z),
-                ]
-            })
-            .collect();
+        let arc_chunks = arcs.chunks(LANES).map(arc_rows).collect();
         let reach = vertices.iter().map(|&v| length3(v)).fold(0.0, f32::max);
         HullLanes {
             inner_centre: Vec3::ZERO,
