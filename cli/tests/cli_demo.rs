@@ -13,6 +13,19 @@ fn gpusat(args: &[&str]) -> Output {
         .expect("gpusat runs")
 }
 
+/// Runs gpusat, asserts that it succeeded (showing both outputs if not),
+/// and returns its standard output.
+fn gpusat_stdout(args: &[&str]) -> String {
+    let out = gpusat(args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 /// Share of pixels unlike the top-left one (the background), and distinct colours.
 fn picture_stats(pixmap: &tiny_skia::Pixmap) -> (f64, usize) {
     let pixels = pixmap.pixels();
@@ -34,13 +47,7 @@ fn whole_demo_checked_on_the_gpu(extra: &[&str]) -> Option<String> {
     let mut args = vec!["demo"];
     args.extend_from_slice(extra);
     args.extend_from_slice(&["--backend", "gpu", "--check"]);
-    let out = gpusat(&args);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = gpusat_stdout(&args);
     let backend = args[args
         .iter()
         .position(|&a| a == "--backend")
@@ -73,13 +80,7 @@ fn the_gpu_resident_demo_checks_clean_and_moves_as_the_cpu_demo() {
         if check {
             args.push("--check");
         }
-        let out = gpusat(&args);
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(
-            out.status.success(),
-            "{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let stdout = gpusat_stdout(&args);
         stdout
     };
     let resident = run("gpu-resident", true);
@@ -150,7 +151,7 @@ fn demo_prints_a_summary_and_writes_a_png_and_a_gif() {
     let dir = tempfile::tempdir().expect("temp dir");
     let png = dir.path().join("last.png");
     let gif = dir.path().join("run.gif");
-    let out = gpusat(&[
+    let stdout = gpusat_stdout(&[
         "demo",
         "--backend",
         "cpu",
@@ -167,12 +168,6 @@ fn demo_prints_a_summary_and_writes_a_png_and_a_gif() {
         "--size",
         "640x360",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     for words in [
         "400 particles",
         "90 frames",
@@ -306,7 +301,7 @@ fn demo_in_3d_prints_a_summary_and_writes_a_png_and_a_gif() {
     let dir = tempfile::tempdir().expect("temp dir");
     let png = dir.path().join("last3.png");
     let gif = dir.path().join("run3.gif");
-    let out = gpusat(&[
+    let stdout = gpusat_stdout(&[
         "demo",
         "--dim",
         "3",
@@ -326,12 +321,6 @@ fn demo_in_3d_prints_a_summary_and_writes_a_png_and_a_gif() {
         "--size",
         "400x300",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     for words in [
         "gpusat demo --dim 3: 80 bodies",
         "60 frames",
