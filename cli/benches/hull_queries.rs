@@ -12,8 +12,9 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gpusat::d3::math::{Transform3, inv_mul_transforms3};
 use gpusat::d3::sat::{
-    FaceSupports, TIE_TOLERANCE, find_max_edge_separation, find_max_edge_separation_lanes,
-    find_max_edge_separation_walk, find_max_face_separation_supports,
+    EdgeSeparation, FaceSupports, TIE_TOLERANCE, find_max_edge_separation,
+    find_max_edge_separation_lanes, find_max_edge_separation_walk,
+    find_max_face_separation_supports,
 };
 use gpusat::d3::{Batch, EdgeStats, Hull, Shape};
 use gpusat_cli::workload3::{ShapeKind3, workload3};
@@ -64,6 +65,16 @@ fn hull_pairs<'a>(batch: &Batch<'a>) -> Vec<HullPair<'a>> {
         .collect()
 }
 
+/// One query over every pair, the separations summed (so that none is
+/// optimised away).
+fn sum_over(
+    pairs: &mut [HullPair],
+    mut query: impl FnMut(&mut HullPair, &mut EdgeStats) -> EdgeSeparation,
+) -> f32 {
+    let mut stats = EdgeStats::default();
+    pairs.iter_mut().map(|p| query(p, &mut stats).value).sum()
+}
+
 fn edge_queries(c: &mut Criterion) {
     let mut group = c.benchmark_group("hull_edge_queries");
     group
@@ -74,70 +85,36 @@ fn edge_queries(c: &mut Criterion) {
     for vertices in [32, 64, 128, 256] {
         let scene = workload3(ShapeKind3::Hulls(vertices), PAIRS);
         let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
-        let pairs = hull_pairs(&batch);
+        let mut pairs = hull_pairs(&batch);
         let limit = batch.margin();
-        group.bench_with_input(
-            BenchmarkId::new("pairwise", vertices),
-            &pairs,
-            |b, pairs| {
+        type Query = fn(&Hull, &Hull, Transform3, f32, f32, &mut EdgeStats) -> EdgeSeparation;
+        let queries: [(&str, Query); 2] = [
+            ("pairwise", find_max_edge_separation),
+            ("lanes", find_max_edge_separation_lanes),
+        ];
+        for (name, query) in queries {
+            group.bench_function(BenchmarkId::new(name, vertices), |b| {
                 b.iter(|| {
-                    let mut stats = EdgeStats::default();
-                    pairs
-                        .iter()
-                        .map(|p| {
-                            find_max_edge_separation(
-                                p.a,
-                                p.b,
-                                p.xf_ab,
-                                p.tolerance,
-                                limit,
-                                &mut stats,
-                            )
-                            .value
-                        })
-                        .sum::<f32>()
-                })
-            },
-        );
-        group.bench_with_input(BenchmarkId::new("lanes", vertices), &pairs, |b, pairs| {
-            b.iter(|| {
-                let mut stats = EdgeStats::default();
-                pairs
-                    .iter()
-                    .map(|p| {
-                        find_max_edge_separation_lanes(
-                            p.a,
-                            p.b,
-                            p.xf_ab,
-                            p.tolerance,
-                            limit,
-                            &mut stats,
-                        )
-                        .value
+                    sum_over(&mut pairs, |p, stats| {
+                        query(p.a, p.b, p.xf_ab, p.tolerance, limit, stats)
                     })
-                    .sum::<f32>()
-            })
-        });
+                })
+            });
+        }
         // The walk looks up, on first use, the supports B's face query
         // skipped; they stay filled from one iteration to the next.
-        let mut pairs = pairs;
         group.bench_function(BenchmarkId::new("walk", vertices), |b| {
             b.iter(|| {
-                let mut stats = EdgeStats::default();
-                pairs
-                    .iter_mut()
-                    .map(|p| {
-                        find_max_edge_separation_walk(
-                            p.a,
-                            p.b,
-                            p.xf_ab,
-                            (p.tolerance, limit),
-                            &mut p.supports,
-                            &mut stats,
-                        )
-                        .value
-                    })
-                    .sum::<f32>()
+                sum_over(&mut pairs, |p, stats| {
+                    find_max_edge_separation_walk(
+                        p.a,
+                        p.b,
+                        p.xf_ab,
+                        (p.tolerance, limit),
+                        &mut p.supports,
+                        stats,
+                    )
+                })
             })
         });
     }

@@ -80,8 +80,7 @@ fn the_gpu_resident_demo_checks_clean_and_moves_as_the_cpu_demo() {
         if check {
             args.push("--check");
         }
-        let stdout = gpusat_stdout(&args);
-        stdout
+        gpusat_stdout(&args)
     };
     let resident = run("gpu-resident", true);
     assert!(resident.contains("backend: gpu-resident on"), "{resident}");

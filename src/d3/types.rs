@@ -127,7 +127,8 @@ pub struct EdgeStats {
     /// Hull pairs whose edge pairs were searched (the face queries did not
     /// separate them).
     pub hull_pairs: u64,
-    /// Edge pairs looked at.
+    /// Edge pairs the searches covered: `E_A x E_B` per hull pair (the
+    /// fast searches rule most out without testing them).
     pub edge_pairs: u64,
     /// Edge pairs whose arcs cross on the Gauss map: the ones given an axis
     /// and a separation.
