@@ -3,18 +3,22 @@
 // points' prologue and epilogue), which the 2D kernel shares.
 //
 // This is the twin of src/d3/math.rs and src/d3/sat/ (separation.rs,
-// faces.rs, edges.rs, sphere.rs, pair.rs, in that order): the same functions
-// with the same names, doing the same operations in the same order. The
-// conventions (A's frame, the normal from A to B, axes as features, the tie
-// rule, the early exit, the Gauss-map test) are documented in
-// src/d3/sat/mod.rs and src/d3/sat/edges.rs. The kernel runs the pruned edge
+// faces.rs, edges.rs, lanes.rs, sphere.rs, pair.rs, in that order): the same
+// functions with the same names, doing the same operations in the same
+// order. The conventions (A's frame, the normal from A to B, axes as
+// features, the tie rule, the early exit, the Gauss-map test) are documented
+// in src/d3/sat/mod.rs and src/d3/sat/edges.rs. The hull queries take the
+// shape of lanes.rs (faces and B's edges that a bound rules out are passed
+// over; the pairs whose arcs cross are offered in the pairwise loop's order)
+// with the pairwise loop's body (faces.rs, edges.rs) for each face and pair,
+// so the result is the CPU's bit for bit. The kernel runs the pruned edge
 // query only; the brute force is a CPU reference.
 //
 // Data (src/gpu/layout.rs: HullRecord). The hull library is two textures:
-// `hull_floats` holds each hull's vertices, its face planes (normal, offset)
-// and two texels per edge (the normals of its two faces, the edge's arc on
-// the Gauss map being their cross product, recomputed here as the CPU
-// computed it); `hull_ints` holds each edge's vertices and faces, each
+// `hull_floats` holds each hull's vertices, its face planes (normal, offset),
+// two texels per edge (the normals of its two faces, the edge's arc on the
+// Gauss map being their cross product, recomputed here as the CPU computed
+// it) and its inner ball (centre, radius: HullLanes); `hull_ints` holds each edge's vertices and faces, each
 // face's loop (start, length) and the loops' vertex indices, four to a
 // texel. Per body: its transform (three texels: a rotation column and a
 // position coordinate each) and its shape's record (two texels, copied per
@@ -30,7 +34,7 @@ struct HullRecord {
     int_base: u32,
     radius: f32,
     size: f32,
-    _pad: u32,
+    reach: f32, // the largest distance of a vertex from the origin (HullLanes)
 }
 
 @group(0) @binding(1) var hull_floats: texture_2d<f32>;
@@ -42,6 +46,8 @@ struct HullRecord {
 const TIE_TOLERANCE: f32 = 2.0e-6;
 const EDGE_TOLERANCE: f32 = 2.0e-5;
 const PARALLEL_TOLERANCE: f32 = 1.0e-4;
+// src/d3/sat/edges.rs
+const SKIP_SLACK: f32 = 1.0e-4;
 
 // Axis::pack (src/d3/types.rs): the kind in bits 29 to 31, the index below
 // (two edges: A's from bit 14, B's below).
@@ -132,6 +138,12 @@ fn edge_normal(hull: HullRecord, e: u32, side: u32) -> vec3<f32> {
     return textureLoad(hull_floats, texel(base + 2u * e + side), 0).xyz;
 }
 
+// The hull's inner ball: its centre in .xyz, its radius in .w.
+fn hull_inner(hull: HullRecord) -> vec4<f32> {
+    let base = hull.float_base + hull.vertex_count + hull.face_count;
+    return textureLoad(hull_floats, texel(base + 2u * hull.edge_count), 0);
+}
+
 // Edge `e`'s vertices and faces: (v0, v1, f0, f1).
 fn hull_edge(hull: HullRecord, e: u32) -> vec4<u32> {
     return textureLoad(hull_ints, texel(hull.int_base + e), 0);
@@ -174,18 +186,31 @@ fn choose_hull_axis(face_a: Separation, face_b: Separation, edge: EdgeSeparation
 
 // ---- Loops and lavapipe ----------------------------------------------------
 //
-// lavapipe (llvmpipe's gallivm) ends every loop of a shader invocation once
-// 65,535 iterations have run in all, counted together over every loop of the
-// invocation (LP_MAX_TGSI_LOOP_ITERATIONS, a guard against hangs); the
-// results are then silently wrong. A pair of 256-vertex hulls takes about
-// 840,000 vertex and edge-pair steps, so the two queries' inner loops take
-// 8 steps per iteration ("hulls": hulls of up to 128 vertices on both
-// sides), or 16 vertices and 32 edge pairs ("hulls_large"), in straight-line
-// code. A chunk past the last index re-reads the last one: a minimum is
-// unchanged by repeats, and an edge pair offered again changes nothing (the
-// tie rule needs a strictly larger separation, and one that reached the
-// limit has already returned). So the results are the CPU's loops'
-// exactly. src/gpu/spatial.rs checks the worst case stays under the limit.
+// llvmpipe runs eight invocations as one SIMD program. An `if` only masks
+// lanes: both sides run whatever the lanes decided, so work guarded by an
+// `if` costs every invocation as much as if it had been done. Only a loop
+// ends early, once no lane is left in it (after one pass at least). So the
+// queries skip work with loops: each lane moves on to its own next face or
+// edge of B that a bound does not rule out (a loop); the Gauss-map tests of
+// an edge of B against all of A's keep the crossings as bits in registers,
+// and a loop as long as the longest lane's list offers them, instead of
+// paying for the exact axis on every pair tested. (Each texel read gathers
+// eight lanes and costs some 150 cycles; a private array indexed at run
+// time costs more still, so the crossings are not kept in one.)
+//
+// lavapipe also ends every loop once 65,535 iterations have run in all,
+// counted over every loop of the eight invocations together
+// (LP_MAX_TGSI_LOOP_ITERATIONS, a guard against hangs); the results are
+// then silently wrong. So the inner loops take several steps per iteration
+// in straight-line code: 8 vertices, 8 edges and one crossing ("hulls",
+// hulls of up to 64 vertices on both sides), or 32 vertices, 64 edges and
+// 24 crossings ("hulls_large"). A chunk past the last index re-reads the
+// last one: a minimum is unchanged by repeats, an edge past the last one
+// is not a crossing, and a crossing offered again changes nothing (the tie
+// rule needs a strictly larger separation, and one that reached the limit
+// has already returned). So the results are the CPU's loops' exactly.
+// src/gpu/spatial.rs checks that the worst case (every lane's skips out of
+// step with the others', every pair crossing) stays under the limit.
 
 // ---- faces.rs --------------------------------------------------------------
 
@@ -203,21 +228,50 @@ fn vertex_min8(hull2: HullRecord, moved: vec3<f32>, moved_offset: f32, k: u32, l
     return separation;
 }
 
+// lanes.rs: whether a face (its plane moved into `hull2`'s frame) can be
+// passed over: `hull2`'s inner ball bounds its separation from above, and
+// the bound can neither beat the best nor reach the limit.
+fn face_cannot_matter(moved: vec3<f32>, moved_offset: f32, inner: vec4<f32>, best: Separation, tolerance: f32, limit: f32) -> bool {
+    let bound = (dot3(moved, inner.xyz) - inner.w) - moved_offset;
+    return bound <= best.value + tolerance && bound < limit;
+}
+
 // The deepest face of `hull1` against the vertices of `hull2`; `xf` takes
-// `hull1`'s local points into `hull2`'s frame. `wide`: 16 vertices a step.
+// `hull1`'s local points into `hull2`'s frame. `wide`: 32 vertices a step.
+// As lanes.rs, faces the bound rules out are passed over when `hull2` has
+// more than eight vertices; each lane goes on to its own next face.
 fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool) -> Separation {
     var best = Separation(LOWEST, 0u);
     let last = hull2.vertex_count - 1u;
-    let step = select(8u, 16u, wide);
-    for (var i = 0u; i < hull1.face_count; i++) {
-        let plane = hull_plane(hull1, i);
-        let moved = rotate3(xf.r, plane.xyz);
-        let moved_offset = plane.w + dot3(moved, xf.p);
+    let step = select(8u, 32u, wide);
+    let bounded = hull2.vertex_count > 8u;
+    let inner = hull_inner(hull2);
+    var i = 0u;
+    loop {
+        var moved = vec3<f32>(0.0);
+        var moved_offset = 0.0;
+        loop {
+            if i >= hull1.face_count {
+                break;
+            }
+            let plane = hull_plane(hull1, i);
+            moved = rotate3(xf.r, plane.xyz);
+            moved_offset = plane.w + dot3(moved, xf.p);
+            if !(bounded && face_cannot_matter(moved, moved_offset, inner, best, tolerance, limit)) {
+                break;
+            }
+            i++;
+        }
+        if i >= hull1.face_count {
+            break;
+        }
         var separation = HIGHEST;
         for (var k = 0u; k < hull2.vertex_count; k += step) {
             separation = min(separation, vertex_min8(hull2, moved, moved_offset, k, last));
             if wide {
                 separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 8u, last));
+                separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 16u, last));
+                separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 24u, last));
             }
         }
         if separation > best.value + tolerance {
@@ -226,6 +280,7 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
         if separation >= limit {
             return Separation(separation, i);
         }
+        i++;
     }
     return best;
 }
@@ -305,39 +360,307 @@ fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, t
     return result;
 }
 
-// A's edges `i` to `i + 7` (clamped to `last`) against B's edge `j`.
-fn edge_steps8(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, last: u32, j: u32, tolerance: f32, limit: f32) -> EdgeScan {
-    var s = edge_step(scan, hull_a, b, min(i, last), j, tolerance, limit);
-    s = edge_step(s, hull_a, b, min(i + 1u, last), j, tolerance, limit);
-    s = edge_step(s, hull_a, b, min(i + 2u, last), j, tolerance, limit);
-    s = edge_step(s, hull_a, b, min(i + 3u, last), j, tolerance, limit);
-    s = edge_step(s, hull_a, b, min(i + 4u, last), j, tolerance, limit);
-    s = edge_step(s, hull_a, b, min(i + 5u, last), j, tolerance, limit);
-    s = edge_step(s, hull_a, b, min(i + 6u, last), j, tolerance, limit);
-    s = edge_step(s, hull_a, b, min(i + 7u, last), j, tolerance, limit);
-    return s;
+// edges.rs EdgeScan::skips_edge: whether every pair of B's moved edge is
+// sure to fall below the threshold, by A's inner ball (`inner`); `slack`
+// is SKIP_SLACK times the pair's reach. Nothing is skipped before a first
+// pair has been computed.
+fn skips_edge(best: EdgeSeparation, b: MovedEdge, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32) -> bool {
+    if best.value <= LOWEST {
+        return false;
+    }
+    let x = b.point - inner.xyz;
+    let m = max(-dot3(b.u, x), -dot3(b.v, x));
+    var along = m;
+    if m > 0.0 {
+        along = m / sqrt(max((1.0 + dot3(b.u, b.v)) * 0.5, 0.0));
+    }
+    let bound = along - inner.w + 2.0 * slack;
+    return bound <= best.value + tolerance && bound < limit;
+}
+
+// The edges of A whose arcs cross B's current one, as bits (hulls of up to
+// 64 vertices have at most 186 edges: six words, held in registers).
+struct Crossings {
+    low: vec4<u32>,
+    high: vec2<u32>,
+}
+
+// Bit `k` set if A's edge `i + k` (not past `last`) and B's moved edge
+// cross on the Gauss maps.
+fn crossing_bit(hull_a: HullRecord, b: MovedEdge, i: u32, k: u32, last: u32) -> u32 {
+    let e = min(i + k, last);
+    let u_a = edge_normal(hull_a, e, 0u);
+    let v_a = edge_normal(hull_a, e, 1u);
+    let crossing = gauss_test(u_a, v_a, cross3(v_a, u_a), b.u, b.v, b.arc);
+    return select(0u, 1u << k, crossing.z != 0.0 && i + k <= last);
+}
+
+// lanes.rs crossing_mask: A's edges `i` to `i + 7` (`i` a multiple of 8;
+// those up to `last`) against B's moved edge, in straight-line code (see
+// "Loops and lavapipe"): the ones whose arcs cross added to `crossings` as
+// bits `at` to `at + 7` (`at` the place of `i` in its block).
+fn add_crossings8(crossings: Crossings, hull_a: HullRecord, b: MovedEdge, at: u32, i: u32, last: u32) -> Crossings {
+    let bits = crossing_bit(hull_a, b, i, 0u, last)
+        | crossing_bit(hull_a, b, i, 1u, last)
+        | crossing_bit(hull_a, b, i, 2u, last)
+        | crossing_bit(hull_a, b, i, 3u, last)
+        | crossing_bit(hull_a, b, i, 4u, last)
+        | crossing_bit(hull_a, b, i, 5u, last)
+        | crossing_bit(hull_a, b, i, 6u, last)
+        | crossing_bit(hull_a, b, i, 7u, last);
+    let word = at >> 5u;
+    let placed = bits << (at & 31u);
+    return merge_crossings(crossings, Crossings(
+        select(vec4<u32>(0u), vec4<u32>(placed), vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>(word)),
+        select(vec2<u32>(0u), vec2<u32>(placed), vec2<u32>(4u, 5u) == vec2<u32>(word)),
+    ));
+}
+
+fn merge_crossings(a: Crossings, b: Crossings) -> Crossings {
+    return Crossings(a.low | b.low, a.high | b.high);
+}
+
+// The lowest edge of A in `crossings` (which must hold one).
+fn lowest_crossing(crossings: Crossings) -> u32 {
+    var word = 5u;
+    var bits = crossings.high.y;
+    if crossings.high.x != 0u { word = 4u; bits = crossings.high.x; }
+    if crossings.low.w != 0u { word = 3u; bits = crossings.low.w; }
+    if crossings.low.z != 0u { word = 2u; bits = crossings.low.z; }
+    if crossings.low.y != 0u { word = 1u; bits = crossings.low.y; }
+    if crossings.low.x != 0u { word = 0u; bits = crossings.low.x; }
+    return 32u * word + firstTrailingBit(bits);
+}
+
+fn remove_crossing(crossings: Crossings, i: u32) -> Crossings {
+    let keep = ~(1u << (i & 31u));
+    let word = i >> 5u;
+    return Crossings(
+        crossings.low & select(vec4<u32>(~0u), vec4<u32>(keep), vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>(word)),
+        crossings.high & select(vec2<u32>(~0u), vec2<u32>(keep), vec2<u32>(4u, 5u) == vec2<u32>(word)),
+    );
+}
+
+fn any_crossing(crossings: Crossings) -> bool {
+    return any(crossings.low != vec4<u32>(0u)) || any(crossings.high != vec2<u32>(0u));
+}
+
+// Where the edge query stands: B's edge `j`, moved into A's frame.
+struct EdgeCursor {
+    j: u32,
+    b: MovedEdge,
+}
+
+// edges.rs EdgeScan::skips_edge, as a loop: from B's edge `j` on, the first
+// that A's inner ball does not rule out (`j` the edge count if none is
+// left). Each lane goes on to its own.
+fn next_edge_b(scan: EdgeScan, hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, j: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32) -> EdgeCursor {
+    var cursor = EdgeCursor(j, MovedEdge(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0)));
+    loop {
+        if cursor.j >= hull_b.edge_count {
+            break;
+        }
+        cursor.b = moved_edge(hull_b, cursor.j, xf);
+        if !skips_edge(scan.best, cursor.b, inner_a, tolerance, limit, slack) {
+            break;
+        }
+        cursor.j++;
+    }
+    return cursor;
 }
 
 // The deepest edge pair, in A's frame (`xf` takes B's local points into
-// A's), pruned by the Gauss-map test: B's edges outside, A's inside.
-// `wide`: 32 of A's edges a step.
-fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool) -> EdgeSeparation {
+// A's), pruned by the Gauss-map test: B's edges outside, A's inside, as
+// lanes.rs, for hulls of up to 64 vertices. Each lane passes over the edges
+// of B that A's inner ball rules out, tests its edge against all of A's, 8
+// a step, keeping the crossings as bits, then offers those in order, one a
+// step.
+fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
-    let step = select(8u, 32u, wide);
-    for (var j = 0u; j < hull_b.edge_count; j++) {
-        let b = moved_edge(hull_b, j, xf);
-        for (var i = 0u; i < hull_a.edge_count; i += step) {
-            scan = edge_steps8(scan, hull_a, b, i, last, j, tolerance, limit);
-            if wide {
-                scan = edge_steps8(scan, hull_a, b, i + 8u, last, j, tolerance, limit);
-                scan = edge_steps8(scan, hull_a, b, i + 16u, last, j, tolerance, limit);
-                scan = edge_steps8(scan, hull_a, b, i + 24u, last, j, tolerance, limit);
+    let inner_a = hull_inner(hull_a);
+    let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
+    var j = 0u;
+    loop {
+        let cursor = next_edge_b(scan, hull_a, hull_b, xf, j, inner_a, tolerance, limit, slack);
+        j = cursor.j;
+        if j >= hull_b.edge_count {
+            break;
+        }
+        var crossings = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+        for (var i = 0u; i < hull_a.edge_count; i += 8u) {
+            crossings = add_crossings8(crossings, hull_a, cursor.b, i, i, last);
+        }
+        loop {
+            if !any_crossing(crossings) {
+                break;
             }
+            let i = lowest_crossing(crossings);
+            crossings = remove_crossing(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
             if scan.done {
                 return scan.best;
             }
         }
+        j++;
+    }
+    return scan.best;
+}
+
+// The edges of A that cross B's current one, for hulls of up to 256
+// vertices (762 edges): four blocks of 192.
+struct WideCrossings {
+    c0: Crossings,
+    c1: Crossings,
+    c2: Crossings,
+    c3: Crossings,
+}
+
+fn add_crossings8_wide(crossings: WideCrossings, hull_a: HullRecord, b: MovedEdge, i: u32, last: u32) -> WideCrossings {
+    let block = i / 192u;
+    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    let added = add_crossings8(empty, hull_a, b, i % 192u, i, last);
+    var result = crossings;
+    if block == 0u { result.c0 = merge_crossings(result.c0, added); }
+    if block == 1u { result.c1 = merge_crossings(result.c1, added); }
+    if block == 2u { result.c2 = merge_crossings(result.c2, added); }
+    if block == 3u { result.c3 = merge_crossings(result.c3, added); }
+    return result;
+}
+
+fn any_crossing_wide(crossings: WideCrossings) -> bool {
+    return any_crossing(crossings.c0) || any_crossing(crossings.c1) || any_crossing(crossings.c2) || any_crossing(crossings.c3);
+}
+
+// The lowest edge of A in `crossings` (which must hold one).
+fn lowest_crossing_wide(crossings: WideCrossings) -> u32 {
+    var i = 576u + lowest_crossing(crossings.c3);
+    if any_crossing(crossings.c2) { i = 384u + lowest_crossing(crossings.c2); }
+    if any_crossing(crossings.c1) { i = 192u + lowest_crossing(crossings.c1); }
+    if any_crossing(crossings.c0) { i = lowest_crossing(crossings.c0); }
+    return i;
+}
+
+fn remove_crossing_wide(crossings: WideCrossings, i: u32) -> WideCrossings {
+    let block = i / 192u;
+    let at = i % 192u;
+    var result = crossings;
+    if block == 0u { result.c0 = remove_crossing(result.c0, at); }
+    if block == 1u { result.c1 = remove_crossing(result.c1, at); }
+    if block == 2u { result.c2 = remove_crossing(result.c2, at); }
+    if block == 3u { result.c3 = remove_crossing(result.c3, at); }
+    return result;
+}
+
+// The same for larger hulls: A's edges 64 a step, the crossings offered 24
+// a step (the lowest first; once none is left, the last again, which
+// changes nothing).
+fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32) -> EdgeSeparation {
+    var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
+    let last = hull_a.edge_count - 1u;
+    let inner_a = hull_inner(hull_a);
+    let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
+    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    var j = 0u;
+    loop {
+        let cursor = next_edge_b(scan, hull_a, hull_b, xf, j, inner_a, tolerance, limit, slack);
+        j = cursor.j;
+        if j >= hull_b.edge_count {
+            break;
+        }
+        var crossings = WideCrossings(empty, empty, empty, empty);
+        for (var i = 0u; i < hull_a.edge_count; i += 64u) {
+            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 0u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 8u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 16u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 24u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 32u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 40u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 48u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 56u, last);
+        }
+        var i = 0u;
+        loop {
+            if !any_crossing_wide(crossings) {
+                break;
+            }
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
+            crossings = remove_crossing_wide(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            if scan.done {
+                return scan.best;
+            }
+        }
+        j++;
     }
     return scan.best;
 }
@@ -456,7 +779,12 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     if face_b.value >= margin {
         return PairResult(false, 0u, face_b.value);
     }
-    let edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, wide);
+    var edge: EdgeSeparation;
+    if wide {
+        edge = find_max_edge_separation_wide(hull_a, hull_b, xf_ab, tolerance, margin);
+    } else {
+        edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin);
+    }
     if edge.value >= margin {
         return PairResult(false, 0u, edge.value);
     }
@@ -473,7 +801,7 @@ fn body_transform(body: u32) -> Transform3 {
 fn body_shape(body: u32) -> HullRecord {
     let t0 = textureLoad(body_shapes, texel(2u * body), 0);
     let t1 = textureLoad(body_shapes, texel(2u * body + 1u), 0);
-    return HullRecord(t0.x, t0.y, t0.z, t0.w, t1.x, bitcast<f32>(t1.y), bitcast<f32>(t1.z), 0u);
+    return HullRecord(t0.x, t0.y, t0.z, t0.w, t1.x, bitcast<f32>(t1.y), bitcast<f32>(t1.z), bitcast<f32>(t1.w));
 }
 
 // The pair functions, one per kind (src/gpu/spatial.rs: ENTRY_POINTS).

@@ -268,7 +268,7 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             int_base,
             radius,
             size,
-            _pad
+            reach
         ]
     );
     assert_mirror!(
@@ -288,11 +288,14 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
         int_base: 40,
         radius: 0.0,
         size: 1.25,
-        _pad: 0,
+        reach: 0.75,
     };
     assert_eq!(
         gpusat::gpu::layout::hull_record_texels(&record),
-        [[11, 8, 6, 12], [40, 0, 1.25f32.to_bits(), 0]]
+        [
+            [11, 8, 6, 12],
+            [40, 0, 1.25f32.to_bits(), 0.75f32.to_bits()]
+        ]
     );
     // A transform's texels: rotation columns with the position's coordinates.
     let xf = gpusat::d3::Transform3::new(

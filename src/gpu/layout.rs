@@ -122,7 +122,8 @@ pub struct Params {
 /// A hull's data sits at `float_base` in the `hull_floats` texture
 /// (rgba32float): its vertices (`xyz`), then its face planes (unit normal,
 /// offset), then two texels per edge (the normals of its two faces, `f0`
-/// then `f1`); and at `int_base` in the `hull_ints` texture (rgba32uint):
+/// then `f1`), then its inner ball (centre, radius: the bound that lets
+/// the face and edge queries pass over faces and edges); and at `int_base` in the `hull_ints` texture (rgba32uint):
 /// one texel per edge (`v0`, `v1`, `f0`, `f1`), one per face (where its loop
 /// starts among the loop indices, its length), then the faces' loops, four
 /// vertex indices to a texel. A sphere has `vertex_count` 0.
@@ -143,8 +144,9 @@ pub struct HullRecord {
     pub radius: f32,
     /// The shape's size (for the tolerances).
     pub size: f32,
-    /// Padding to 32 bytes.
-    pub _pad: u32,
+    /// A hull's reach: the largest distance of a vertex from its origin,
+    /// rounded up (0 for a sphere), for the edge query's slack.
+    pub reach: f32,
 }
 
 /// A 3D body's shape texels.

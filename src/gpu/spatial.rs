@@ -15,7 +15,7 @@ use crate::types::Pair;
 
 /// Hulls of more vertices than this take the kernel's wide loops
 /// (`hulls_large`; see "Loops and lavapipe" in `shaders/sat3.wgsl`).
-pub(crate) const WIDE_HULL_VERTICES: usize = 128;
+pub(crate) const WIDE_HULL_VERTICES: usize = 64;
 
 /// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`], 1 a sphere, 2
 /// a larger hull.
@@ -81,7 +81,7 @@ pub(crate) fn library_texels(
                     int_base: ints.len() as u32,
                     radius: 0.0,
                     size: hull.size(),
-                    _pad: 0,
+                    reach: hull.lanes().reach,
                 };
                 floats.extend(hull.vertices().iter().map(|v| [v.x, v.y, v.z, 0.0]));
                 floats.extend(
@@ -97,6 +97,9 @@ pub(crate) fn library_texels(
                         floats.push([n.x, n.y, n.z, 0.0]);
                     }
                 }
+                let lanes = hull.lanes();
+                let centre = lanes.inner_centre;
+                floats.push([centre.x, centre.y, centre.z, lanes.inner_radius]);
                 ints.extend(hull.edges().iter().map(|e| [e.v0, e.v1, e.f0, e.f1]));
                 let mut start = 0;
                 for face in 0..hull.face_count() {
@@ -272,21 +275,52 @@ mod tests {
     use super::*;
     use crate::d3::MAX_HULL_VERTICES;
 
-    /// lavapipe ends an invocation's loops after this many iterations in all.
+    /// lavapipe ends a SIMD group's loops after this many iterations in all.
     const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
 
-    /// The most loop iterations the kernel runs for two hulls of `va` and `vb`
-    /// vertices (with the most faces and edges such hulls can have: `2V - 4`
-    /// and `3V - 6`), its loops taking `vertex_step` vertices and `edge_step`
-    /// edge pairs at a time: both face queries, the edge query.
-    fn hull_pair_iterations(va: usize, vb: usize, (vertex_step, edge_step): (usize, usize)) -> u64 {
-        let faces = |v: usize| (2 * v - 4) as u64;
-        let edges = |v: usize| (3 * v - 6) as u64;
-        let face_query = |f: u64, v: usize| f + f * (v as u64).div_ceil(vertex_step as u64);
+    /// Invocations in one llvmpipe SIMD group (256-bit vectors of 32-bit
+    /// lanes), whose loop iterations count together.
+    const SIMD_LANES: u64 = 8;
+
+    /// The steps of the kernel's inner loops: vertices per face-query
+    /// iteration, A's edges per Gauss-map iteration, crossing pairs offered
+    /// per iteration (`shaders/sat3.wgsl`).
+    struct Steps {
+        vertices: u64,
+        edges: u64,
+        offers: u64,
+    }
+
+    const NARROW: Steps = Steps {
+        vertices: 8,
+        edges: 8,
+        offers: 1,
+    };
+    const WIDE: Steps = Steps {
+        vertices: 32,
+        edges: 64,
+        offers: 24,
+    };
+
+    /// The most loop iterations one SIMD group runs for two hulls of `va`
+    /// and `vb` vertices (with the most faces and edges such hulls can
+    /// have: `2V - 4` and `3V - 6`), whatever the lanes do: each query's
+    /// outer loop runs once per face or edge and once more; the loops that
+    /// pass over faces and edges a bound rules out run at least once per
+    /// outer iteration plus, at most, every lane's every face or edge, out of
+    /// step with each other; each face scans all of the other's vertices;
+    /// each edge of B tests all of A's and may find all of them crossing.
+    fn hull_pair_iterations(va: u64, vb: u64, steps: &Steps) -> u64 {
+        let faces = |v: u64| 2 * v - 4;
+        let edges = |v: u64| 3 * v - 6;
+        let passes = |n: u64| (n + 1) + (n + 1) + SIMD_LANES * n;
+        let face_query = |f: u64, v: u64| passes(f) + (f + 1) * v.div_ceil(steps.vertices);
+        let (ea, eb) = (edges(va), edges(vb));
         face_query(faces(va), vb)
             + face_query(faces(vb), va)
-            + edges(vb)
-            + edges(vb) * edges(va).div_ceil(edge_step as u64)
+            + passes(eb)
+            + (eb + 1) * ea.div_ceil(steps.edges)
+            + (eb + 1) * ea.div_ceil(steps.offers)
     }
 
     /// The kernel's loops stay under lavapipe's limit for every pair it can
@@ -294,15 +328,16 @@ mod tests {
     /// steps for anything up to [`MAX_HULL_VERTICES`].
     #[test]
     fn the_loops_stay_under_lavapipes_limit() {
-        let narrow = hull_pair_iterations(WIDE_HULL_VERTICES, WIDE_HULL_VERTICES, (8, 8));
-        let wide = hull_pair_iterations(MAX_HULL_VERTICES, MAX_HULL_VERTICES, (16, 32));
+        let (narrow_most, most) = (WIDE_HULL_VERTICES as u64, MAX_HULL_VERTICES as u64);
+        let narrow = hull_pair_iterations(narrow_most, narrow_most, &NARROW);
+        let wide = hull_pair_iterations(most, most, &WIDE);
         assert!(narrow < LAVAPIPE_LOOP_ITERATIONS, "narrow: {narrow}");
         assert!(wide < LAVAPIPE_LOOP_ITERATIONS, "wide: {wide}");
-        // Without the steps, large hulls would not fit (what made it wrong).
-        let plain = hull_pair_iterations(96, 96, (1, 1));
-        assert!(plain > LAVAPIPE_LOOP_ITERATIONS, "plain: {plain}");
+        // Narrow steps would not do for larger hulls.
+        let larger = hull_pair_iterations(2 * narrow_most, 2 * narrow_most, &NARROW);
+        assert!(larger > LAVAPIPE_LOOP_ITERATIONS, "larger: {larger}");
         // A hull and a sphere: the faces, each face's loop, the edges.
-        let v = MAX_HULL_VERTICES as u64;
+        let v = most;
         let sphere = 2 * (2 * v - 4) + 2 * (3 * v - 6) + (3 * v - 6);
         assert!(sphere < LAVAPIPE_LOOP_ITERATIONS, "sphere: {sphere}");
     }
