@@ -202,7 +202,7 @@ fn choose_hull_axis(face_a: Separation, face_b: Separation, edge: EdgeSeparation
 // counted over every loop of the eight invocations together
 // (LP_MAX_TGSI_LOOP_ITERATIONS, a guard against hangs); the results are
 // then silently wrong. So the inner loops take several steps per iteration
-// in straight-line code: 8 vertices, 8 edges and one crossing ("hulls",
+// in straight-line code: 8 vertices, 4 edges and one crossing ("hulls",
 // hulls of up to 64 vertices on both sides), or 32 vertices, 64 edges and
 // 24 crossings ("hulls_large"). A chunk past the last index re-reads the
 // last one: a minimum is unchanged by repeats, an edge past the last one
@@ -395,19 +395,19 @@ fn crossing_bit(hull_a: HullRecord, b: MovedEdge, i: u32, k: u32, last: u32) -> 
     return select(0u, 1u << k, crossing.z != 0.0 && i + k <= last);
 }
 
-// lanes.rs crossing_mask: A's edges `i` to `i + 7` (`i` a multiple of 8;
-// those up to `last`) against B's moved edge, in straight-line code (see
-// "Loops and lavapipe"): the ones whose arcs cross added to `crossings` as
-// bits `at` to `at + 7` (`at` the place of `i` in its block).
-fn add_crossings8(crossings: Crossings, hull_a: HullRecord, b: MovedEdge, at: u32, i: u32, last: u32) -> Crossings {
-    let bits = crossing_bit(hull_a, b, i, 0u, last)
+// lanes.rs crossing_mask: A's edges `i` to `i + 3` (those up to `last`)
+// against B's moved edge, in straight-line code (see "Loops and
+// lavapipe"): bit `k` set when edge `i + k` crosses.
+fn crossing_bits4(hull_a: HullRecord, b: MovedEdge, i: u32, last: u32) -> u32 {
+    return crossing_bit(hull_a, b, i, 0u, last)
         | crossing_bit(hull_a, b, i, 1u, last)
         | crossing_bit(hull_a, b, i, 2u, last)
-        | crossing_bit(hull_a, b, i, 3u, last)
-        | crossing_bit(hull_a, b, i, 4u, last)
-        | crossing_bit(hull_a, b, i, 5u, last)
-        | crossing_bit(hull_a, b, i, 6u, last)
-        | crossing_bit(hull_a, b, i, 7u, last);
+        | crossing_bit(hull_a, b, i, 3u, last);
+}
+
+// `bits` added to `crossings` from bit `at` (a multiple of 4: the bits stay
+// in one word).
+fn add_crossings(crossings: Crossings, bits: u32, at: u32) -> Crossings {
     let word = at >> 5u;
     let placed = bits << (at & 31u);
     return merge_crossings(crossings, Crossings(
@@ -488,8 +488,8 @@ fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transfor
             break;
         }
         var crossings = Crossings(vec4<u32>(0u), vec2<u32>(0u));
-        for (var i = 0u; i < hull_a.edge_count; i += 8u) {
-            crossings = add_crossings8(crossings, hull_a, cursor.b, i, i, last);
+        for (var i = 0u; i < hull_a.edge_count; i += 4u) {
+            crossings = add_crossings(crossings, crossing_bits4(hull_a, cursor.b, i, last), i);
         }
         loop {
             if !any_crossing(crossings) {
@@ -518,8 +518,9 @@ struct WideCrossings {
 
 fn add_crossings8_wide(crossings: WideCrossings, hull_a: HullRecord, b: MovedEdge, i: u32, last: u32) -> WideCrossings {
     let block = i / 192u;
+    let bits = crossing_bits4(hull_a, b, i, last) | (crossing_bits4(hull_a, b, i + 4u, last) << 4u);
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
-    let added = add_crossings8(empty, hull_a, b, i % 192u, i, last);
+    let added = add_crossings(empty, bits, i % 192u);
     var result = crossings;
     if block == 0u { result.c0 = merge_crossings(result.c0, added); }
     if block == 1u { result.c1 = merge_crossings(result.c1, added); }

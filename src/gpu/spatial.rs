@@ -293,7 +293,7 @@ mod tests {
 
     const NARROW: Steps = Steps {
         vertices: 8,
-        edges: 8,
+        edges: 4,
         offers: 1,
     };
     const WIDE: Steps = Steps {
