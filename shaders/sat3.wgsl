@@ -16,7 +16,7 @@
 //
 // Data (src/gpu/layout.rs: HullRecord). The hull library is two textures:
 // `hull_floats` holds each hull's vertices, its face planes (normal, offset),
-// two texels per edge (the normals of its two faces, the edge's arc on the
+// its edges' face normals two edges to three texels (the edge's arc on the
 // Gauss map being their cross product, recomputed here as the CPU computed
 // it) and its inner ball (centre, radius: HullLanes); `hull_ints` holds each edge's vertices and faces, each
 // face's loop (start, length) and the loops' vertex indices, four to a
@@ -132,16 +132,50 @@ fn hull_plane(hull: HullRecord, f: u32) -> vec4<f32> {
     return textureLoad(hull_floats, texel(hull.float_base + hull.vertex_count + f), 0);
 }
 
-// The normal of edge `e`'s face `side` (0: f0, 1: f1).
-fn edge_normal(hull: HullRecord, e: u32, side: u32) -> vec3<f32> {
-    let base = hull.float_base + hull.vertex_count + hull.face_count;
-    return textureLoad(hull_floats, texel(base + 2u * e + side), 0).xyz;
+// The normals of an edge's two faces (f0, f1).
+struct EdgeNormals {
+    u: vec3<f32>,
+    v: vec3<f32>,
+}
+
+// The edges' normals are packed two edges to three texels:
+// (u0.xyz, v0.x), (v0.yz, u1.xy), (u1.z, v1.xyz).
+fn edge_texels(hull: HullRecord) -> u32 {
+    return hull.float_base + hull.vertex_count + hull.face_count;
+}
+
+// Edge `e`'s normals (two texel reads).
+fn edge_normals(hull: HullRecord, e: u32) -> EdgeNormals {
+    let odd = (e & 1u) == 1u;
+    let at = edge_texels(hull) + 3u * (e >> 1u) + select(0u, 1u, odd);
+    let t0 = textureLoad(hull_floats, texel(at), 0);
+    let t1 = textureLoad(hull_floats, texel(at + 1u), 0);
+    return EdgeNormals(
+        select(t0.xyz, vec3<f32>(t0.zw, t1.x), odd),
+        select(vec3<f32>(t0.w, t1.xy), t1.yzw, odd),
+    );
+}
+
+// Edges `2 pair` and `2 pair + 1`'s normals (three texel reads).
+struct EdgePairNormals {
+    first: EdgeNormals,
+    second: EdgeNormals,
+}
+
+fn edge_pair_normals(hull: HullRecord, pair: u32) -> EdgePairNormals {
+    let at = edge_texels(hull) + 3u * pair;
+    let t0 = textureLoad(hull_floats, texel(at), 0);
+    let t1 = textureLoad(hull_floats, texel(at + 1u), 0);
+    let t2 = textureLoad(hull_floats, texel(at + 2u), 0);
+    return EdgePairNormals(
+        EdgeNormals(t0.xyz, vec3<f32>(t0.w, t1.xy)),
+        EdgeNormals(vec3<f32>(t1.zw, t2.x), t2.yzw),
+    );
 }
 
 // The hull's inner ball: its centre in .xyz, its radius in .w.
 fn hull_inner(hull: HullRecord) -> vec4<f32> {
-    let base = hull.float_base + hull.vertex_count + hull.face_count;
-    return textureLoad(hull_floats, texel(base + 2u * hull.edge_count), 0);
+    return textureLoad(hull_floats, texel(edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u)), 0);
 }
 
 // Edge `e`'s vertices and faces: (v0, v1, f0, f1).
@@ -318,8 +352,9 @@ struct MovedEdge {
 
 // B's edge `e` moved into A's frame by `xf`.
 fn moved_edge(hull_b: HullRecord, e: u32, xf: Transform3) -> MovedEdge {
-    let u = edge_normal(hull_b, e, 0u);
-    let v = edge_normal(hull_b, e, 1u);
+    let normals = edge_normals(hull_b, e);
+    let u = normals.u;
+    let v = normals.v;
     let ends = hull_edge(hull_b, e);
     return MovedEdge(
         rotate3(xf.r, u),
@@ -341,8 +376,9 @@ fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, t
     if scan.done {
         return scan;
     }
-    let u_a = edge_normal(hull_a, i, 0u);
-    let v_a = edge_normal(hull_a, i, 1u);
+    let normals = edge_normals(hull_a, i);
+    let u_a = normals.u;
+    let v_a = normals.v;
     let arc_a = cross3(v_a, u_a);
     let crossing = gauss_test(u_a, v_a, arc_a, b.u, b.v, b.arc);
     if crossing.z == 0.0 || nearly_parallel(crossing.x, crossing.y, arc_a) {
@@ -385,24 +421,23 @@ struct Crossings {
     high: vec2<u32>,
 }
 
-// Bit `k` set if A's edge `i + k` (not past `last`) and B's moved edge
-// cross on the Gauss maps.
-fn crossing_bit(hull_a: HullRecord, b: MovedEdge, i: u32, k: u32, last: u32) -> u32 {
-    let e = min(i + k, last);
-    let u_a = edge_normal(hull_a, e, 0u);
-    let v_a = edge_normal(hull_a, e, 1u);
-    let crossing = gauss_test(u_a, v_a, cross3(v_a, u_a), b.u, b.v, b.arc);
+// Bit `k` set if A's edge `i + k` (not past `last`; its normals `a`) and
+// B's moved edge cross on the Gauss maps.
+fn crossing_bit(a: EdgeNormals, b: MovedEdge, i: u32, k: u32, last: u32) -> u32 {
+    let crossing = gauss_test(a.u, a.v, cross3(a.v, a.u), b.u, b.v, b.arc);
     return select(0u, 1u << k, crossing.z != 0.0 && i + k <= last);
 }
 
-// lanes.rs crossing_mask: A's edges `i` to `i + 3` (those up to `last`)
-// against B's moved edge, in straight-line code (see "Loops and
+// lanes.rs crossing_mask: A's edges `i` to `i + 3` (`i` even; those up to
+// `last`) against B's moved edge, in straight-line code (see "Loops and
 // lavapipe"): bit `k` set when edge `i + k` crosses.
 fn crossing_bits4(hull_a: HullRecord, b: MovedEdge, i: u32, last: u32) -> u32 {
-    return crossing_bit(hull_a, b, i, 0u, last)
-        | crossing_bit(hull_a, b, i, 1u, last)
-        | crossing_bit(hull_a, b, i, 2u, last)
-        | crossing_bit(hull_a, b, i, 3u, last);
+    let low = edge_pair_normals(hull_a, i >> 1u);
+    let high = edge_pair_normals(hull_a, (i >> 1u) + 1u);
+    return crossing_bit(low.first, b, i, 0u, last)
+        | crossing_bit(low.second, b, i, 1u, last)
+        | crossing_bit(high.first, b, i, 2u, last)
+        | crossing_bit(high.second, b, i, 3u, last);
 }
 
 // `bits` added to `crossings` from bit `at` (a multiple of 4: the bits stay

@@ -121,8 +121,9 @@ pub struct Params {
 ///
 /// A hull's data sits at `float_base` in the `hull_floats` texture
 /// (rgba32float): its vertices (`xyz`), then its face planes (unit normal,
-/// offset), then two texels per edge (the normals of its two faces, `f0`
-/// then `f1`), then its inner ball (centre, radius: the bound that lets
+/// offset), then its edges' face normals (`f0`'s `u`, `f1`'s `v`), two
+/// edges to three texels (`u0.xyz, v0.x`; `v0.yz, u1.xy`; `u1.z, v1.xyz`),
+/// then its inner ball (centre, radius: the bound that lets
 /// the face and edge queries pass over faces and edges); and at `int_base` in the `hull_ints` texture (rgba32uint):
 /// one texel per edge (`v0`, `v1`, `f0`, `f1`), one per face (where its loop
 /// starts among the loop indices, its length), then the faces' loops, four

@@ -12,6 +12,7 @@ use super::layout::{
 };
 use crate::d3::{Axis, Batch, EdgeSearch, SatHit, Shape, ShapeSet};
 use crate::types::Pair;
+use glam::Vec3;
 
 /// Hulls of more vertices than this take the kernel's wide loops
 /// (`hulls_large`; see "Loops and lavapipe" in `shaders/sat3.wgsl`).
@@ -90,12 +91,19 @@ pub(crate) fn library_texels(
                         .zip(hull.offsets())
                         .map(|(n, &d)| [n.x, n.y, n.z, d]),
                 );
+                // Two edges' normals to three texels: (u0.xyz, v0.x),
+                // (v0.yz, u1.xy), (u1.z, v1.xyz).
                 let normals = hull.normals();
-                for edge in hull.edges() {
-                    for face in [edge.f0, edge.f1] {
-                        let n = normals[face as usize];
-                        floats.push([n.x, n.y, n.z, 0.0]);
-                    }
+                for pair in hull.edges().chunks(2) {
+                    let faces = |k: usize| {
+                        pair.get(k).map_or([Vec3::ZERO; 2], |edge| {
+                            [normals[edge.f0 as usize], normals[edge.f1 as usize]]
+                        })
+                    };
+                    let ([u0, v0], [u1, v1]) = (faces(0), faces(1));
+                    floats.push([u0.x, u0.y, u0.z, v0.x]);
+                    floats.push([v0.y, v0.z, u1.x, u1.y]);
+                    floats.push([u1.z, v1.x, v1.y, v1.z]);
                 }
                 let lanes = hull.lanes();
                 let centre = lanes.inner_centre;
