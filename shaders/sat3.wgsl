@@ -588,6 +588,34 @@ fn remove_crossing_wide(crossings: WideCrossings, i: u32) -> WideCrossings {
     return result;
 }
 
+// The crossings still to offer, the scan, and the last edge of A offered.
+struct Offering {
+    crossings: WideCrossings,
+    scan: EdgeScan,
+    i: u32,
+}
+
+// The lowest crossing left offered and removed; once none is left, the
+// last one offered again (which changes nothing).
+fn offer_lowest(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32) -> Offering {
+    let i = select(offering.i, lowest_crossing_wide(offering.crossings), any_crossing_wide(offering.crossings));
+    let crossings = remove_crossing_wide(offering.crossings, i);
+    return Offering(crossings, edge_step(offering.scan, hull_a, b, i, j, tolerance, limit), i);
+}
+
+// Eight of them, in straight-line code (see "Loops and lavapipe").
+fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32) -> Offering {
+    var o = offer_lowest(offering, hull_a, b, j, tolerance, limit);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
+    return o;
+}
+
 // The same for larger hulls: A's edges 64 a step, the crossings offered 24
 // a step (the lowest first; once none is left, the last again, which
 // changes nothing).
@@ -615,87 +643,19 @@ fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Tra
             crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 48u, last);
             crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 56u, last);
         }
-        var i = 0u;
+        var offering = Offering(crossings, scan, 0u);
         loop {
-            if !any_crossing_wide(crossings) {
+            if !any_crossing_wide(offering.crossings) {
                 break;
             }
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            i = select(i, lowest_crossing_wide(crossings), any_crossing_wide(crossings));
-            crossings = remove_crossing_wide(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
-            if scan.done {
-                return scan.best;
+            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit);
+            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit);
+            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit);
+            if offering.scan.done {
+                return offering.scan.best;
             }
         }
+        scan = offering.scan;
         j++;
     }
     return scan.best;
