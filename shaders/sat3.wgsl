@@ -489,7 +489,7 @@ struct EdgeCursor {
 // edges.rs EdgeScan::skips_edge, as a loop: from B's edge `j` on, the first
 // that A's inner ball does not rule out (`j` the edge count if none is
 // left). Each lane goes on to its own.
-fn next_edge_b(scan: EdgeScan, hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, j: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32) -> EdgeCursor {
+fn next_edge_b(scan: EdgeScan, hull_b: HullRecord, xf: Transform3, j: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32) -> EdgeCursor {
     var cursor = EdgeCursor(j, MovedEdge(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0)));
     loop {
         if cursor.j >= hull_b.edge_count {
@@ -507,7 +507,7 @@ fn next_edge_b(scan: EdgeScan, hull_a: HullRecord, hull_b: HullRecord, xf: Trans
 // The deepest edge pair, in A's frame (`xf` takes B's local points into
 // A's), pruned by the Gauss-map test: B's edges outside, A's inside, as
 // lanes.rs, for hulls of up to 64 vertices. Each lane passes over the edges
-// of B that A's inner ball rules out, tests its edge against all of A's, 8
+// of B that A's inner ball rules out, tests its edge against all of A's, 4
 // a step, keeping the crossings as bits, then offers those in order, one a
 // step.
 fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32) -> EdgeSeparation {
@@ -517,7 +517,7 @@ fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transfor
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
     var j = 0u;
     loop {
-        let cursor = next_edge_b(scan, hull_a, hull_b, xf, j, inner_a, tolerance, limit, slack);
+        let cursor = next_edge_b(scan, hull_b, xf, j, inner_a, tolerance, limit, slack);
         j = cursor.j;
         if j >= hull_b.edge_count {
             break;
@@ -627,7 +627,7 @@ fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Tra
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var j = 0u;
     loop {
-        let cursor = next_edge_b(scan, hull_a, hull_b, xf, j, inner_a, tolerance, limit, slack);
+        let cursor = next_edge_b(scan, hull_b, xf, j, inner_a, tolerance, limit, slack);
         j = cursor.j;
         if j >= hull_b.edge_count {
             break;
