@@ -45,6 +45,8 @@ pub(crate) trait Lanes:
     }
     /// `self < other ? self : other`, lane by lane (no NaN occurs here).
     fn min(self, other: Self) -> Self;
+    /// `self > other ? self : other`, lane by lane (no NaN occurs here).
+    fn max(self, other: Self) -> Self;
     fn to_array(self) -> [f32; 8];
     /// Bit `k` set where lane `k` of `self` is below `other`'s.
     fn less_bits(self, other: Self) -> u32;
@@ -121,6 +123,11 @@ impl Lanes for Portable {
     #[inline(always)]
     fn min(self, other: Portable) -> Portable {
         Portable(self.0.fast_min(other.0), self.1.fast_min(other.1))
+    }
+
+    #[inline(always)]
+    fn max(self, other: Portable) -> Portable {
+        Portable(self.0.fast_max(other.0), self.1.fast_max(other.1))
     }
 
     #[inline(always)]
@@ -216,6 +223,12 @@ pub(crate) mod avx {
         fn min(self, other: Avx) -> Avx {
             // SAFETY: see the type's documentation.
             Avx(unsafe { _mm256_min_ps(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn max(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_max_ps(self.0, other.0) })
         }
 
         #[inline(always)]

@@ -6,7 +6,7 @@ use glam::{Mat3, Vec3};
 
 use super::gauss_grid::GaussGrid;
 use super::hull::{HullMesh, build_hull};
-use super::math::{cross3, length3};
+use super::math::{cross3, dot3, length3};
 use super::sat::PARALLEL_TOLERANCE;
 use crate::error::ShapeError;
 use crate::hull::check_size;
@@ -51,9 +51,18 @@ pub(crate) struct HullLanes {
     /// `[u.x, u.y, u.z, v.x, v.y, v.z, arc.x, arc.y, arc.z]` of eight edges
     /// per chunk (see [`EdgeGauss`]).
     pub(crate) arcs: Vec<[[f32; LANES]; 9]>,
-    /// Per edge, `PARALLEL_TOLERANCE x |arc|`: the bound of
-    /// `nearly_parallel`, computed with its operations.
-    pub(crate) parallel: Vec<f32>,
+    /// Per edge, its first vertex and `PARALLEL_TOLERANCE x |arc|` (the
+    /// bound of `nearly_parallel`, computed with its operations): what an
+    /// edge pair's separation reads of the edge, in one place (the
+    /// vertex through the edge would be two dependent loads, each a likely
+    /// cache miss when many hulls take turns).
+    pub(crate) origins: Vec<[f32; 4]>,
+    /// `[u . p, v . p, k]` of eight edges per chunk, with `p` the edge's
+    /// first vertex and `k >= 1 / cos(angle / 2)` for the angle between its
+    /// faces' normals `u` and `v` (capped at `f32::MAX`): what bounds the
+    /// separation of every pair of the edge against another hull's inner
+    /// ball (`edge_bounds` in `sat/lanes.rs`). Missing lanes zero.
+    pub(crate) edge_planes: Vec<[[f32; LANES]; 3]>,
     /// The largest distance of a vertex from the local origin (rounded up):
     /// bounds the length of any vertex difference the edge scan meets.
     pub(crate) reach: f32,
@@ -146,8 +155,9 @@ impl RegionLanes {
 }
 
 impl HullLanes {
-    /// Packs a hull's vertices and edge arcs.
-    pub fn new(vertices: &[Vec3], arcs: &[EdgeGauss]) -> HullLanes {
+    /// Packs a hull's vertices, edge arcs and the edges' bound data (`edges`
+    /// gives each arc's first vertex).
+    pub fn new(vertices: &[Vec3], edges: &[HullEdge], arcs: &[EdgeGauss]) -> HullLanes {
         let vertex_chunks = vertices
             .chunks(LANES)
             .map(|chunk| {
@@ -160,15 +170,46 @@ impl HullLanes {
             })
             .collect();
         let arc_chunks = arcs.chunks(LANES).map(arc_rows).collect();
+        let planes: Vec<[f32; 3]> = edges
+            .iter()
+            .zip(arcs)
+            .map(|(edge, g)| {
+                let p = vertices[edge.v0 as usize];
+                // 1 / cos(angle / 2) in double precision, rounded up past
+                // the single-precision rounding of u . v.
+                let cos_half = ((1.0 + f64::from(dot3(g.u, g.v))) * 0.5 - 1e-6)
+                    .max(0.0)
+                    .sqrt();
+                let k = if cos_half > 0.0 {
+                    ((1.0 + 1e-6) / cos_half).min(f64::from(f32::MAX)) as f32
+                } else {
+                    f32::MAX
+                };
+                [dot3(g.u, p), dot3(g.v, p), k]
+            })
+            .collect();
+        let plane_chunks = planes
+            .chunks(LANES)
+            .map(|chunk| {
+                std::array::from_fn(|row| {
+                    std::array::from_fn(|k| chunk.get(k).map_or(0.0, |plane| plane[row]))
+                })
+            })
+            .collect();
         let reach = vertices.iter().map(|&v| length3(v)).fold(0.0, f32::max);
         HullLanes {
             inner_centre: Vec3::ZERO,
             inner_radius: 0.0,
             vertices: vertex_chunks,
             arcs: arc_chunks,
-            parallel: arcs
+            edge_planes: plane_chunks,
+            origins: edges
                 .iter()
-                .map(|g| PARALLEL_TOLERANCE * length3(g.arc))
+                .zip(arcs)
+                .map(|(edge, g)| {
+                    let p = vertices[edge.v0 as usize];
+                    [p.x, p.y, p.z, PARALLEL_TOLERANCE * length3(g.arc)]
+                })
                 .collect(),
             reach: reach * (1.0 + 4.0 * f32::EPSILON),
         }
@@ -292,7 +333,7 @@ impl Hull {
         });
         let i = mesh.unit_inertia;
         let vertices: Vec<Vec3> = mesh.vertices.iter().map(|v| v.as_vec3()).collect();
-        let mut lanes = HullLanes::new(&vertices, &edge_gauss);
+        let mut lanes = HullLanes::new(&vertices, &edges, &edge_gauss);
         let inradius = mesh
             .planes
             .iter()

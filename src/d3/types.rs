@@ -136,6 +136,9 @@ pub struct EdgeStats {
     /// Edges of B whose pairs the fast searches left untested because a
     /// bound showed none could matter (their crossings are not in `kept`).
     pub skipped: u64,
+    /// Edges of A left out, by the same kind of bound, of the tests of an
+    /// edge of B (counted once per edge of B tested).
+    pub skipped_a: u64,
 }
 
 impl EdgeStats {
@@ -145,5 +148,6 @@ impl EdgeStats {
         self.edge_pairs += other.edge_pairs;
         self.kept += other.kept;
         self.skipped += other.skipped;
+        self.skipped_a += other.skipped_a;
     }
 }

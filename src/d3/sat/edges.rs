@@ -170,8 +170,28 @@ impl EdgeScan {
         } else {
             m / ((1.0 + dot3(u_b, v_b)) * 0.5).max(0.0).sqrt()
         };
-        let bound = along - radius + 2.0 * self.slack;
-        bound <= self.best.value + self.tolerance && bound < self.limit
+        self.cannot_matter(along - radius)
+    }
+
+    /// Whether pairs whose separations are all at most `bound` (less the
+    /// scan's rounding allowance, added here) could be skipped: none could
+    /// replace the best or reach the limit. Never before a first pair has
+    /// been computed, and never on a NaN.
+    #[inline(always)]
+    pub(super) fn cannot_matter(&self, bound: f32) -> bool {
+        let bound = bound + 2.0 * self.slack;
+        self.best.value > LOWEST && bound <= self.best.value + self.tolerance && bound < self.limit
+    }
+
+    /// What `cannot_matter` compares with, for a vector of bounds:
+    /// `(best + tolerance, limit, the allowance added to a bound)`.
+    #[inline(always)]
+    pub(super) fn skip_levels(&self) -> (f32, f32, f32) {
+        (
+            self.best.value + self.tolerance,
+            self.limit,
+            2.0 * self.slack,
+        )
     }
 
     /// Offers A's edge `i` against B's edge `j` (in A's frame: `u_b`, `v_b`,
@@ -219,13 +239,13 @@ impl EdgeScan {
 /// normal, and its first vertex.
 #[inline(always)]
 pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Vec3, Vec3) {
-    let data = hull_b.edges()[edge];
     let gauss = hull_b.edge_gauss()[edge];
+    let [x, y, z, _] = hull_b.lanes().origins[edge];
     (
         rotate3(xf.r, gauss.u),
         rotate3(xf.r, gauss.v),
         rotate3(xf.r, gauss.arc),
-        transform_point3(xf, hull_b.vertices()[data.v0 as usize]),
+        transform_point3(xf, Vec3::new(x, y, z)),
     )
 }
 

@@ -267,7 +267,7 @@ fn edge_walk_with<V: Lanes>(
     let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
     let mut scan = EdgeScan::new(tolerance, limit, reach);
     let inner_a = (lanes_a.inner_centre, lanes_a.inner_radius);
-    let (gauss_a, edges_a, vertices_a) = (hull_a.edge_gauss(), hull_a.edges(), hull_a.vertices());
+    let gauss_a = hull_a.edge_gauss();
     let (gauss_b, vertices_b) = (hull_b.edge_gauss(), hull_b.vertices());
     for (j, edge) in hull_b.edges().iter().enumerate() {
         // moved_edge, with the face normals the face query moved.
@@ -288,12 +288,13 @@ fn edge_walk_with<V: Lanes>(
         );
         let mut offer = |i: u16, test: (f32, f32)| {
             stats.kept += 1;
+            let [x, y, z, parallel] = lanes_a.origins[i as usize];
             scan.offer(
                 (u32::from(i), j as u32),
                 test,
-                lanes_a.parallel[i as usize],
+                parallel,
                 (u_b, v_b, point_b),
-                vertices_a[edges_a[i as usize].v0 as usize],
+                Vec3::new(x, y, z),
             )
         };
         if walk::<V>(hull_a, (u_b, v_b, arc_b), ends, crossed).is_some() {
