@@ -63,6 +63,10 @@ pub(crate) struct HullLanes {
     /// separation of every pair of the edge against another hull's inner
     /// ball (`edge_bounds` in `sat/lanes.rs`). Missing lanes zero.
     pub(crate) edge_planes: Vec<[[f32; LANES]; 3]>,
+    /// `[n.x, n.y, n.z, d]` of eight faces per chunk (missing lanes zero):
+    /// what bounds a face query against another hull's inner ball, eight
+    /// faces at a time (`sat/lanes.rs`).
+    pub(crate) face_planes: Vec<[[f32; LANES]; 4]>,
     /// The largest distance of a vertex from the local origin (rounded up):
     /// bounds the length of any vertex difference the edge scan meets.
     pub(crate) reach: f32,
@@ -154,10 +158,21 @@ impl RegionLanes {
     }
 }
 
+/// Up to eight records of `N` values as `N` rows of eight lanes, missing
+/// lanes zero.
+fn rows_of<const N: usize>(chunk: &[[f32; N]]) -> [[f32; LANES]; N] {
+    std::array::from_fn(|row| std::array::from_fn(|k| chunk.get(k).map_or(0.0, |r| r[row])))
+}
+
 impl HullLanes {
-    /// Packs a hull's vertices, edge arcs and the edges' bound data (`edges`
-    /// gives each arc's first vertex).
-    pub fn new(vertices: &[Vec3], edges: &[HullEdge], arcs: &[EdgeGauss]) -> HullLanes {
+    /// Packs a hull's vertices, faces (`normal . x = offset`), edge arcs and
+    /// the edges' bound data (`edges` gives each arc's first vertex).
+    pub fn new(
+        vertices: &[Vec3],
+        (normals, offsets): (&[Vec3], &[f32]),
+        edges: &[HullEdge],
+        arcs: &[EdgeGauss],
+    ) -> HullLanes {
         let vertex_chunks = vertices
             .chunks(LANES)
             .map(|chunk| {
@@ -188,14 +203,13 @@ impl HullLanes {
                 [dot3(g.u, p), dot3(g.v, p), k]
             })
             .collect();
-        let plane_chunks = planes
-            .chunks(LANES)
-            .map(|chunk| {
-                std::array::from_fn(|row| {
-                    std::array::from_fn(|k| chunk.get(k).map_or(0.0, |plane| plane[row]))
-                })
-            })
+        let faces: Vec<[f32; 4]> = normals
+            .iter()
+            .zip(offsets)
+            .map(|(n, &d)| [n.x, n.y, n.z, d])
             .collect();
+        let face_chunks = faces.chunks(LANES).map(rows_of).collect();
+        let plane_chunks = planes.chunks(LANES).map(rows_of).collect();
         let reach = vertices.iter().map(|&v| length3(v)).fold(0.0, f32::max);
         HullLanes {
             inner_centre: Vec3::ZERO,
@@ -203,6 +217,7 @@ impl HullLanes {
             vertices: vertex_chunks,
             arcs: arc_chunks,
             edge_planes: plane_chunks,
+            face_planes: face_chunks,
             origins: edges
                 .iter()
                 .zip(arcs)
@@ -333,7 +348,8 @@ impl Hull {
         });
         let i = mesh.unit_inertia;
         let vertices: Vec<Vec3> = mesh.vertices.iter().map(|v| v.as_vec3()).collect();
-        let mut lanes = HullLanes::new(&vertices, &edges, &edge_gauss);
+        let offsets: Vec<f32> = mesh.planes.iter().map(|(_, d)| *d as f32).collect();
+        let mut lanes = HullLanes::new(&vertices, (&normals, &offsets), &edges, &edge_gauss);
         let inradius = mesh
             .planes
             .iter()
@@ -348,7 +364,7 @@ impl Hull {
             lanes,
             vertices,
             normals,
-            offsets: mesh.planes.iter().map(|(_, d)| *d as f32).collect(),
+            offsets,
             face_starts,
             face_vertices,
             edges,
