@@ -271,12 +271,19 @@ pub fn find_max_edge_separation_lanes(
     limit: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
-    #[cfg(target_arch = "x86_64")]
-    if uses_avx() {
-        // SAFETY: AVX was detected on this CPU.
-        return unsafe { edge_separation_avx(hull_a, hull_b, xf, (tolerance, limit), stats) };
-    }
-    edge_separation_with::<Portable>(hull_a, hull_b, xf, (tolerance, limit), stats)
+    // The scratch is borrowed here, outside the AVX function: code in a
+    // closure does not inherit `target_feature`, and the intrinsics would
+    // become calls (eight times slower).
+    EDGE_FILTER.with_borrow_mut(|filter| {
+        #[cfg(target_arch = "x86_64")]
+        if uses_avx() {
+            // SAFETY: AVX was detected on this CPU.
+            return unsafe {
+                edge_separation_avx(hull_a, hull_b, xf, (tolerance, limit), stats, filter)
+            };
+        }
+        edge_separation_filtered::<Portable>(hull_a, hull_b, xf, (tolerance, limit), stats, filter)
+    })
 }
 
 /// [`find_max_edge_separation_lanes`] on the portable lanes, whatever the
@@ -291,7 +298,9 @@ pub fn find_max_edge_separation_portable(
     limit: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
-    edge_separation_with::<Portable>(hull_a, hull_b, xf, (tolerance, limit), stats)
+    EDGE_FILTER.with_borrow_mut(|filter| {
+        edge_separation_filtered::<Portable>(hull_a, hull_b, xf, (tolerance, limit), stats, filter)
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -302,8 +311,9 @@ fn edge_separation_avx(
     xf: Transform3,
     bounds: (f32, f32),
     stats: &mut EdgeStats,
+    filter: &mut EdgeFilter,
 ) -> EdgeSeparation {
-    edge_separation_with::<Avx>(hull_a, hull_b, xf, bounds, stats)
+    edge_separation_filtered::<Avx>(hull_a, hull_b, xf, bounds, stats, filter)
 }
 
 /// Hulls whose edges fill at most this many chunks of eight are not
@@ -423,19 +433,6 @@ impl EdgeFilter {
             self.chunks.push(chunk);
         }
     }
-}
-
-#[inline(always)]
-fn edge_separation_with<V: Lanes>(
-    hull_a: &Hull,
-    hull_b: &Hull,
-    xf: Transform3,
-    bounds: (f32, f32),
-    stats: &mut EdgeStats,
-) -> EdgeSeparation {
-    EDGE_FILTER.with_borrow_mut(|filter| {
-        edge_separation_filtered::<V>(hull_a, hull_b, xf, bounds, stats, filter)
-    })
 }
 
 /// The edge query with both hulls' edges bounded against the other's inner

@@ -37,7 +37,11 @@ pub const WALK_MIN_VERTICES: usize = 48;
 /// vertices; the lanes against the walk, best of three interleaved runs):
 /// 48-vertex hulls 14,780 against 27,572; 64: 24,589 against 40,220; 96:
 /// 45,268 against 54,831; 128: 69,848 against 80,852; 160: 106,934 against
-/// 96,025. The crossing lies near 144.
+/// 96,025. The crossing lies near 144. Measured again once the lanes
+/// bounded both hulls' edges (`cargo bench --bench hull_queries`, the edge
+/// query alone on 400 pairs, the lanes against the walk): 64 vertices
+/// 1.36 ms against 1.32; 128: 2.68 against 3.11; 256: 6.67 against 6.27.
+/// The crossing still lies between 128 and 256.
 pub const WALK_MIN_VERTICES_AVX: usize = 144;
 
 /// The hull size from which the default search walks, on this CPU.
