@@ -396,7 +396,8 @@ fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, t
     return result;
 }
 
-// edges.rs EdgeScan::skips_edge: whether every pair of B's moved edge is
+// lanes.rs edge_bounds for one edge of B, from the moved edge, then
+// edges.rs EdgeScan::cannot_matter: whether every pair of B's moved edge is
 // sure to fall below the threshold, by A's inner ball (`inner`); `slack`
 // is SKIP_SLACK times the pair's reach. Nothing is skipped before a first
 // pair has been computed.
@@ -486,7 +487,7 @@ struct EdgeCursor {
     b: MovedEdge,
 }
 
-// edges.rs EdgeScan::skips_edge, as a loop: from B's edge `j` on, the first
+// The same bound as a loop: from B's edge `j` on, the first
 // that A's inner ball does not rule out (`j` the edge count if none is
 // left). Each lane goes on to its own.
 fn next_edge_b(scan: EdgeScan, hull_b: HullRecord, xf: Transform3, j: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32) -> EdgeCursor {

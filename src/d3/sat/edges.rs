@@ -134,45 +134,6 @@ impl EdgeScan {
         }
     }
 
-    /// Whether every pair of B's edge `j` (its faces' normals `u_b`, `v_b`
-    /// and a point `point_b`, in A's frame) is sure to fall below the
-    /// threshold, so that its tests can be skipped; `inner` is A's inner
-    /// ball (centre, radius).
-    ///
-    /// A pair's axis `n` lies on B's negated arc, between `c = -u_b` and
-    /// `d = -v_b`, and its separation is `n . (point_b - v_a)` with `v_a` on
-    /// A's edge, A's support along `n`; A's inner ball puts that support at
-    /// least `n . centre + radius` along `n`. So every separation is at most
-    /// `max over the arc of n . x - radius` with `x = point_b - centre`; on
-    /// an arc `n = a c + b d` with `a, b >= 0`, and `a + b` lies between 1
-    /// and `1 / cos(angle / 2)`, so
-    ///
-    /// ```text
-    /// m = max(c . x, d . x)
-    /// bound = (m <= 0 ? m : m / cos(angle / 2)) - radius + 2 slack
-    /// skip when bound <= best + tolerance and bound < limit
-    /// ```
-    ///
-    /// Nothing is skipped before a first pair has been computed.
-    #[inline(always)]
-    pub(super) fn skips_edge(
-        &self,
-        (u_b, v_b, point_b): (Vec3, Vec3, Vec3),
-        (centre, radius): (Vec3, f32),
-    ) -> bool {
-        if self.best.value <= LOWEST {
-            return false;
-        }
-        let x = point_b - centre;
-        let m = (-dot3(u_b, x)).max(-dot3(v_b, x));
-        let along = if m <= 0.0 {
-            m
-        } else {
-            m / ((1.0 + dot3(u_b, v_b)) * 0.5).max(0.0).sqrt()
-        };
-        self.cannot_matter(along - radius)
-    }
-
     /// Whether pairs whose separations are all at most `bound` (less the
     /// scan's rounding allowance, added here) could be skipped: none could
     /// replace the best or reach the limit. Never before a first pair has

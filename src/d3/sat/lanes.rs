@@ -360,7 +360,11 @@ thread_local! {
 /// (for an edge of B the same with B's own normals: the arc negated and the
 /// axis flipped cancel). The rounding is left to `EdgeScan::cannot_matter`.
 #[inline(always)]
-fn edge_bounds<V: Lanes>(lanes: &HullLanes, (centre, radius): (Vec3, f32), out: &mut Vec<f32>) {
+pub(super) fn edge_bounds<V: Lanes>(
+    lanes: &HullLanes,
+    (centre, radius): (Vec3, f32),
+    out: &mut Vec<f32>,
+) {
     out.clear();
     let s = V::splat;
     let (cx, cy, cz) = (s(centre.x), s(centre.y), s(centre.z));

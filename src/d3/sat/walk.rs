@@ -31,11 +31,13 @@
 
 use glam::Vec3;
 
-use super::super::math::{Transform3, dot3, length3, rotate3, transform_point3};
+use super::super::math::{
+    Transform3, dot3, inv_transform_point3, length3, rotate3, transform_point3,
+};
 use super::super::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, gauss_test};
-use super::lanes::{crossing_mask, face_cannot_matter};
+use super::lanes::{crossing_mask, edge_bounds, face_cannot_matter};
 use super::separation::{EdgeSeparation, Separation};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::avx::Avx;
@@ -144,8 +146,8 @@ pub fn find_max_face_separation_supports(
 
 thread_local! {
     /// The edges of A one walk crossed, with their `(CBA, DBA)`.
-    static CROSSED: std::cell::RefCell<Vec<(u16, (f32, f32))>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static CROSSED: std::cell::RefCell<(Vec<(u16, (f32, f32))>, Vec<f32>)> =
+        std::cell::RefCell::new((Vec::new(), Vec::new()));
 }
 
 /// Walks B's negated arc `j` (`u_b`, `v_b`, `arc_b` in A's frame) across
@@ -222,8 +224,8 @@ pub fn find_max_edge_separation_walk(
     hull_a.prefetch_for_walk();
     // The scratch is borrowed here, outside the AVX function: a closure
     // inside it would be compiled without AVX.
-    CROSSED.with_borrow_mut(|crossed| {
-        let context = (supports, stats, crossed);
+    CROSSED.with_borrow_mut(|(crossed, bounds_b)| {
+        let context = (supports, stats, crossed, bounds_b);
         #[cfg(target_arch = "x86_64")]
         if uses_avx() {
             // SAFETY: AVX was detected on this CPU.
@@ -234,11 +236,12 @@ pub fn find_max_edge_separation_walk(
 }
 
 /// What a walk reads and writes besides the hulls: B's face supports, the
-/// statistics, and the scratch list of crossed edges.
+/// statistics, the scratch list of crossed edges and B's edge bounds.
 type WalkContext<'a> = (
     &'a mut FaceSupports,
     &'a mut EdgeStats,
     &'a mut Vec<(u16, (f32, f32))>,
+    &'a mut Vec<f32>,
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -259,17 +262,25 @@ fn edge_walk_with<V: Lanes>(
     hull_b: &Hull,
     xf: Transform3,
     (tolerance, limit): (f32, f32),
-    (supports, stats, crossed): WalkContext,
+    (supports, stats, crossed, bounds_b): WalkContext,
 ) -> EdgeSeparation {
     stats.hull_pairs += 1;
     stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
     let lanes_a = hull_a.lanes();
     let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
     let mut scan = EdgeScan::new(tolerance, limit, reach);
-    let inner_a = (lanes_a.inner_centre, lanes_a.inner_radius);
+    // B's edges bounded by A's inner ball once, eight at a time (as the
+    // lanes do): an edge that cannot matter is passed over before it is
+    // moved into A's frame.
+    let centre_a = inv_transform_point3(xf, lanes_a.inner_centre);
+    edge_bounds::<V>(hull_b.lanes(), (centre_a, lanes_a.inner_radius), bounds_b);
     let gauss_a = hull_a.edge_gauss();
     let (gauss_b, vertices_b) = (hull_b.edge_gauss(), hull_b.vertices());
     for (j, edge) in hull_b.edges().iter().enumerate() {
+        if scan.cannot_matter(bounds_b[j]) {
+            stats.skipped += 1;
+            continue;
+        }
         // moved_edge, with the face normals the face query moved.
         let (u_b, v_b) = (
             supports.normals[edge.f0 as usize],
@@ -277,10 +288,6 @@ fn edge_walk_with<V: Lanes>(
         );
         let arc_b = rotate3(xf.r, gauss_b[j].arc);
         let point_b = transform_point3(xf, vertices_b[edge.v0 as usize]);
-        if scan.skips_edge((u_b, v_b, point_b), inner_a) {
-            stats.skipped += 1;
-            continue;
-        }
         crossed.clear();
         let ends = (
             supports.support(edge.f0 as usize, hull_a),
