@@ -443,7 +443,7 @@ impl EdgeFilter {
 /// ball (`edge_bounds`): an edge of B whose bound rules out all its pairs
 /// is skipped before it is even moved into A's frame, and each edge of B
 /// is tested only against the edges of A whose bound keeps them (refiltered
-/// each time the best rises). Skipping a pair that cannot replace the best
+/// each time the best rises, gathered again when that drops a quarter). Skipping a pair that cannot replace the best
 /// nor reach the limit changes nothing the scan decides.
 #[inline(always)]
 fn edge_separation_filtered<V: Lanes>(
@@ -457,13 +457,13 @@ fn edge_separation_filtered<V: Lanes>(
     let (lanes_a, lanes_b) = (hull_a.lanes(), hull_b.lanes());
     let reach = length3(xf.p) + lanes_a.reach + lanes_b.reach;
     let mut scan = EdgeScan::new(tolerance, limit, reach);
-    let centre_b = transform_point3(xf, lanes_b.inner_centre);
     let centre_a = inv_transform_point3(xf, lanes_a.inner_centre);
     // A's edges are filtered where they fill more than two chunks (below
     // that the filter costs more than the tests it saves: boxes were 20%
     // slower with it).
     let filter_a = lanes_a.arcs.len() > FILTER_MIN_CHUNKS;
     if filter_a {
+        let centre_b = transform_point3(xf, lanes_b.inner_centre);
         edge_bounds::<V>(
             lanes_a,
             (centre_b, lanes_b.inner_radius),
