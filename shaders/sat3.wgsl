@@ -203,6 +203,16 @@ struct EdgeSeparation {
     b: u32,
 }
 
+// The edge query's floor: the chosen face's separation (choose_hull_axis)
+// plus the edge tolerance; no edge pair below it could be chosen.
+fn edge_floor(face_a: Separation, face_b: Separation, tolerance: f32, edge_tolerance: f32) -> f32 {
+    var face_value = face_a.value;
+    if face_b.value > face_a.value + tolerance {
+        face_value = face_b.value;
+    }
+    return face_value + edge_tolerance;
+}
+
 // Faces of A, then of B, then the edge pair: B's face only by more than the
 // face tolerance, the edge pair only by more than the edge tolerance.
 fn choose_hull_axis(face_a: Separation, face_b: Separation, edge: EdgeSeparation, tolerance: f32, edge_tolerance: f32) -> PairResult {
@@ -371,8 +381,16 @@ struct EdgeScan {
     done: bool,
 }
 
-// The body of the CPU's inner loop, for A's edge `i` against B's moved edge `j`.
-fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, tolerance: f32, limit: f32) -> EdgeScan {
+// EdgeScan::level: what a pair's separation must exceed to be kept, the
+// best plus the tolerance or the floor where that is higher.
+fn scan_level(best: EdgeSeparation, tolerance: f32, floor: f32) -> f32 {
+    let level = best.value + tolerance;
+    return select(level, floor, floor > level);
+}
+
+// The body of the CPU's inner loop, for A's edge `i` against B's moved edge
+// `j`: kept above the best plus the tolerance and above the floor.
+fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, tolerance: f32, limit: f32, floor: f32) -> EdgeScan {
     if scan.done {
         return scan;
     }
@@ -387,7 +405,7 @@ fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, t
     let axis = edge_axis(b.u, b.v, crossing.x, crossing.y);
     let separation = dot3(axis, b.point - hull_vertex(hull_a, hull_edge(hull_a, i).x));
     var result = scan;
-    if separation > scan.best.value + tolerance {
+    if separation > scan.best.value + tolerance && separation > floor {
         result.best = EdgeSeparation(separation, i, j);
     }
     if separation >= limit {
@@ -399,10 +417,11 @@ fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, t
 // lanes.rs edge_bounds for one edge of B, from the moved edge, then
 // edges.rs EdgeScan::cannot_matter: whether every pair of B's moved edge is
 // sure to fall below the threshold, by A's inner ball (`inner`); `slack`
-// is SKIP_SLACK times the pair's reach. Nothing is skipped before a first
-// pair has been computed.
-fn skips_edge(best: EdgeSeparation, b: MovedEdge, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32) -> bool {
-    if best.value <= LOWEST {
+// is SKIP_SLACK times the pair's reach. Nothing is skipped while the level
+// is the lowest value (no pair computed, no floor).
+fn skips_edge(best: EdgeSeparation, b: MovedEdge, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> bool {
+    let level = scan_level(best, tolerance, floor);
+    if level <= LOWEST {
         return false;
     }
     let x = b.point - inner.xyz;
@@ -412,7 +431,7 @@ fn skips_edge(best: EdgeSeparation, b: MovedEdge, inner: vec4<f32>, tolerance: f
         along = m / sqrt(max((1.0 + dot3(b.u, b.v)) * 0.5, 0.0));
     }
     let bound = along - inner.w + 2.0 * slack;
-    return bound <= best.value + tolerance && bound < limit;
+    return bound <= level && bound < limit;
 }
 
 // The edges of A whose arcs cross B's current one, as bits (hulls of up to
@@ -490,14 +509,14 @@ struct EdgeCursor {
 // The same bound as a loop: from B's edge `j` on, the first
 // that A's inner ball does not rule out (`j` the edge count if none is
 // left). Each lane goes on to its own.
-fn next_edge_b(scan: EdgeScan, hull_b: HullRecord, xf: Transform3, j: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32) -> EdgeCursor {
+fn next_edge_b(scan: EdgeScan, hull_b: HullRecord, xf: Transform3, j: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> EdgeCursor {
     var cursor = EdgeCursor(j, MovedEdge(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0)));
     loop {
         if cursor.j >= hull_b.edge_count {
             break;
         }
         cursor.b = moved_edge(hull_b, cursor.j, xf);
-        if !skips_edge(scan.best, cursor.b, inner_a, tolerance, limit, slack) {
+        if !skips_edge(scan.best, cursor.b, inner_a, tolerance, limit, slack, floor) {
             break;
         }
         cursor.j++;
@@ -511,14 +530,14 @@ fn next_edge_b(scan: EdgeScan, hull_b: HullRecord, xf: Transform3, j: u32, inner
 // of B that A's inner ball rules out, tests its edge against all of A's, 4
 // a step, keeping the crossings as bits, then offers those in order, one a
 // step.
-fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32) -> EdgeSeparation {
+fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
     let inner_a = hull_inner(hull_a);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
     var j = 0u;
     loop {
-        let cursor = next_edge_b(scan, hull_b, xf, j, inner_a, tolerance, limit, slack);
+        let cursor = next_edge_b(scan, hull_b, xf, j, inner_a, tolerance, limit, slack, floor);
         j = cursor.j;
         if j >= hull_b.edge_count {
             break;
@@ -533,7 +552,7 @@ fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transfor
             }
             let i = lowest_crossing(crossings);
             crossings = remove_crossing(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit, floor);
             if scan.done {
                 return scan.best;
             }
@@ -598,29 +617,29 @@ struct Offering {
 
 // The lowest crossing left offered and removed; once none is left, the
 // last one offered again (which changes nothing).
-fn offer_lowest(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32) -> Offering {
+fn offer_lowest(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32) -> Offering {
     let i = select(offering.i, lowest_crossing_wide(offering.crossings), any_crossing_wide(offering.crossings));
     let crossings = remove_crossing_wide(offering.crossings, i);
-    return Offering(crossings, edge_step(offering.scan, hull_a, b, i, j, tolerance, limit), i);
+    return Offering(crossings, edge_step(offering.scan, hull_a, b, i, j, tolerance, limit, floor), i);
 }
 
 // Eight of them, in straight-line code (see "Loops and lavapipe").
-fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32) -> Offering {
-    var o = offer_lowest(offering, hull_a, b, j, tolerance, limit);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit);
+fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32) -> Offering {
+    var o = offer_lowest(offering, hull_a, b, j, tolerance, limit, floor);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
     return o;
 }
 
 // The same for larger hulls: A's edges 64 a step, the crossings offered 24
 // a step (the lowest first; once none is left, the last again, which
 // changes nothing).
-fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32) -> EdgeSeparation {
+fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
     let inner_a = hull_inner(hull_a);
@@ -628,7 +647,7 @@ fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Tra
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var j = 0u;
     loop {
-        let cursor = next_edge_b(scan, hull_b, xf, j, inner_a, tolerance, limit, slack);
+        let cursor = next_edge_b(scan, hull_b, xf, j, inner_a, tolerance, limit, slack, floor);
         j = cursor.j;
         if j >= hull_b.edge_count {
             break;
@@ -649,9 +668,9 @@ fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Tra
             if !any_crossing_wide(offering.crossings) {
                 break;
             }
-            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit);
-            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit);
-            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit);
+            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit, floor);
+            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit, floor);
+            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit, floor);
             if offering.scan.done {
                 return offering.scan.best;
             }
@@ -764,8 +783,9 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 
 // ---- pair.rs ---------------------------------------------------------------
 
-// Hull A against hull B: A's faces, B's faces, then the edge pairs, each
-// stopping at the first separation that reaches the margin.
+// Hull A against hull B: A's faces, B's faces, then the edge pairs above the
+// floor the faces set, each stopping at the first separation that reaches
+// the margin.
 // `wide`: the queries' wide steps (see "Loops and lavapipe").
 fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool) -> PairResult {
     let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide);
@@ -776,11 +796,12 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     if face_b.value >= margin {
         return PairResult(false, 0u, face_b.value);
     }
+    let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
     var edge: EdgeSeparation;
     if wide {
-        edge = find_max_edge_separation_wide(hull_a, hull_b, xf_ab, tolerance, margin);
+        edge = find_max_edge_separation_wide(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     } else {
-        edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin);
+        edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     }
     if edge.value >= margin {
         return PairResult(false, 0u, edge.value);

@@ -1,7 +1,8 @@
 //! The eight-at-a-time face and edge queries (`sat/lanes.rs`) give the
 //! scalar queries' results bit for bit: every face query and every edge
 //! query of every hull pair, with the margin as the early exit's limit and
-//! with no early exit, on hulls of 4 to 256 vertices, boxes and plates, near
+//! with no early exit, the edge queries with no floor and with the floor
+//! the face queries give (as `collide_hulls` runs them), on hulls of 4 to 256 vertices, boxes and plates, near
 //! the origin and 10,000 units out; and the batch with the default search
 //! equals the pairwise loops (the GPU's) on small hulls, where it uses them.
 
@@ -9,13 +10,14 @@ use gpusat::d3::Hull;
 use gpusat::d3::math::Transform3;
 use gpusat::d3::math::inv_mul_transforms3;
 use gpusat::d3::sat::{
-    EdgeSeparation, Separation, TIE_TOLERANCE, find_max_edge_separation,
+    EDGE_TOLERANCE, EdgeSeparation, Separation, TIE_TOLERANCE, edge_floor,
+    find_max_edge_separation,
     find_max_edge_separation_lanes, find_max_edge_separation_portable, find_max_face_separation,
     find_max_face_separation_lanes, find_max_face_separation_portable,
 };
 
 type FaceQuery = fn(&Hull, &Hull, Transform3, f32, f32) -> Separation;
-type EdgeQuery = fn(&Hull, &Hull, Transform3, f32, f32, &mut EdgeStats) -> EdgeSeparation;
+type EdgeQuery = fn(&Hull, &Hull, Transform3, f32, f32, f32, &mut EdgeStats) -> EdgeSeparation;
 
 /// The lanes as the library runs them (AVX where the CPU has it) and the
 /// portable lanes, whatever the CPU.
@@ -57,31 +59,49 @@ fn compare_queries(what: &str, spec: SceneSpec, margin: f32) -> (usize, u64, u64
             inv_mul_transforms3(xf_b, xf_a),
         );
         let tolerance = TIE_TOLERANCE * (a.size() + b.size());
+        let edge_tolerance = EDGE_TOLERANCE * (a.size() + b.size());
         for (path, face_lanes, edge_lanes) in PATHS {
-            for limit in [margin, f32::MAX] {
-                let scalar = find_max_face_separation(a, b, xf_ba, tolerance, limit);
+            for (limit, floored) in [
+                (margin, false),
+                (margin, true),
+                (f32::MAX, false),
+                (f32::MAX, true),
+            ] {
+                let face_a = find_max_face_separation(a, b, xf_ba, tolerance, limit);
                 let lanes = face_lanes(a, b, xf_ba, tolerance, limit);
                 assert_eq!(
-                    (scalar.index, scalar.value.to_bits()),
+                    (face_a.index, face_a.value.to_bits()),
                     (lanes.index, lanes.value.to_bits()),
-                    "{what}: pair {pair:?}, A's faces: scalar {scalar:?}, {path} lanes {lanes:?}"
+                    "{what}: pair {pair:?}, A's faces: scalar {face_a:?}, {path} lanes {lanes:?}"
                 );
-                let scalar = find_max_face_separation(b, a, xf_ab, tolerance, limit);
+                let face_b = find_max_face_separation(b, a, xf_ab, tolerance, limit);
                 let lanes = face_lanes(b, a, xf_ab, tolerance, limit);
                 assert_eq!(
-                    (scalar.index, scalar.value.to_bits()),
+                    (face_b.index, face_b.value.to_bits()),
                     (lanes.index, lanes.value.to_bits()),
-                    "{what}: pair {pair:?}, B's faces: scalar {scalar:?}, {path} lanes {lanes:?}"
+                    "{what}: pair {pair:?}, B's faces: scalar {face_b:?}, {path} lanes {lanes:?}"
                 );
+                let floor = if floored {
+                    edge_floor(face_a, face_b, tolerance, edge_tolerance)
+                } else {
+                    f32::MIN
+                };
                 let (mut scalar_stats, mut lanes_stats) =
                     (EdgeStats::default(), EdgeStats::default());
-                let scalar =
-                    find_max_edge_separation(a, b, xf_ab, tolerance, limit, &mut scalar_stats);
-                let lanes = edge_lanes(a, b, xf_ab, tolerance, limit, &mut lanes_stats);
+                let scalar = find_max_edge_separation(
+                    a,
+                    b,
+                    xf_ab,
+                    tolerance,
+                    limit,
+                    floor,
+                    &mut scalar_stats,
+                );
+                let lanes = edge_lanes(a, b, xf_ab, tolerance, limit, floor, &mut lanes_stats);
                 assert_eq!(
                     (scalar.a, scalar.b, scalar.value.to_bits()),
                     (lanes.a, lanes.b, lanes.value.to_bits()),
-                    "{what}: pair {pair:?}, edges: scalar {scalar:?}, {path} lanes {lanes:?}"
+                    "{what}: pair {pair:?}, edges (floor {floor}): scalar {scalar:?}, {path} lanes {lanes:?}"
                 );
                 // The lanes skip edges of B, and edges of A for an edge of
                 // B, that a bound rules out: the pairs they test are a

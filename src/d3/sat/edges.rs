@@ -110,49 +110,60 @@ pub(super) const SKIP_SLACK: f32 = 1.0e-4;
 /// else: the scalar loop's body (edge_axis, the separation, tie rule, exit)
 /// ```
 ///
-/// Until a first pair has been computed the best is the lowest value and
-/// nothing is skipped; a NaN anywhere computes the pair exactly.
+/// A pair is kept only above the scan's level: the best plus the
+/// tolerance, or the query's floor where that is higher (see
+/// [`find_max_edge_separation`]). While the level is the lowest value (no
+/// pair computed yet, no floor) nothing is skipped; a NaN anywhere computes
+/// the pair exactly.
 pub(super) struct EdgeScan {
     /// The best pair so far.
     pub(super) best: EdgeSeparation,
     tolerance: f32,
     limit: f32,
+    floor: f32,
     slack: f32,
 }
 
 impl EdgeScan {
-    /// A scan with the tie rule's `tolerance` and the early exit's `limit`;
-    /// `reach` bounds the length of `point_b - vertex_a` for every pair (B's
-    /// offset in A's frame plus both hulls' reach).
+    /// A scan with the tie rule's `tolerance`, the early exit's `limit` and
+    /// the query's `floor`; `reach` bounds the length of `point_b -
+    /// vertex_a` for every pair (B's offset in A's frame plus both hulls'
+    /// reach).
     #[inline(always)]
-    pub(super) fn new(tolerance: f32, limit: f32, reach: f32) -> EdgeScan {
+    pub(super) fn new((tolerance, limit, floor): (f32, f32, f32), reach: f32) -> EdgeScan {
         EdgeScan {
             best: EdgeSeparation::NONE,
             tolerance,
             limit,
+            floor,
             slack: SKIP_SLACK * reach,
         }
     }
 
+    /// The level a pair's separation must exceed to be kept: the best plus
+    /// the tolerance, or the floor where that is higher.
+    #[inline(always)]
+    pub(super) fn level(&self) -> f32 {
+        let level = self.best.value + self.tolerance;
+        if self.floor > level { self.floor } else { level }
+    }
+
     /// Whether pairs whose separations are all at most `bound` (less the
     /// scan's rounding allowance, added here) could be skipped: none could
-    /// replace the best or reach the limit. Never before a first pair has
-    /// been computed, and never on a NaN.
+    /// be kept or reach the limit. Never while the level is the lowest
+    /// value, and never on a NaN.
     #[inline(always)]
     pub(super) fn cannot_matter(&self, bound: f32) -> bool {
         let bound = bound + 2.0 * self.slack;
-        self.best.value > LOWEST && bound <= self.best.value + self.tolerance && bound < self.limit
+        let level = self.level();
+        level > LOWEST && bound <= level && bound < self.limit
     }
 
     /// What `cannot_matter` compares with, for a vector of bounds:
-    /// `(best + tolerance, limit, the allowance added to a bound)`.
+    /// `(the level, limit, the allowance added to a bound)`.
     #[inline(always)]
     pub(super) fn skip_levels(&self) -> (f32, f32, f32) {
-        (
-            self.best.value + self.tolerance,
-            self.limit,
-            2.0 * self.slack,
-        )
+        (self.level(), self.limit, 2.0 * self.slack)
     }
 
     /// Offers A's edge `i` against B's edge `j` (in A's frame: `u_b`, `v_b`,
@@ -173,8 +184,9 @@ impl EdgeScan {
             return None;
         }
         let diff = point_b - vertex_a;
-        if self.best.value > LOWEST {
-            let threshold = (self.best.value + self.tolerance).min(self.limit) - self.slack;
+        let level = self.level();
+        if level > LOWEST {
+            let threshold = level.min(self.limit) - self.slack;
             let w = dba * u_b - cba * v_b;
             let toward = dot3(w, diff);
             let along = if cba < 0.0 { -toward } else { toward };
@@ -189,7 +201,7 @@ impl EdgeScan {
             a: i,
             b: j,
         };
-        if separation > self.best.value + self.tolerance {
+        if separation > self.best.value + self.tolerance && separation > self.floor {
             self.best = pair;
         }
         (separation >= self.limit).then_some(pair)
@@ -221,15 +233,26 @@ pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Ve
 ///         if the edges are nearly parallel: skip
 ///         axis = the crossing point, normalised
 ///         s = axis . (B's edge point - A's edge point)
-///         tie rule; if s >= limit: return (s, i, j)
+///         if s > best + tolerance and s > floor: best = (s, i, j)   # the tie rule
+///         if s >= limit: return (s, i, j)
 /// ```
+///
+/// `floor`: pairs that do not exceed it are not kept (the result is `NONE`
+/// if none does). `f32::MIN` keeps every pair; `collide_hulls` passes the
+/// best face's separation plus the edge tolerance
+/// ([`edge_floor`](super::edge_floor)), below which no edge pair could be
+/// chosen over the face, so that the searches pass over most pairs from
+/// the start. Every edge query takes the same floor and keeps the same
+/// pairs, so they agree bit for bit with it as without.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub fn find_max_edge_separation(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
     tolerance: f32,
     limit: f32,
+    floor: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
     let mut best = EdgeSeparation::NONE;
@@ -249,7 +272,7 @@ pub fn find_max_edge_separation(
             let axis = edge_axis(u_b, v_b, cba, dba);
             let v0 = hull_a.edges()[i].v0;
             let separation = dot3(axis, point_b - vertices_a[v0 as usize]);
-            if separation > best.value + tolerance {
+            if separation > best.value + tolerance && separation > floor {
                 best = EdgeSeparation {
                     value: separation,
                     a: i as u32,
@@ -295,13 +318,15 @@ pub fn projected_separation(points_a: &[Vec3], points_b: &[Vec3], axis: Vec3) ->
 
 /// Every pair of non-parallel edges, each axis `eA x eB` with the full
 /// projections of both hulls in both orientations: the unpruned SAT's edge
-/// query (the same scan order, tie rule and early exit).
+/// query (the same scan order, tie rule, floor and early exit).
+#[allow(clippy::too_many_arguments)]
 pub fn find_max_edge_separation_brute(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
     tolerance: f32,
     limit: f32,
+    floor: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
     let vertices_b: Vec<Vec3> = hull_b
@@ -324,7 +349,7 @@ pub fn find_max_edge_separation_brute(
             }
             stats.kept += 1;
             let separation = projected_separation(vertices_a, &vertices_b, axis / length).0;
-            if separation > best.value + tolerance {
+            if separation > best.value + tolerance && separation > floor {
                 best = EdgeSeparation {
                     value: separation,
                     a: i as u32,

@@ -263,12 +263,14 @@ pub(super) fn crossing_mask<V: Lanes>(
 ///         for each set bit, lowest first: the scalar loop's body
 /// ```
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub fn find_max_edge_separation_lanes(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
     tolerance: f32,
     limit: f32,
+    floor: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
     // The scratch is borrowed here, outside the AVX function: code in a
@@ -279,10 +281,17 @@ pub fn find_max_edge_separation_lanes(
         if uses_avx() {
             // SAFETY: AVX was detected on this CPU.
             return unsafe {
-                edge_separation_avx(hull_a, hull_b, xf, (tolerance, limit), stats, filter)
+                edge_separation_avx(hull_a, hull_b, xf, (tolerance, limit, floor), stats, filter)
             };
         }
-        edge_separation_filtered::<Portable>(hull_a, hull_b, xf, (tolerance, limit), stats, filter)
+        edge_separation_filtered::<Portable>(
+            hull_a,
+            hull_b,
+            xf,
+            (tolerance, limit, floor),
+            stats,
+            filter,
+        )
     })
 }
 
@@ -290,16 +299,25 @@ pub fn find_max_edge_separation_lanes(
 /// CPU (for the tests).
 #[cfg(feature = "testing")]
 #[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
 pub fn find_max_edge_separation_portable(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
     tolerance: f32,
     limit: f32,
+    floor: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
     EDGE_FILTER.with_borrow_mut(|filter| {
-        edge_separation_filtered::<Portable>(hull_a, hull_b, xf, (tolerance, limit), stats, filter)
+        edge_separation_filtered::<Portable>(
+            hull_a,
+            hull_b,
+            xf,
+            (tolerance, limit, floor),
+            stats,
+            filter,
+        )
     })
 }
 
@@ -309,11 +327,11 @@ fn edge_separation_avx(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
-    bounds: (f32, f32),
+    levels: (f32, f32, f32),
     stats: &mut EdgeStats,
     filter: &mut EdgeFilter,
 ) -> EdgeSeparation {
-    edge_separation_filtered::<Avx>(hull_a, hull_b, xf, bounds, stats, filter)
+    edge_separation_filtered::<Avx>(hull_a, hull_b, xf, levels, stats, filter)
 }
 
 /// Hulls whose edges fill at most this many chunks of eight are not
@@ -332,7 +350,7 @@ struct EdgeFilter {
     chunks: Vec<[[f32; LANES]; 9]>,
     /// Per chunk of A's edges, the ones the bound keeps at the last refilter.
     masks: Vec<u32>,
-    /// The best value the masks were computed at (`LOWEST`: not yet
+    /// The scan's level the masks were computed at (`LOWEST`: not yet
     /// filtered, every edge of A is tested).
     level: f32,
 }
@@ -381,7 +399,7 @@ pub(super) fn edge_bounds<V: Lanes>(
 }
 
 impl EdgeFilter {
-    /// After the best has risen: which edges of A each chunk still keeps
+    /// After the scan's level has risen: which edges of A each chunk still keeps
     /// (the bounds eight at a time), and, when that is at most three
     /// quarters of the edges gathered last (or none were gathered yet), the
     /// kept edges' arcs gathered again. A gathered list that still holds a
@@ -389,7 +407,7 @@ impl EdgeFilter {
     #[inline(always)]
     fn refilter<V: Lanes>(&mut self, lanes_a: &HullLanes, scan: &EdgeScan) {
         let first = self.level <= LOWEST;
-        self.level = scan.best.value;
+        self.level = scan.level();
         let (ceiling, limit, allowance) = scan.skip_levels();
         let edges = lanes_a.origins.len();
         let mut count = 0;
@@ -450,13 +468,13 @@ fn edge_separation_filtered<V: Lanes>(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
-    (tolerance, limit): (f32, f32),
+    levels: (f32, f32, f32),
     stats: &mut EdgeStats,
     filter: &mut EdgeFilter,
 ) -> EdgeSeparation {
     let (lanes_a, lanes_b) = (hull_a.lanes(), hull_b.lanes());
     let reach = length3(xf.p) + lanes_a.reach + lanes_b.reach;
-    let mut scan = EdgeScan::new(tolerance, limit, reach);
+    let mut scan = EdgeScan::new(levels, reach);
     let centre_a = inv_transform_point3(xf, lanes_a.inner_centre);
     // A's edges are filtered where they fill more than two chunks (below
     // that the filter costs more than the tests it saves: boxes were 20%
@@ -484,7 +502,7 @@ fn edge_separation_filtered<V: Lanes>(
             stats.skipped += 1;
             continue;
         }
-        if filter_a && scan.best.value > filter.level {
+        if filter_a && scan.level() > filter.level {
             filter.refilter::<V>(lanes_a, &scan);
         }
         let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);

@@ -28,8 +28,8 @@
 //!   per vector for small hulls; for large ones, each of B's arcs walked
 //!   across A's Gauss map; and bounds from each hull's inner ball that skip
 //!   faces, whole edges of B, and the exact axis of pairs, that could
-//!   neither beat the best so far nor reach the limit (`edges.rs`,
-//!   `EdgeScan`).
+//!   neither beat the best so far (or the edge query's floor) nor reach the
+//!   limit (`edges.rs`, `EdgeScan`).
 //! * **Spheres** (`sphere.rs`): against a hull, the hull's closest feature to
 //!   the centre (a face, an edge or a vertex; the best face when the centre
 //!   is inside), minus the radius; two spheres, the centre line.
@@ -58,6 +58,10 @@
 //!   larger by more than `EDGE_TOLERANCE * (size_a + size_b)`, ten times as
 //!   much: faces give stable multi-point contacts (as Box3D and Gregorius
 //!   bias them), and the depth stays within `4e-5 x size` of the exact one.
+//!   The edge query keeps only pairs above that level from the start (its
+//!   floor, [`edge_floor`]: the chosen face plus the edge tolerance), so a
+//!   pair that could never be chosen does not become the edge query's best
+//!   and the bounds pass over most pairs at once.
 //! * **Early exit.** As soon as one separation reaches the margin, the pair
 //!   is not reported.
 
@@ -81,7 +85,7 @@ pub use pair::{
 };
 pub use separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, EdgeSeparation, PARALLEL_TOLERANCE, PairResult,
-    Separation, TIE_TOLERANCE,
+    Separation, TIE_TOLERANCE, edge_floor,
 };
 pub use sphere::{Closest, closest_feature, collide_hull_sphere, collide_spheres, sphere_axis};
 pub use walk::{FaceSupports, find_max_edge_separation_walk, find_max_face_separation_supports};

@@ -16,7 +16,7 @@ use super::edges::{
 use super::faces::find_max_face_separation;
 use super::lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 use super::separation::{
-    CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE, choose_hull_axis,
+    CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE, choose_hull_axis, edge_floor,
 };
 use super::sphere::{collide_hull_sphere, collide_spheres, sphere_axis};
 use super::walk::{FaceSupports, find_max_edge_separation_walk, find_max_face_separation_supports};
@@ -66,7 +66,9 @@ thread_local! {
 /// ```text
 /// face_a = A's faces against B's vertices (in B's frame)    # stop if >= margin
 /// face_b = B's faces against A's vertices (in A's frame)    # stop if >= margin
-/// edge   = the edge pairs, in A's frame, pruned or not      # stop if >= margin
+/// floor  = the better face's separation + the edge tolerance
+/// edge   = the edge pairs above the floor, in A's frame,
+///          pruned or not                                    # stop if >= margin
 /// choose: B's face over A's only by more than the face tolerance,
 ///         an edge pair over the face only by more than the edge tolerance
 /// ```
@@ -107,11 +109,12 @@ pub fn collide_hulls(
             if face_b.value >= margin {
                 return None;
             }
+            let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
             let edge = find_max_edge_separation_walk(
                 hull_a,
                 hull_b,
                 xf_ab,
-                (tolerance, margin),
+                (tolerance, margin, floor),
                 supports_a,
                 stats,
             );
@@ -137,7 +140,8 @@ pub fn collide_hulls(
         EdgeSearch::Pairwise => find_max_edge_separation,
         EdgeSearch::BruteForce => find_max_edge_separation_brute,
     };
-    let edge = edges(hull_a, hull_b, xf_ab, tolerance, margin, stats);
+    let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
+    let edge = edges(hull_a, hull_b, xf_ab, tolerance, margin, floor, stats);
     if edge.value >= margin {
         return None;
     }

@@ -78,6 +78,32 @@ pub struct PairResult {
     pub separation: f32,
 }
 
+/// The face axis of a hull–hull test: B's best face if it beats A's by more
+/// than the face tolerance, else A's.
+#[inline(always)]
+fn choose_face(face_a: Separation, face_b: Separation, tolerance: f32) -> (Axis, f32) {
+    if face_b.value > face_a.value + tolerance {
+        (Axis::FaceB(face_b.index), face_b.value)
+    } else {
+        (Axis::FaceA(face_a.index), face_a.value)
+    }
+}
+
+/// The edge query's floor once the face queries are done: the chosen face's
+/// separation plus the edge tolerance. An edge pair is chosen only above it
+/// (`choose_hull_axis`), so the edge query keeps no pair that does not
+/// exceed it, and the searches' bounds pass over most pairs from the start
+/// (`find_max_edge_separation`).
+#[inline(always)]
+pub fn edge_floor(
+    face_a: Separation,
+    face_b: Separation,
+    tolerance: f32,
+    edge_tolerance: f32,
+) -> f32 {
+    choose_face(face_a, face_b, tolerance).1 + edge_tolerance
+}
+
 /// The end of a hull–hull test, once none of the three queries separated
 /// the pair by the margin:
 ///
@@ -93,11 +119,7 @@ pub fn choose_hull_axis(
     tolerance: f32,
     edge_tolerance: f32,
 ) -> PairResult {
-    let (face_axis, face_value) = if face_b.value > face_a.value + tolerance {
-        (Axis::FaceB(face_b.index), face_b.value)
-    } else {
-        (Axis::FaceA(face_a.index), face_a.value)
-    };
+    let (face_axis, face_value) = choose_face(face_a, face_b, tolerance);
     if edge.value > face_value + edge_tolerance {
         PairResult {
             axis: Axis::Edges(edge.a, edge.b),

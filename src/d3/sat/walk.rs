@@ -198,8 +198,9 @@ fn walk<V: Lanes>(
 }
 
 /// [`find_max_edge_separation`](super::find_max_edge_separation) by walking
-/// each of B's arcs across A's Gauss map; `supports` is what B's face query
-/// recorded (A's support along each of B's faces, B's normals in A's frame).
+/// each of B's arcs across A's Gauss map; `levels` are its `(tolerance,
+/// limit, floor)`; `supports` is what B's face query recorded (A's support
+/// along each of B's faces, B's normals in A's frame).
 ///
 /// ```text
 /// for each edge j of B, in order:
@@ -215,7 +216,7 @@ pub fn find_max_edge_separation_walk(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
-    bounds: (f32, f32),
+    levels: (f32, f32, f32),
     supports: &mut FaceSupports,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
@@ -229,9 +230,9 @@ pub fn find_max_edge_separation_walk(
         #[cfg(target_arch = "x86_64")]
         if uses_avx() {
             // SAFETY: AVX was detected on this CPU.
-            return unsafe { edge_walk_avx(hull_a, hull_b, xf, bounds, context) };
+            return unsafe { edge_walk_avx(hull_a, hull_b, xf, levels, context) };
         }
-        edge_walk_with::<Portable>(hull_a, hull_b, xf, bounds, context)
+        edge_walk_with::<Portable>(hull_a, hull_b, xf, levels, context)
     })
 }
 
@@ -250,10 +251,10 @@ fn edge_walk_avx(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
-    bounds: (f32, f32),
+    levels: (f32, f32, f32),
     context: WalkContext,
 ) -> EdgeSeparation {
-    edge_walk_with::<Avx>(hull_a, hull_b, xf, bounds, context)
+    edge_walk_with::<Avx>(hull_a, hull_b, xf, levels, context)
 }
 
 #[inline(always)]
@@ -261,14 +262,14 @@ fn edge_walk_with<V: Lanes>(
     hull_a: &Hull,
     hull_b: &Hull,
     xf: Transform3,
-    (tolerance, limit): (f32, f32),
+    levels: (f32, f32, f32),
     (supports, stats, crossed, bounds_b): WalkContext,
 ) -> EdgeSeparation {
     stats.hull_pairs += 1;
     stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
     let lanes_a = hull_a.lanes();
     let reach = length3(xf.p) + lanes_a.reach + hull_b.lanes().reach;
-    let mut scan = EdgeScan::new(tolerance, limit, reach);
+    let mut scan = EdgeScan::new(levels, reach);
     // B's edges bounded by A's inner ball once, eight at a time (as the
     // lanes do): an edge that cannot matter is passed over before it is
     // moved into A's frame.
