@@ -3,6 +3,7 @@
 use super::batch::Batch;
 use super::manifold::{Manifold, contact_points};
 use super::sat;
+use super::shapes::Shape;
 use super::types::{EdgeStats, Hit, SatHit};
 
 impl Batch<'_> {
@@ -20,6 +21,32 @@ impl Batch<'_> {
     /// [`Batch::hit`] for each result, in order.
     pub fn hits(&self, sat_hits: &[SatHit]) -> Vec<Hit> {
         sat_hits.iter().map(|&h| self.hit(h)).collect()
+    }
+}
+
+/// Asks for what pair `index` reads to be brought into the cache while
+/// earlier pairs are tested, in two stages: two pairs ahead its shapes'
+/// records (where their arrays are), one pair ahead the arrays the lanes
+/// read. With 1,024 distinct 32-vertex hulls a pair's shapes are seldom in
+/// cache, and the lanes would wait on their lines one array after another.
+/// Hulls the walk takes prefetch their own.
+#[inline]
+fn prefetch_pairs(batch: &Batch, index: usize) {
+    if let Some(pair) = batch.pairs().get(index + 2) {
+        for body in [pair.a, pair.b] {
+            crate::simd::prefetch_all(std::slice::from_ref(batch.shape_of(body)));
+        }
+    }
+    let Some(pair) = batch.pairs().get(index + 1) else {
+        return;
+    };
+    let walk_min = sat::walk_min_vertices();
+    for body in [pair.a, pair.b] {
+        if let Shape::Hull(hull) = batch.shape_of(body)
+            && hull.vertices().len() < walk_min
+        {
+            hull.prefetch_for_lanes();
+        }
     }
 }
 
@@ -50,6 +77,7 @@ fn collide_range(
     stats: &mut EdgeStats,
 ) {
     for index in range {
+        prefetch_pairs(batch, index);
         if let Some(hit) = test_pair(batch, index, stats) {
             out.push(hit);
         }
@@ -114,6 +142,7 @@ pub fn contacts_cpu(batch: &Batch) -> Vec<Manifold> {
 fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Manifold>) {
     let mut stats = EdgeStats::default();
     for index in range {
+        prefetch_pairs(batch, index);
         let Some(sat_hit) = test_pair(batch, index, &mut stats) else {
             continue;
         };

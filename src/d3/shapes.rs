@@ -384,6 +384,20 @@ impl Hull {
         }
     }
 
+    /// Asks for everything the lanes read of this hull (faces, vertices,
+    /// edges' arcs, bounds and origins) to be brought into the second-level
+    /// cache: the batch asks for the next pair's while it tests this one, so
+    /// that with many distinct hulls the lines arrive in the shadow of the
+    /// current pair's work.
+    pub(crate) fn prefetch_for_lanes(&self) {
+        let lanes = &self.lanes;
+        prefetch_all(&lanes.face_planes);
+        prefetch_all(&lanes.vertices);
+        prefetch_all(&lanes.edge_planes);
+        prefetch_all(&lanes.arcs);
+        prefetch_all(&lanes.origins);
+    }
+
     /// Asks for what a face query against this hull reads out of order on
     /// the walking search (the Gauss-map grid and the vertices) to be brought
     /// into the cache: with many large hulls a pair's shapes are seldom
