@@ -11,9 +11,8 @@ use gpusat::d3::math::Transform3;
 use gpusat::d3::math::inv_mul_transforms3;
 use gpusat::d3::sat::{
     EDGE_TOLERANCE, EdgeSeparation, Separation, TIE_TOLERANCE, edge_floor,
-    find_max_edge_separation,
-    find_max_edge_separation_lanes, find_max_edge_separation_portable, find_max_face_separation,
-    find_max_face_separation_lanes, find_max_face_separation_portable,
+    find_max_edge_separation, find_max_edge_separation_lanes, find_max_edge_separation_portable,
+    find_max_face_separation, find_max_face_separation_lanes, find_max_face_separation_portable,
 };
 
 type FaceQuery = fn(&Hull, &Hull, Transform3, f32, f32) -> Separation;

@@ -89,8 +89,7 @@ fn edge_queries(c: &mut Criterion) {
         let limit = batch.margin();
         // No floor (`f32::MIN`): the whole edge query, as if no face had
         // been found, the most work it can be asked for.
-        type Query =
-            fn(&Hull, &Hull, Transform3, f32, f32, f32, &mut EdgeStats) -> EdgeSeparation;
+        type Query = fn(&Hull, &Hull, Transform3, f32, f32, f32, &mut EdgeStats) -> EdgeSeparation;
         let queries: [(&str, Query); 2] = [
             ("pairwise", find_max_edge_separation),
             ("lanes", find_max_edge_separation_lanes),

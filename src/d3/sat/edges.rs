@@ -145,7 +145,11 @@ impl EdgeScan {
     #[inline(always)]
     pub(super) fn level(&self) -> f32 {
         let level = self.best.value + self.tolerance;
-        if self.floor > level { self.floor } else { level }
+        if self.floor > level {
+            self.floor
+        } else {
+            level
+        }
     }
 
     /// Whether pairs whose separations are all at most `bound` (less the

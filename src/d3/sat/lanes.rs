@@ -276,22 +276,14 @@ pub fn find_max_edge_separation_lanes(
     // The scratch is borrowed here, outside the AVX function: code in a
     // closure does not inherit `target_feature`, and the intrinsics would
     // become calls (eight times slower).
+    let levels = (tolerance, limit, floor);
     EDGE_FILTER.with_borrow_mut(|filter| {
         #[cfg(target_arch = "x86_64")]
         if uses_avx() {
             // SAFETY: AVX was detected on this CPU.
-            return unsafe {
-                edge_separation_avx(hull_a, hull_b, xf, (tolerance, limit, floor), stats, filter)
-            };
+            return unsafe { edge_separation_avx(hull_a, hull_b, xf, levels, stats, filter) };
         }
-        edge_separation_filtered::<Portable>(
-            hull_a,
-            hull_b,
-            xf,
-            (tolerance, limit, floor),
-            stats,
-            filter,
-        )
+        edge_separation_filtered::<Portable>(hull_a, hull_b, xf, levels, stats, filter)
     })
 }
 
@@ -309,15 +301,9 @@ pub fn find_max_edge_separation_portable(
     floor: f32,
     stats: &mut EdgeStats,
 ) -> EdgeSeparation {
+    let levels = (tolerance, limit, floor);
     EDGE_FILTER.with_borrow_mut(|filter| {
-        edge_separation_filtered::<Portable>(
-            hull_a,
-            hull_b,
-            xf,
-            (tolerance, limit, floor),
-            stats,
-            filter,
-        )
+        edge_separation_filtered::<Portable>(hull_a, hull_b, xf, levels, stats, filter)
     })
 }
 
