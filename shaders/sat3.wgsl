@@ -203,29 +203,34 @@ struct EdgeSeparation {
     b: u32,
 }
 
-// The edge query's floor: the chosen face's separation (choose_hull_axis)
-// plus the edge tolerance; no edge pair below it could be chosen.
-fn edge_floor(face_a: Separation, face_b: Separation, tolerance: f32, edge_tolerance: f32) -> f32 {
-    var face_value = face_a.value;
+// The face axis of a hull pair (packed) and its separation.
+struct FaceChoice {
+    axis: u32,
+    value: f32,
+}
+
+// B's best face if it beats A's by more than the face tolerance, else A's.
+fn choose_face(face_a: Separation, face_b: Separation, tolerance: f32) -> FaceChoice {
     if face_b.value > face_a.value + tolerance {
-        face_value = face_b.value;
+        return FaceChoice(pack_axis(AXIS_FACE_B, face_b.index), face_b.value);
     }
-    return face_value + edge_tolerance;
+    return FaceChoice(pack_axis(AXIS_FACE_A, face_a.index), face_a.value);
+}
+
+// The edge query's floor: the chosen face's separation plus the edge
+// tolerance; no edge pair below it could be chosen.
+fn edge_floor(face_a: Separation, face_b: Separation, tolerance: f32, edge_tolerance: f32) -> f32 {
+    return choose_face(face_a, face_b, tolerance).value + edge_tolerance;
 }
 
 // Faces of A, then of B, then the edge pair: B's face only by more than the
 // face tolerance, the edge pair only by more than the edge tolerance.
 fn choose_hull_axis(face_a: Separation, face_b: Separation, edge: EdgeSeparation, tolerance: f32, edge_tolerance: f32) -> PairResult {
-    var face_axis = pack_axis(AXIS_FACE_A, face_a.index);
-    var face_value = face_a.value;
-    if face_b.value > face_a.value + tolerance {
-        face_axis = pack_axis(AXIS_FACE_B, face_b.index);
-        face_value = face_b.value;
-    }
-    if edge.value > face_value + edge_tolerance {
+    let face = choose_face(face_a, face_b, tolerance);
+    if edge.value > face.value + edge_tolerance {
         return PairResult(true, pack_axis(AXIS_EDGES, (edge.a << EDGE_BITS) | edge.b), edge.value);
     }
-    return PairResult(true, face_axis, face_value);
+    return PairResult(true, face.axis, face.value);
 }
 
 // ---- Loops and lavapipe ----------------------------------------------------
