@@ -48,7 +48,7 @@
 use glam::Vec3;
 
 use super::super::math::{Transform3, cross3, dot3, length3, rotate3, transform_point3};
-use super::super::shapes::Hull;
+use super::super::shapes::{Hull, LANES};
 use super::super::types::EdgeStats;
 use super::separation::{EdgeSeparation, LOWEST, PARALLEL_TOLERANCE};
 
@@ -214,14 +214,21 @@ impl EdgeScan {
 
 /// B's edge `edge` moved into A's frame by `xf`: its faces' normals, its arc
 /// normal, and its first vertex.
+///
+/// Read from the lanes' copies of [`Hull::edge_gauss`] (the same bits, eight
+/// edges to a chunk), which the searches have already brought into the
+/// cache to bound B's edges: the scalar array would be one more cache miss
+/// per pair when many hulls take turns.
 #[inline(always)]
 pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Vec3, Vec3) {
-    let gauss = hull_b.edge_gauss()[edge];
-    let [x, y, z, _] = hull_b.lanes().origins[edge];
+    let lanes = hull_b.lanes();
+    let (rows, k) = (&lanes.arcs[edge / LANES], edge % LANES);
+    let row = |r: usize| Vec3::new(rows[r][k], rows[r + 1][k], rows[r + 2][k]);
+    let [x, y, z, _] = lanes.origins[edge];
     (
-        rotate3(xf.r, gauss.u),
-        rotate3(xf.r, gauss.v),
-        rotate3(xf.r, gauss.arc),
+        rotate3(xf.r, row(0)),
+        rotate3(xf.r, row(3)),
+        rotate3(xf.r, row(6)),
         transform_point3(xf, Vec3::new(x, y, z)),
     )
 }
