@@ -158,7 +158,7 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
     let mut best = Separation::NONE;
     let (lanes1, lanes2) = (hull1.lanes(), hull2.lanes());
     let chunks = &lanes2.vertices;
-    let (normals, offsets) = (hull1.normals(), hull1.offsets());
+    let faces = hull1.face_count();
     let centre = inv_transform_point3(xf, lanes2.inner_centre);
     let allowance =
         16.0 * f32::EPSILON * (length3(xf.p) + length3(lanes2.inner_centre) + 2.0 * lanes1.reach);
@@ -172,13 +172,16 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
         } else {
             [f32::MAX; LANES]
         };
-        for (k, &bound) in bounds.iter().enumerate().take(normals.len() - LANES * c) {
+        for (k, &bound) in bounds.iter().enumerate().take(faces - LANES * c) {
             if BOUNDED && bound <= best.value + tolerance && bound < limit {
                 continue;
             }
             let i = LANES * c + k;
-            let moved = rotate3(xf.r, normals[i]);
-            let moved_offset = offsets[i] + dot3(moved, xf.p);
+            // The face's plane from the lanes' copy (the same bits, in the
+            // cache with the bounds; the scalar arrays would be a miss).
+            let normal = Vec3::new(plane[0][k], plane[1][k], plane[2][k]);
+            let moved = rotate3(xf.r, normal);
+            let moved_offset = plane[3][k] + dot3(moved, xf.p);
             let (nx, ny, nz) = (V::splat(moved.x), V::splat(moved.y), V::splat(moved.z));
             let d = V::splat(moved_offset);
             let mut low = V::splat(f32::MAX);
