@@ -301,9 +301,13 @@ pub fn uses_avx() -> bool {
 pub(crate) fn prefetch_all<T>(data: &[T]) {
     #[cfg(target_arch = "x86_64")]
     {
-        let start = data.as_ptr() as *const i8;
+        // From the line that holds the first byte to the one that holds the
+        // last: a slice seldom starts on a line, and stepping from its
+        // first byte would leave out its last line.
+        let first = data.as_ptr() as usize;
         let bytes = std::mem::size_of_val(data);
-        for offset in (0..bytes).step_by(64) {
+        let start = (data.as_ptr() as *const i8).wrapping_sub(first % 64);
+        for offset in (0..bytes + first % 64).step_by(64) {
             // SAFETY: a prefetch is a hint; it never faults, whatever the address.
             unsafe {
                 std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T1 }>(

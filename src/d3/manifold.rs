@@ -247,14 +247,16 @@ fn face_contact(
 ) {
     let face = (face as usize).min(reference.face_count() - 1);
     let xf = inv_mul_transforms3(ref_xf, inc_xf);
-    let normal = reference.normals()[face];
-    let offset = reference.offsets()[face];
+    // The planes from the lanes' rows, where the SAT's face queries have
+    // just read them (the same bits as `normals()` and `offsets()`).
+    let (normal, offset) = reference.lanes().face_plane(face);
     // The incident face: the most anti-parallel, found in the incident frame.
     let in_incident = inv_rotate3(xf.r, normal);
+    let incident_planes = incident.lanes();
     let mut incident_face = 0;
     let mut most_opposed = f32::MAX;
-    for (k, &n) in incident.normals().iter().enumerate() {
-        let alignment = dot3(in_incident, n);
+    for k in 0..incident.face_count() {
+        let alignment = dot3(in_incident, incident_planes.face_plane(k).0);
         if alignment < most_opposed {
             incident_face = k;
             most_opposed = alignment;

@@ -26,15 +26,19 @@ impl Batch<'_> {
 
 /// Asks for what pair `index` reads to be brought into the cache while
 /// earlier pairs are tested, in two stages: two pairs ahead its shapes'
-/// records (where their arrays are), one pair ahead the arrays the lanes
-/// read. With 1,024 distinct 32-vertex hulls a pair's shapes are seldom in
+/// records (where their arrays are) and its bodies' transforms, one pair
+/// ahead the arrays the lanes read. With 1,024 distinct 32-vertex hulls a pair's shapes are seldom in
 /// cache, and the lanes would wait on their lines one array after another.
-/// Hulls the walk takes prefetch their own.
+/// Hulls the walk takes prefetch their own. With `contacts`, also what the
+/// manifold reads (most pairs of the bench overlap).
 #[inline]
-fn prefetch_pairs(batch: &Batch, index: usize) {
+fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
     if let Some(pair) = batch.pairs().get(index + 2) {
         for body in [pair.a, pair.b] {
             crate::simd::prefetch_all(std::slice::from_ref(batch.shape_of(body)));
+            if let Some(transform) = batch.transforms().get(body as usize) {
+                crate::simd::prefetch_all(std::slice::from_ref(transform));
+            }
         }
     }
     let Some(pair) = batch.pairs().get(index + 1) else {
@@ -46,6 +50,9 @@ fn prefetch_pairs(batch: &Batch, index: usize) {
             && hull.vertices().len() < walk_min
         {
             hull.prefetch_for_lanes();
+        }
+        if contacts && let Shape::Hull(hull) = batch.shape_of(body) {
+            hull.prefetch_for_contacts();
         }
     }
 }
@@ -77,7 +84,7 @@ fn collide_range(
     stats: &mut EdgeStats,
 ) {
     for index in range {
-        prefetch_pairs(batch, index);
+        prefetch_pairs(batch, index, false);
         if let Some(hit) = test_pair(batch, index, stats) {
             out.push(hit);
         }
@@ -142,7 +149,7 @@ pub fn contacts_cpu(batch: &Batch) -> Vec<Manifold> {
 fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Manifold>) {
     let mut stats = EdgeStats::default();
     for index in range {
-        prefetch_pairs(batch, index);
+        prefetch_pairs(batch, index, true);
         let Some(sat_hit) = test_pair(batch, index, &mut stats) else {
             continue;
         };

@@ -165,6 +165,29 @@ fn rows_of<const N: usize>(chunk: &[[f32; N]]) -> [[f32; LANES]; N] {
 }
 
 impl HullLanes {
+    /// Face `i`'s unit outward normal and offset, from the lanes' rows:
+    /// the bits of [`Hull::normals`] and [`Hull::offsets`], read where the
+    /// face queries have just read them (the scalar arrays would be one
+    /// more cache miss per pair when many hulls take turns).
+    #[inline(always)]
+    pub(crate) fn face_plane(&self, i: usize) -> (Vec3, f32) {
+        let (rows, k) = (&self.face_planes[i / LANES], i % LANES);
+        (Vec3::new(rows[0][k], rows[1][k], rows[2][k]), rows[3][k])
+    }
+
+    /// Edge `i`'s arc on the Gauss map from the lanes' rows: the bits of
+    /// [`Hull::edge_gauss`], where the edge queries read them.
+    #[inline(always)]
+    pub(crate) fn edge_gauss(&self, i: usize) -> EdgeGauss {
+        let (rows, k) = (&self.arcs[i / LANES], i % LANES);
+        let row = |r: usize| Vec3::new(rows[r][k], rows[r + 1][k], rows[r + 2][k]);
+        EdgeGauss {
+            u: row(0),
+            v: row(3),
+            arc: row(6),
+        }
+    }
+
     /// Packs a hull's vertices, faces (`normal . x = offset`), edge arcs and
     /// the edges' bound data (`edges` gives each arc's first vertex).
     pub fn new(
@@ -398,6 +421,15 @@ impl Hull {
         prefetch_all(&lanes.origins);
     }
 
+    /// The same for what a contact manifold reads beyond the lanes: the
+    /// vertices, the faces' loops and the edges.
+    pub(crate) fn prefetch_for_contacts(&self) {
+        prefetch_all(&self.vertices);
+        prefetch_all(&self.face_starts);
+        prefetch_all(&self.face_vertices);
+        prefetch_all(&self.edges);
+    }
+
     /// Asks for what a face query against this hull reads out of order on
     /// the walking search (the Gauss-map grid and the vertices) to be brought
     /// into the cache: with many large hulls a pair's shapes are seldom
@@ -591,6 +623,53 @@ impl Shape {
         match self {
             Shape::Hull(hull) => Some(hull),
             Shape::Sphere(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lanes' copies that the queries and the manifold read instead of
+    /// the scalar arrays hold the same bits, face by face and edge by edge.
+    #[test]
+    fn lanes_copies_match_the_scalar_arrays_bit_for_bit() {
+        let mut state = 0x9e37_79b9_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        let mut hulls = vec![Hull::cuboid(Vec3::new(0.3, 1.0, 2.5)).expect("a valid box")];
+        for count in [4, 9, 17, 40, 120] {
+            let points: Vec<Vec3> = (0..count)
+                .map(|_| Vec3::new(next(), next(), next()))
+                .collect();
+            hulls.push(Hull::new(&points).expect("a random cloud hulls"));
+        }
+        for (h, hull) in hulls.iter().enumerate() {
+            let lanes = hull.lanes();
+            for i in 0..hull.face_count() {
+                let (normal, offset) = lanes.face_plane(i);
+                let scalar = (hull.normals()[i], hull.offsets()[i]);
+                assert_eq!(
+                    (normal.to_array().map(f32::to_bits), offset.to_bits()),
+                    (scalar.0.to_array().map(f32::to_bits), scalar.1.to_bits()),
+                    "hull {h} face {i}: lanes {:?} against scalar {scalar:?}",
+                    (normal, offset)
+                );
+            }
+            for i in 0..hull.edges().len() {
+                let (copy, scalar) = (lanes.edge_gauss(i), hull.edge_gauss()[i]);
+                let bits = |g: EdgeGauss| [g.u, g.v, g.arc].map(|v| v.to_array().map(f32::to_bits));
+                assert_eq!(
+                    bits(copy),
+                    bits(scalar),
+                    "hull {h} edge {i}: lanes {copy:?} against scalar {scalar:?}"
+                );
+            }
         }
     }
 }

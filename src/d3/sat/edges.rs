@@ -48,7 +48,7 @@
 use glam::Vec3;
 
 use super::super::math::{Transform3, cross3, dot3, length3, rotate3, transform_point3};
-use super::super::shapes::{Hull, LANES};
+use super::super::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::separation::{EdgeSeparation, LOWEST, PARALLEL_TOLERANCE};
 
@@ -222,13 +222,12 @@ impl EdgeScan {
 #[inline(always)]
 pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Vec3, Vec3) {
     let lanes = hull_b.lanes();
-    let (rows, k) = (&lanes.arcs[edge / LANES], edge % LANES);
-    let row = |r: usize| Vec3::new(rows[r][k], rows[r + 1][k], rows[r + 2][k]);
+    let gauss = lanes.edge_gauss(edge);
     let [x, y, z, _] = lanes.origins[edge];
     (
-        rotate3(xf.r, row(0)),
-        rotate3(xf.r, row(3)),
-        rotate3(xf.r, row(6)),
+        rotate3(xf.r, gauss.u),
+        rotate3(xf.r, gauss.v),
+        rotate3(xf.r, gauss.arc),
         transform_point3(xf, Vec3::new(x, y, z)),
     )
 }

@@ -216,13 +216,13 @@ pub fn edge_pair_axis(
     search: EdgeSearch,
 ) -> Vec3 {
     let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, b as usize, xf_ab);
-    let edge = hull_a.edges()[a as usize];
-    let gauss = hull_a.edge_gauss()[a as usize];
+    let gauss = hull_a.lanes().edge_gauss(a as usize);
     if search != EdgeSearch::BruteForce
         && let Some((cba, dba)) = gauss_test((gauss.u, gauss.v, gauss.arc), (u_b, v_b, arc_b))
     {
         return edge_axis(u_b, v_b, cba, dba);
     }
+    let edge = hull_a.edges()[a as usize];
     let vertices = hull_a.vertices();
     let direction_a = vertices[edge.v1 as usize] - vertices[edge.v0 as usize];
     let edge_b = hull_b.edges()[b as usize];
@@ -241,6 +241,14 @@ pub fn edge_pair_axis(
     }
 }
 
+/// Face `i`'s normal (the last face for an index past it: a backend's
+/// garbage, made total), read where the face queries read it.
+fn face_normal(hull: &Hull, i: u32) -> Vec3 {
+    hull.lanes()
+        .face_plane((i as usize).min(hull.face_count() - 1))
+        .0
+}
+
 /// Rebuilds the world-frame unit normal (from A to B) of a reported axis,
 /// with the operations the SAT used, so two backends that report the same
 /// feature report the same normal bits.
@@ -251,12 +259,8 @@ pub fn axis_normal(
     search: EdgeSearch,
 ) -> Vec3 {
     match (axis, shape_a, shape_b) {
-        (Axis::FaceA(i), Shape::Hull(a), _) => {
-            rotate3(xf_a.r, a.normals()[(i as usize).min(a.normals().len() - 1)])
-        }
-        (Axis::FaceB(i), _, Shape::Hull(b)) => {
-            -rotate3(xf_b.r, b.normals()[(i as usize).min(b.normals().len() - 1)])
-        }
+        (Axis::FaceA(i), Shape::Hull(a), _) => rotate3(xf_a.r, face_normal(a, i)),
+        (Axis::FaceB(i), _, Shape::Hull(b)) => -rotate3(xf_b.r, face_normal(b, i)),
         (Axis::Edges(i, j), Shape::Hull(a), Shape::Hull(b)) => {
             let xf_ab = inv_mul_transforms3(xf_a, xf_b);
             let i = i.min(a.edges().len() as u32 - 1);
