@@ -166,16 +166,30 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
     let (cx, cy, cz) = (s(centre.x), s(centre.y), s(centre.z));
     let lowered = s(lanes2.inner_radius - allowance);
     for (c, plane) in lanes1.face_planes.iter().enumerate() {
+        let lane = |row: usize| V::load(&plane[row]);
         let bounds = if BOUNDED {
-            let lane = |row: usize| V::load(&plane[row]);
-            ((((lane(0) * cx + lane(1) * cy) + lane(2) * cz) - lane(3)) - lowered).to_array()
+            (((lane(0) * cx + lane(1) * cy) + lane(2) * cz) - lane(3)) - lowered
         } else {
-            [f32::MAX; LANES]
+            V::splat(f32::MAX)
         };
-        for (k, &bound) in bounds.iter().enumerate().take(faces - LANES * c) {
-            if BOUNDED && bound <= best.value + tolerance && bound < limit {
-                continue;
+        // The chunk's faces not yet passed, as bits; those the bound keeps
+        // at the current best are found eight at a time (a branch per face
+        // would be mispredicted at random), and again after each face
+        // computed, since the best may have risen.
+        let mut pending = (1u32 << (faces - LANES * c).min(LANES)) - 1;
+        loop {
+            let skip = if BOUNDED {
+                !bounds.greater_bits(V::splat(best.value + tolerance))
+                    & bounds.less_bits(V::splat(limit))
+            } else {
+                0
+            };
+            let keep = pending & !skip;
+            if keep == 0 {
+                break;
             }
+            let k = keep.trailing_zeros() as usize;
+            pending &= !((2u32 << k) - 1);
             let i = LANES * c + k;
             // The face's plane from the lanes' copy (the same bits, in the
             // cache with the bounds; the scalar arrays would be a miss).
@@ -486,14 +500,58 @@ fn edge_separation_filtered<V: Lanes>(
     let edges_a = hull_a.edges();
     stats.hull_pairs += 1;
     stats.edge_pairs += (edges_a.len() * hull_b.edges().len()) as u64;
-    for j in 0..hull_b.edges().len() {
-        if scan.cannot_matter(filter.bounds_b[j]) {
-            stats.skipped += 1;
-            continue;
+    let edges_b = hull_b.edges().len();
+    // B's edges that the bound keeps at the scan's current level, found
+    // eight at a time (`EdgeScan::cannot_matter` on each lane: a branch per
+    // edge would be mispredicted at random), and again after each edge
+    // tested, since the level may have risen.
+    for c in 0..filter.bounds_b.len() / LANES {
+        let mut pending = (1u32 << (edges_b - LANES * c).min(LANES)) - 1;
+        loop {
+            let (level, limit, allowance) = scan.skip_levels();
+            let skip = if level > LOWEST {
+                let bounds = V::load_slice(&filter.bounds_b[LANES * c..]) + V::splat(allowance);
+                !bounds.greater_bits(V::splat(level)) & bounds.less_bits(V::splat(limit))
+            } else {
+                0
+            };
+            let keep = pending & !skip;
+            if keep == 0 {
+                stats.skipped += u64::from(pending.count_ones());
+                break;
+            }
+            let k = keep.trailing_zeros();
+            stats.skipped += u64::from((pending & ((1u32 << k) - 1)).count_ones());
+            pending &= !((2u32 << k) - 1);
+            let j = LANES * c + k as usize;
+            if let Some(exit) = edge_step::<V>(hull_a, hull_b, xf, j, &mut scan, stats, filter) {
+                return exit;
+            }
         }
-        if filter_a && scan.level() > filter.level {
-            filter.refilter::<V>(lanes_a, &scan);
-        }
+    }
+    scan.best
+}
+
+/// One edge of B that the bound keeps, against A's edges (those A's bound
+/// keeps, once A's edges are filtered): the pairs whose arcs cross are
+/// offered in the pairwise loop's order. Returns the pair that reached the
+/// limit, if one did.
+#[inline(always)]
+fn edge_step<V: Lanes>(
+    hull_a: &Hull,
+    hull_b: &Hull,
+    xf: Transform3,
+    j: usize,
+    scan: &mut EdgeScan,
+    stats: &mut EdgeStats,
+    filter: &mut EdgeFilter,
+) -> Option<EdgeSeparation> {
+    let lanes_a = hull_a.lanes();
+    let edges_a = hull_a.edges();
+    if lanes_a.arcs.len() > FILTER_MIN_CHUNKS && scan.level() > filter.level {
+        filter.refilter::<V>(lanes_a, scan);
+    }
+    {
         let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
         let (chunks, kept) = if filter.level > LOWEST {
             stats.skipped_a += (edges_a.len() - filter.kept.len()) as u64;
@@ -520,10 +578,10 @@ fn edge_separation_filtered<V: Lanes>(
                     (u_b, v_b, point_b),
                     Vec3::new(x, y, z),
                 ) {
-                    return exit;
+                    return Some(exit);
                 }
             }
         }
     }
-    scan.best
+    None
 }
