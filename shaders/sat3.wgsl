@@ -334,6 +334,109 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
     return best;
 }
 
+// The vertices of a hull of at most 32 vertices (past the last, the last
+// again: a minimum is unchanged by repeats), for the face query against it
+// in "hulls_cached". Every index into the array is a constant once the
+// calls are inlined, so llvmpipe keeps it in registers (an array indexed
+// at run time would live in memory and cost more than the texels): each
+// vertex is read once per query instead of once per face computed.
+struct VertexCache {
+    v: array<vec3<f32>, 32>,
+}
+
+fn cache_vertices(hull2: HullRecord) -> VertexCache {
+    let last = hull2.vertex_count - 1u;
+    var cache: VertexCache;
+    cache.v[0] = hull_vertex(hull2, min(0u, last));
+    cache.v[1] = hull_vertex(hull2, min(1u, last));
+    cache.v[2] = hull_vertex(hull2, min(2u, last));
+    cache.v[3] = hull_vertex(hull2, min(3u, last));
+    cache.v[4] = hull_vertex(hull2, min(4u, last));
+    cache.v[5] = hull_vertex(hull2, min(5u, last));
+    cache.v[6] = hull_vertex(hull2, min(6u, last));
+    cache.v[7] = hull_vertex(hull2, min(7u, last));
+    cache.v[8] = hull_vertex(hull2, min(8u, last));
+    cache.v[9] = hull_vertex(hull2, min(9u, last));
+    cache.v[10] = hull_vertex(hull2, min(10u, last));
+    cache.v[11] = hull_vertex(hull2, min(11u, last));
+    cache.v[12] = hull_vertex(hull2, min(12u, last));
+    cache.v[13] = hull_vertex(hull2, min(13u, last));
+    cache.v[14] = hull_vertex(hull2, min(14u, last));
+    cache.v[15] = hull_vertex(hull2, min(15u, last));
+    cache.v[16] = hull_vertex(hull2, min(16u, last));
+    cache.v[17] = hull_vertex(hull2, min(17u, last));
+    cache.v[18] = hull_vertex(hull2, min(18u, last));
+    cache.v[19] = hull_vertex(hull2, min(19u, last));
+    cache.v[20] = hull_vertex(hull2, min(20u, last));
+    cache.v[21] = hull_vertex(hull2, min(21u, last));
+    cache.v[22] = hull_vertex(hull2, min(22u, last));
+    cache.v[23] = hull_vertex(hull2, min(23u, last));
+    cache.v[24] = hull_vertex(hull2, min(24u, last));
+    cache.v[25] = hull_vertex(hull2, min(25u, last));
+    cache.v[26] = hull_vertex(hull2, min(26u, last));
+    cache.v[27] = hull_vertex(hull2, min(27u, last));
+    cache.v[28] = hull_vertex(hull2, min(28u, last));
+    cache.v[29] = hull_vertex(hull2, min(29u, last));
+    cache.v[30] = hull_vertex(hull2, min(30u, last));
+    cache.v[31] = hull_vertex(hull2, min(31u, last));
+    return cache;
+}
+
+// vertex_min8 on cached vertices `k` to `k + 7`.
+fn cached_min8(cache: VertexCache, moved: vec3<f32>, moved_offset: f32, k: u32) -> f32 {
+    var separation = dot3(moved, cache.v[k]) - moved_offset;
+    separation = min(separation, dot3(moved, cache.v[k + 1u]) - moved_offset);
+    separation = min(separation, dot3(moved, cache.v[k + 2u]) - moved_offset);
+    separation = min(separation, dot3(moved, cache.v[k + 3u]) - moved_offset);
+    separation = min(separation, dot3(moved, cache.v[k + 4u]) - moved_offset);
+    separation = min(separation, dot3(moved, cache.v[k + 5u]) - moved_offset);
+    separation = min(separation, dot3(moved, cache.v[k + 6u]) - moved_offset);
+    separation = min(separation, dot3(moved, cache.v[k + 7u]) - moved_offset);
+    return separation;
+}
+
+// find_max_face_separation against a hull of at most 32 vertices, its
+// vertices cached: the same operations in the same order.
+fn find_max_face_separation_cached(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32) -> Separation {
+    let cache = cache_vertices(hull2);
+    var best = Separation(LOWEST, 0u);
+    let bounded = hull2.vertex_count > 8u;
+    let inner = hull_inner(hull2);
+    var i = 0u;
+    loop {
+        var moved = vec3<f32>(0.0);
+        var moved_offset = 0.0;
+        loop {
+            if i >= hull1.face_count {
+                break;
+            }
+            let plane = hull_plane(hull1, i);
+            moved = rotate3(xf.r, plane.xyz);
+            moved_offset = plane.w + dot3(moved, xf.p);
+            if !(bounded && face_cannot_matter(moved, moved_offset, inner, best, tolerance, limit)) {
+                break;
+            }
+            i++;
+        }
+        if i >= hull1.face_count {
+            break;
+        }
+        var separation = HIGHEST;
+        separation = min(separation, cached_min8(cache, moved, moved_offset, 0u));
+        separation = min(separation, cached_min8(cache, moved, moved_offset, 8u));
+        separation = min(separation, cached_min8(cache, moved, moved_offset, 16u));
+        separation = min(separation, cached_min8(cache, moved, moved_offset, 24u));
+        if separation > best.value + tolerance {
+            best = Separation(separation, i);
+        }
+        if separation >= limit {
+            return Separation(separation, i);
+        }
+        i++;
+    }
+    return best;
+}
+
 // ---- edges.rs --------------------------------------------------------------
 
 // The Gauss-map test of A's edge (normals u_a, v_a, arc_a = v_a x u_a)
@@ -791,13 +894,25 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // Hull A against hull B: A's faces, B's faces, then the edge pairs above the
 // floor the faces set, each stopping at the first separation that reaches
 // the margin.
-// `wide`: the queries' wide steps (see "Loops and lavapipe").
-fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool) -> PairResult {
-    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide);
+// `wide`: the queries' wide steps (see "Loops and lavapipe"); `cached`: the
+// face queries hold the other hull's vertices in registers (both hulls of 9
+// to 32 vertices, "hulls_cached"). Each is a constant of its entry point.
+fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool) -> PairResult {
+    var face_a: Separation;
+    if cached {
+        face_a = find_max_face_separation_cached(hull_a, hull_b, xf_ba, tolerance, margin);
+    } else {
+        face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide);
+    }
     if face_a.value >= margin {
         return PairResult(false, 0u, face_a.value);
     }
-    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide);
+    var face_b: Separation;
+    if cached {
+        face_b = find_max_face_separation_cached(hull_b, hull_a, xf_ab, tolerance, margin);
+    } else {
+        face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide);
+    }
     if face_b.value >= margin {
         return PairResult(false, 0u, face_b.value);
     }
@@ -829,8 +944,8 @@ fn body_shape(body: u32) -> HullRecord {
 
 // The pair functions, one per kind (src/gpu/spatial.rs: ENTRY_POINTS).
 
-// Two hulls; `wide` for "hulls_large".
-fn hulls_pair(pair: Pair, wide: bool) -> PairResult {
+// Two hulls; `wide` for "hulls_large", `cached` for "hulls_cached".
+fn hulls_pair(pair: Pair, wide: bool, cached: bool) -> PairResult {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
     let xf_ab = inv_mul_transforms3(xf_a, xf_b);
@@ -838,7 +953,7 @@ fn hulls_pair(pair: Pair, wide: bool) -> PairResult {
     let hull_a = body_shape(pair.a);
     let hull_b = body_shape(pair.b);
     let sizes = hull_a.size + hull_b.size;
-    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide);
+    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached);
 }
 
 // A hull and a sphere, either way round: one call for both orders, so that
@@ -866,7 +981,7 @@ fn spheres_pair(pair: Pair) -> PairResult {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false));
+    finish(task, hulls_pair(task.pair, false, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -884,5 +999,11 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true));
+    finish(task, hulls_pair(task.pair, true, false));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hulls_cached(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hulls_pair(task.pair, false, true));
 }

@@ -314,7 +314,13 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
         .collect();
     assert_eq!(
         entry_points,
-        ["hulls", "hull_sphere", "spheres", "hulls_large"]
+        [
+            "hulls",
+            "hull_sphere",
+            "spheres",
+            "hulls_large",
+            "hulls_cached"
+        ]
     );
 }
 
