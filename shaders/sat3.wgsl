@@ -18,7 +18,8 @@
 // `hull_floats` holds each hull's vertices, its face planes (normal, offset),
 // its edges' face normals two edges to three texels (the edge's arc on the
 // Gauss map being their cross product, recomputed here as the CPU computed
-// it) and its inner ball (centre, radius: HullLanes); `hull_ints` holds each edge's vertices and faces, each
+// it), its inner ball (centre, radius: HullLanes) and each edge's bound
+// record ((u, u . p), (v, v . p): two texels); `hull_ints` holds each edge's vertices and faces, each
 // face's loop (start, length) and the loops' vertex indices, four to a
 // texel. Per body: its transform (three texels: a rotation column and a
 // position coordinate each) and its shape's record (two texels, copied per
@@ -176,6 +177,19 @@ fn edge_pair_normals(hull: HullRecord, pair: u32) -> EdgePairNormals {
 // The hull's inner ball: its centre in .xyz, its radius in .w.
 fn hull_inner(hull: HullRecord) -> vec4<f32> {
     return textureLoad(hull_floats, texel(edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u)), 0);
+}
+
+// Edge `e`'s bound record, in the hull's own frame: its faces' normals
+// with their offsets through its first vertex `p` (lanes.rs edge_planes'
+// `u . p` and `v . p`, the same bits).
+struct EdgeBoundRecord {
+    u_plane: vec4<f32>,
+    v_plane: vec4<f32>,
+}
+
+fn edge_bound_record(hull: HullRecord, e: u32) -> EdgeBoundRecord {
+    let at = edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 1u + 2u * e;
+    return EdgeBoundRecord(textureLoad(hull_floats, texel(at), 0), textureLoad(hull_floats, texel(at + 1u), 0));
 }
 
 // Edge `e`'s vertices and faces: (v0, v1, f0, f1).
@@ -340,65 +354,61 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
 // calls are inlined, so llvmpipe keeps it in registers (an array indexed
 // at run time would live in memory and cost more than the texels): each
 // vertex is read once per query instead of once per face computed.
-struct VertexCache {
-    v: array<vec3<f32>, 32>,
-}
+var<private> vertex_cache: array<vec3<f32>, 32>;
 
-fn cache_vertices(hull2: HullRecord) -> VertexCache {
+fn cache_vertices(hull2: HullRecord) {
     let last = hull2.vertex_count - 1u;
-    var cache: VertexCache;
-    cache.v[0] = hull_vertex(hull2, min(0u, last));
-    cache.v[1] = hull_vertex(hull2, min(1u, last));
-    cache.v[2] = hull_vertex(hull2, min(2u, last));
-    cache.v[3] = hull_vertex(hull2, min(3u, last));
-    cache.v[4] = hull_vertex(hull2, min(4u, last));
-    cache.v[5] = hull_vertex(hull2, min(5u, last));
-    cache.v[6] = hull_vertex(hull2, min(6u, last));
-    cache.v[7] = hull_vertex(hull2, min(7u, last));
-    cache.v[8] = hull_vertex(hull2, min(8u, last));
-    cache.v[9] = hull_vertex(hull2, min(9u, last));
-    cache.v[10] = hull_vertex(hull2, min(10u, last));
-    cache.v[11] = hull_vertex(hull2, min(11u, last));
-    cache.v[12] = hull_vertex(hull2, min(12u, last));
-    cache.v[13] = hull_vertex(hull2, min(13u, last));
-    cache.v[14] = hull_vertex(hull2, min(14u, last));
-    cache.v[15] = hull_vertex(hull2, min(15u, last));
-    cache.v[16] = hull_vertex(hull2, min(16u, last));
-    cache.v[17] = hull_vertex(hull2, min(17u, last));
-    cache.v[18] = hull_vertex(hull2, min(18u, last));
-    cache.v[19] = hull_vertex(hull2, min(19u, last));
-    cache.v[20] = hull_vertex(hull2, min(20u, last));
-    cache.v[21] = hull_vertex(hull2, min(21u, last));
-    cache.v[22] = hull_vertex(hull2, min(22u, last));
-    cache.v[23] = hull_vertex(hull2, min(23u, last));
-    cache.v[24] = hull_vertex(hull2, min(24u, last));
-    cache.v[25] = hull_vertex(hull2, min(25u, last));
-    cache.v[26] = hull_vertex(hull2, min(26u, last));
-    cache.v[27] = hull_vertex(hull2, min(27u, last));
-    cache.v[28] = hull_vertex(hull2, min(28u, last));
-    cache.v[29] = hull_vertex(hull2, min(29u, last));
-    cache.v[30] = hull_vertex(hull2, min(30u, last));
-    cache.v[31] = hull_vertex(hull2, min(31u, last));
-    return cache;
+    vertex_cache[0] = hull_vertex(hull2, min(0u, last));
+    vertex_cache[1] = hull_vertex(hull2, min(1u, last));
+    vertex_cache[2] = hull_vertex(hull2, min(2u, last));
+    vertex_cache[3] = hull_vertex(hull2, min(3u, last));
+    vertex_cache[4] = hull_vertex(hull2, min(4u, last));
+    vertex_cache[5] = hull_vertex(hull2, min(5u, last));
+    vertex_cache[6] = hull_vertex(hull2, min(6u, last));
+    vertex_cache[7] = hull_vertex(hull2, min(7u, last));
+    vertex_cache[8] = hull_vertex(hull2, min(8u, last));
+    vertex_cache[9] = hull_vertex(hull2, min(9u, last));
+    vertex_cache[10] = hull_vertex(hull2, min(10u, last));
+    vertex_cache[11] = hull_vertex(hull2, min(11u, last));
+    vertex_cache[12] = hull_vertex(hull2, min(12u, last));
+    vertex_cache[13] = hull_vertex(hull2, min(13u, last));
+    vertex_cache[14] = hull_vertex(hull2, min(14u, last));
+    vertex_cache[15] = hull_vertex(hull2, min(15u, last));
+    vertex_cache[16] = hull_vertex(hull2, min(16u, last));
+    vertex_cache[17] = hull_vertex(hull2, min(17u, last));
+    vertex_cache[18] = hull_vertex(hull2, min(18u, last));
+    vertex_cache[19] = hull_vertex(hull2, min(19u, last));
+    vertex_cache[20] = hull_vertex(hull2, min(20u, last));
+    vertex_cache[21] = hull_vertex(hull2, min(21u, last));
+    vertex_cache[22] = hull_vertex(hull2, min(22u, last));
+    vertex_cache[23] = hull_vertex(hull2, min(23u, last));
+    vertex_cache[24] = hull_vertex(hull2, min(24u, last));
+    vertex_cache[25] = hull_vertex(hull2, min(25u, last));
+    vertex_cache[26] = hull_vertex(hull2, min(26u, last));
+    vertex_cache[27] = hull_vertex(hull2, min(27u, last));
+    vertex_cache[28] = hull_vertex(hull2, min(28u, last));
+    vertex_cache[29] = hull_vertex(hull2, min(29u, last));
+    vertex_cache[30] = hull_vertex(hull2, min(30u, last));
+    vertex_cache[31] = hull_vertex(hull2, min(31u, last));
 }
 
 // vertex_min8 on cached vertices `k` to `k + 7`.
-fn cached_min8(cache: VertexCache, moved: vec3<f32>, moved_offset: f32, k: u32) -> f32 {
-    var separation = dot3(moved, cache.v[k]) - moved_offset;
-    separation = min(separation, dot3(moved, cache.v[k + 1u]) - moved_offset);
-    separation = min(separation, dot3(moved, cache.v[k + 2u]) - moved_offset);
-    separation = min(separation, dot3(moved, cache.v[k + 3u]) - moved_offset);
-    separation = min(separation, dot3(moved, cache.v[k + 4u]) - moved_offset);
-    separation = min(separation, dot3(moved, cache.v[k + 5u]) - moved_offset);
-    separation = min(separation, dot3(moved, cache.v[k + 6u]) - moved_offset);
-    separation = min(separation, dot3(moved, cache.v[k + 7u]) - moved_offset);
+fn cached_min8(moved: vec3<f32>, moved_offset: f32, k: u32) -> f32 {
+    var separation = dot3(moved, vertex_cache[k]) - moved_offset;
+    separation = min(separation, dot3(moved, vertex_cache[k + 1u]) - moved_offset);
+    separation = min(separation, dot3(moved, vertex_cache[k + 2u]) - moved_offset);
+    separation = min(separation, dot3(moved, vertex_cache[k + 3u]) - moved_offset);
+    separation = min(separation, dot3(moved, vertex_cache[k + 4u]) - moved_offset);
+    separation = min(separation, dot3(moved, vertex_cache[k + 5u]) - moved_offset);
+    separation = min(separation, dot3(moved, vertex_cache[k + 6u]) - moved_offset);
+    separation = min(separation, dot3(moved, vertex_cache[k + 7u]) - moved_offset);
     return separation;
 }
 
 // find_max_face_separation against a hull of at most 32 vertices, its
 // vertices cached: the same operations in the same order.
 fn find_max_face_separation_cached(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32) -> Separation {
-    let cache = cache_vertices(hull2);
+    cache_vertices(hull2);
     var best = Separation(LOWEST, 0u);
     let bounded = hull2.vertex_count > 8u;
     let inner = hull_inner(hull2);
@@ -422,10 +432,10 @@ fn find_max_face_separation_cached(hull1: HullRecord, hull2: HullRecord, xf: Tra
             break;
         }
         var separation = HIGHEST;
-        separation = min(separation, cached_min8(cache, moved, moved_offset, 0u));
-        separation = min(separation, cached_min8(cache, moved, moved_offset, 8u));
-        separation = min(separation, cached_min8(cache, moved, moved_offset, 16u));
-        separation = min(separation, cached_min8(cache, moved, moved_offset, 24u));
+        separation = min(separation, cached_min8(moved, moved_offset, 0u));
+        separation = min(separation, cached_min8(moved, moved_offset, 8u));
+        separation = min(separation, cached_min8(moved, moved_offset, 16u));
+        separation = min(separation, cached_min8(moved, moved_offset, 24u));
         if separation > best.value + tolerance {
             best = Separation(separation, i);
         }
@@ -522,21 +532,31 @@ fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, t
     return result;
 }
 
-// lanes.rs edge_bounds for one edge of B, from the moved edge, then
-// edges.rs EdgeScan::cannot_matter: whether every pair of B's moved edge is
-// sure to fall below the threshold, by A's inner ball (`inner`); `slack`
-// is SKIP_SLACK times the pair's reach. Nothing is skipped while the level
-// is the lowest value (no pair computed, no floor).
-fn skips_edge(best: EdgeSeparation, b: MovedEdge, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> bool {
+// A's inner ball moved into B's frame (`xf` takes B's points into A's),
+// where B's edges' bound records are.
+fn inner_in_b(hull_a: HullRecord, xf: Transform3) -> vec4<f32> {
+    let inner = hull_inner(hull_a);
+    return vec4<f32>(inv_rotate3(xf.r, inner.xyz - xf.p), inner.w);
+}
+
+// lanes.rs edge_bounds for one edge of B, in B's own frame from its bound
+// record (`(u, u . p)`, `(v, v . p)`: two texels, no rotation), then
+// edges.rs EdgeScan::cannot_matter: whether every pair of B's edge is sure
+// to fall below the threshold, by A's inner ball (`inner`, in B's frame);
+// `slack` is SKIP_SLACK times the pair's reach, which covers the rounding
+// of the frame change. Nothing is skipped while the level is the lowest
+// value (no pair computed, no floor).
+fn skips_edge(best: EdgeSeparation, record: EdgeBoundRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> bool {
     let level = scan_level(best, tolerance, floor);
     if level <= LOWEST {
         return false;
     }
-    let x = b.point - inner.xyz;
-    let m = max(-dot3(b.u, x), -dot3(b.v, x));
+    let u = record.u_plane.xyz;
+    let v = record.v_plane.xyz;
+    let m = max(dot3(u, inner.xyz) - record.u_plane.w, dot3(v, inner.xyz) - record.v_plane.w);
     var along = m;
     if m > 0.0 {
-        along = m / sqrt(max((1.0 + dot3(b.u, b.v)) * 0.5, 0.0));
+        along = m / sqrt(max((1.0 + dot3(u, v)) * 0.5, 0.0));
     }
     let bound = along - inner.w + 2.0 * slack;
     return bound <= level && bound < limit;
@@ -615,20 +635,21 @@ struct EdgeCursor {
 }
 
 // The same bound as a loop: from B's edge `j` on, the first
-// that A's inner ball does not rule out (`j` the edge count if none is
-// left). Each lane goes on to its own.
+// that A's inner ball (`inner_a`, in B's frame) does not rule out (`j` the
+// edge count if none is left), moved into A's frame. Each lane goes on to
+// its own, two texels an edge.
 fn next_edge_b(scan: EdgeScan, hull_b: HullRecord, xf: Transform3, j: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> EdgeCursor {
     var cursor = EdgeCursor(j, MovedEdge(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0)));
     loop {
         if cursor.j >= hull_b.edge_count {
             break;
         }
-        cursor.b = moved_edge(hull_b, cursor.j, xf);
-        if !skips_edge(scan.best, cursor.b, inner_a, tolerance, limit, slack, floor) {
+        if !skips_edge(scan.best, edge_bound_record(hull_b, cursor.j), inner_a, tolerance, limit, slack, floor) {
             break;
         }
         cursor.j++;
     }
+    cursor.b = moved_edge(hull_b, min(cursor.j, hull_b.edge_count - 1u), xf);
     return cursor;
 }
 
@@ -641,7 +662,7 @@ fn next_edge_b(scan: EdgeScan, hull_b: HullRecord, xf: Transform3, j: u32, inner
 fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
-    let inner_a = hull_inner(hull_a);
+    let inner_a = inner_in_b(hull_a, xf);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
     var j = 0u;
     loop {
@@ -666,6 +687,192 @@ fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transfor
             }
         }
         j++;
+    }
+    return scan.best;
+}
+
+// ---- hulls_cached: A's edges in registers -----------------------------------
+//
+// The edge query of "hulls_cached" (both hulls of at most 32 vertices, so A
+// has at most 90 edges): A's edges' face normals are read once per query
+// into an array indexed only by constants (kept in registers, as the
+// vertex cache), and each edge of B that the bound keeps is tested against
+// all of them without a texel read. The rest is find_max_edge_separation's.
+
+// Two edges' normals a slot: 48 slots, 96 edges. Private to the
+// invocation; module-scope, so that no call copies it.
+var<private> edge_cache_u: array<vec3<f32>, 96>;
+var<private> edge_cache_v: array<vec3<f32>, 96>;
+
+// A's edges' normals, pair by pair (past the last pair, the last again).
+fn cache_edges(hull_a: HullRecord) {
+    let last_pair = (hull_a.edge_count - 1u) >> 1u;
+    var n: EdgePairNormals;
+    n = edge_pair_normals(hull_a, min(0u, last_pair));
+    edge_cache_u[0] = n.first.u; edge_cache_v[0] = n.first.v; edge_cache_u[1] = n.second.u; edge_cache_v[1] = n.second.v;
+    n = edge_pair_normals(hull_a, min(1u, last_pair));
+    edge_cache_u[2] = n.first.u; edge_cache_v[2] = n.first.v; edge_cache_u[3] = n.second.u; edge_cache_v[3] = n.second.v;
+    n = edge_pair_normals(hull_a, min(2u, last_pair));
+    edge_cache_u[4] = n.first.u; edge_cache_v[4] = n.first.v; edge_cache_u[5] = n.second.u; edge_cache_v[5] = n.second.v;
+    n = edge_pair_normals(hull_a, min(3u, last_pair));
+    edge_cache_u[6] = n.first.u; edge_cache_v[6] = n.first.v; edge_cache_u[7] = n.second.u; edge_cache_v[7] = n.second.v;
+    n = edge_pair_normals(hull_a, min(4u, last_pair));
+    edge_cache_u[8] = n.first.u; edge_cache_v[8] = n.first.v; edge_cache_u[9] = n.second.u; edge_cache_v[9] = n.second.v;
+    n = edge_pair_normals(hull_a, min(5u, last_pair));
+    edge_cache_u[10] = n.first.u; edge_cache_v[10] = n.first.v; edge_cache_u[11] = n.second.u; edge_cache_v[11] = n.second.v;
+    n = edge_pair_normals(hull_a, min(6u, last_pair));
+    edge_cache_u[12] = n.first.u; edge_cache_v[12] = n.first.v; edge_cache_u[13] = n.second.u; edge_cache_v[13] = n.second.v;
+    n = edge_pair_normals(hull_a, min(7u, last_pair));
+    edge_cache_u[14] = n.first.u; edge_cache_v[14] = n.first.v; edge_cache_u[15] = n.second.u; edge_cache_v[15] = n.second.v;
+    n = edge_pair_normals(hull_a, min(8u, last_pair));
+    edge_cache_u[16] = n.first.u; edge_cache_v[16] = n.first.v; edge_cache_u[17] = n.second.u; edge_cache_v[17] = n.second.v;
+    n = edge_pair_normals(hull_a, min(9u, last_pair));
+    edge_cache_u[18] = n.first.u; edge_cache_v[18] = n.first.v; edge_cache_u[19] = n.second.u; edge_cache_v[19] = n.second.v;
+    n = edge_pair_normals(hull_a, min(10u, last_pair));
+    edge_cache_u[20] = n.first.u; edge_cache_v[20] = n.first.v; edge_cache_u[21] = n.second.u; edge_cache_v[21] = n.second.v;
+    n = edge_pair_normals(hull_a, min(11u, last_pair));
+    edge_cache_u[22] = n.first.u; edge_cache_v[22] = n.first.v; edge_cache_u[23] = n.second.u; edge_cache_v[23] = n.second.v;
+    n = edge_pair_normals(hull_a, min(12u, last_pair));
+    edge_cache_u[24] = n.first.u; edge_cache_v[24] = n.first.v; edge_cache_u[25] = n.second.u; edge_cache_v[25] = n.second.v;
+    n = edge_pair_normals(hull_a, min(13u, last_pair));
+    edge_cache_u[26] = n.first.u; edge_cache_v[26] = n.first.v; edge_cache_u[27] = n.second.u; edge_cache_v[27] = n.second.v;
+    n = edge_pair_normals(hull_a, min(14u, last_pair));
+    edge_cache_u[28] = n.first.u; edge_cache_v[28] = n.first.v; edge_cache_u[29] = n.second.u; edge_cache_v[29] = n.second.v;
+    n = edge_pair_normals(hull_a, min(15u, last_pair));
+    edge_cache_u[30] = n.first.u; edge_cache_v[30] = n.first.v; edge_cache_u[31] = n.second.u; edge_cache_v[31] = n.second.v;
+    n = edge_pair_normals(hull_a, min(16u, last_pair));
+    edge_cache_u[32] = n.first.u; edge_cache_v[32] = n.first.v; edge_cache_u[33] = n.second.u; edge_cache_v[33] = n.second.v;
+    n = edge_pair_normals(hull_a, min(17u, last_pair));
+    edge_cache_u[34] = n.first.u; edge_cache_v[34] = n.first.v; edge_cache_u[35] = n.second.u; edge_cache_v[35] = n.second.v;
+    n = edge_pair_normals(hull_a, min(18u, last_pair));
+    edge_cache_u[36] = n.first.u; edge_cache_v[36] = n.first.v; edge_cache_u[37] = n.second.u; edge_cache_v[37] = n.second.v;
+    n = edge_pair_normals(hull_a, min(19u, last_pair));
+    edge_cache_u[38] = n.first.u; edge_cache_v[38] = n.first.v; edge_cache_u[39] = n.second.u; edge_cache_v[39] = n.second.v;
+    n = edge_pair_normals(hull_a, min(20u, last_pair));
+    edge_cache_u[40] = n.first.u; edge_cache_v[40] = n.first.v; edge_cache_u[41] = n.second.u; edge_cache_v[41] = n.second.v;
+    n = edge_pair_normals(hull_a, min(21u, last_pair));
+    edge_cache_u[42] = n.first.u; edge_cache_v[42] = n.first.v; edge_cache_u[43] = n.second.u; edge_cache_v[43] = n.second.v;
+    n = edge_pair_normals(hull_a, min(22u, last_pair));
+    edge_cache_u[44] = n.first.u; edge_cache_v[44] = n.first.v; edge_cache_u[45] = n.second.u; edge_cache_v[45] = n.second.v;
+    n = edge_pair_normals(hull_a, min(23u, last_pair));
+    edge_cache_u[46] = n.first.u; edge_cache_v[46] = n.first.v; edge_cache_u[47] = n.second.u; edge_cache_v[47] = n.second.v;
+    n = edge_pair_normals(hull_a, min(24u, last_pair));
+    edge_cache_u[48] = n.first.u; edge_cache_v[48] = n.first.v; edge_cache_u[49] = n.second.u; edge_cache_v[49] = n.second.v;
+    n = edge_pair_normals(hull_a, min(25u, last_pair));
+    edge_cache_u[50] = n.first.u; edge_cache_v[50] = n.first.v; edge_cache_u[51] = n.second.u; edge_cache_v[51] = n.second.v;
+    n = edge_pair_normals(hull_a, min(26u, last_pair));
+    edge_cache_u[52] = n.first.u; edge_cache_v[52] = n.first.v; edge_cache_u[53] = n.second.u; edge_cache_v[53] = n.second.v;
+    n = edge_pair_normals(hull_a, min(27u, last_pair));
+    edge_cache_u[54] = n.first.u; edge_cache_v[54] = n.first.v; edge_cache_u[55] = n.second.u; edge_cache_v[55] = n.second.v;
+    n = edge_pair_normals(hull_a, min(28u, last_pair));
+    edge_cache_u[56] = n.first.u; edge_cache_v[56] = n.first.v; edge_cache_u[57] = n.second.u; edge_cache_v[57] = n.second.v;
+    n = edge_pair_normals(hull_a, min(29u, last_pair));
+    edge_cache_u[58] = n.first.u; edge_cache_v[58] = n.first.v; edge_cache_u[59] = n.second.u; edge_cache_v[59] = n.second.v;
+    n = edge_pair_normals(hull_a, min(30u, last_pair));
+    edge_cache_u[60] = n.first.u; edge_cache_v[60] = n.first.v; edge_cache_u[61] = n.second.u; edge_cache_v[61] = n.second.v;
+    n = edge_pair_normals(hull_a, min(31u, last_pair));
+    edge_cache_u[62] = n.first.u; edge_cache_v[62] = n.first.v; edge_cache_u[63] = n.second.u; edge_cache_v[63] = n.second.v;
+    n = edge_pair_normals(hull_a, min(32u, last_pair));
+    edge_cache_u[64] = n.first.u; edge_cache_v[64] = n.first.v; edge_cache_u[65] = n.second.u; edge_cache_v[65] = n.second.v;
+    n = edge_pair_normals(hull_a, min(33u, last_pair));
+    edge_cache_u[66] = n.first.u; edge_cache_v[66] = n.first.v; edge_cache_u[67] = n.second.u; edge_cache_v[67] = n.second.v;
+    n = edge_pair_normals(hull_a, min(34u, last_pair));
+    edge_cache_u[68] = n.first.u; edge_cache_v[68] = n.first.v; edge_cache_u[69] = n.second.u; edge_cache_v[69] = n.second.v;
+    n = edge_pair_normals(hull_a, min(35u, last_pair));
+    edge_cache_u[70] = n.first.u; edge_cache_v[70] = n.first.v; edge_cache_u[71] = n.second.u; edge_cache_v[71] = n.second.v;
+    n = edge_pair_normals(hull_a, min(36u, last_pair));
+    edge_cache_u[72] = n.first.u; edge_cache_v[72] = n.first.v; edge_cache_u[73] = n.second.u; edge_cache_v[73] = n.second.v;
+    n = edge_pair_normals(hull_a, min(37u, last_pair));
+    edge_cache_u[74] = n.first.u; edge_cache_v[74] = n.first.v; edge_cache_u[75] = n.second.u; edge_cache_v[75] = n.second.v;
+    n = edge_pair_normals(hull_a, min(38u, last_pair));
+    edge_cache_u[76] = n.first.u; edge_cache_v[76] = n.first.v; edge_cache_u[77] = n.second.u; edge_cache_v[77] = n.second.v;
+    n = edge_pair_normals(hull_a, min(39u, last_pair));
+    edge_cache_u[78] = n.first.u; edge_cache_v[78] = n.first.v; edge_cache_u[79] = n.second.u; edge_cache_v[79] = n.second.v;
+    n = edge_pair_normals(hull_a, min(40u, last_pair));
+    edge_cache_u[80] = n.first.u; edge_cache_v[80] = n.first.v; edge_cache_u[81] = n.second.u; edge_cache_v[81] = n.second.v;
+    n = edge_pair_normals(hull_a, min(41u, last_pair));
+    edge_cache_u[82] = n.first.u; edge_cache_v[82] = n.first.v; edge_cache_u[83] = n.second.u; edge_cache_v[83] = n.second.v;
+    n = edge_pair_normals(hull_a, min(42u, last_pair));
+    edge_cache_u[84] = n.first.u; edge_cache_v[84] = n.first.v; edge_cache_u[85] = n.second.u; edge_cache_v[85] = n.second.v;
+    n = edge_pair_normals(hull_a, min(43u, last_pair));
+    edge_cache_u[86] = n.first.u; edge_cache_v[86] = n.first.v; edge_cache_u[87] = n.second.u; edge_cache_v[87] = n.second.v;
+    n = edge_pair_normals(hull_a, min(44u, last_pair));
+    edge_cache_u[88] = n.first.u; edge_cache_v[88] = n.first.v; edge_cache_u[89] = n.second.u; edge_cache_v[89] = n.second.v;
+    n = edge_pair_normals(hull_a, min(45u, last_pair));
+    edge_cache_u[90] = n.first.u; edge_cache_v[90] = n.first.v; edge_cache_u[91] = n.second.u; edge_cache_v[91] = n.second.v;
+    n = edge_pair_normals(hull_a, min(46u, last_pair));
+    edge_cache_u[92] = n.first.u; edge_cache_v[92] = n.first.v; edge_cache_u[93] = n.second.u; edge_cache_v[93] = n.second.v;
+    n = edge_pair_normals(hull_a, min(47u, last_pair));
+    edge_cache_u[94] = n.first.u; edge_cache_v[94] = n.first.v; edge_cache_u[95] = n.second.u; edge_cache_v[95] = n.second.v;
+}
+
+// crossing_bits4 on cached edges `i` to `i + 3`.
+fn cached_bits4(b: MovedEdge, i: u32, last: u32) -> u32 {
+    return crossing_bit(EdgeNormals(edge_cache_u[i], edge_cache_v[i]), b, i, 0u, last)
+        | crossing_bit(EdgeNormals(edge_cache_u[i + 1u], edge_cache_v[i + 1u]), b, i, 1u, last)
+        | crossing_bit(EdgeNormals(edge_cache_u[i + 2u], edge_cache_v[i + 2u]), b, i, 2u, last)
+        | crossing_bit(EdgeNormals(edge_cache_u[i + 3u], edge_cache_v[i + 3u]), b, i, 3u, last);
+}
+
+// All of A's cached edges against B's moved edge, as crossings.
+fn cached_crossings(b: MovedEdge, last: u32) -> Crossings {
+    var crossings = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    crossings = add_crossings(crossings, cached_bits4(b, 0u, last), 0u);
+    crossings = add_crossings(crossings, cached_bits4(b, 4u, last), 4u);
+    crossings = add_crossings(crossings, cached_bits4(b, 8u, last), 8u);
+    crossings = add_crossings(crossings, cached_bits4(b, 12u, last), 12u);
+    crossings = add_crossings(crossings, cached_bits4(b, 16u, last), 16u);
+    crossings = add_crossings(crossings, cached_bits4(b, 20u, last), 20u);
+    crossings = add_crossings(crossings, cached_bits4(b, 24u, last), 24u);
+    crossings = add_crossings(crossings, cached_bits4(b, 28u, last), 28u);
+    crossings = add_crossings(crossings, cached_bits4(b, 32u, last), 32u);
+    crossings = add_crossings(crossings, cached_bits4(b, 36u, last), 36u);
+    crossings = add_crossings(crossings, cached_bits4(b, 40u, last), 40u);
+    crossings = add_crossings(crossings, cached_bits4(b, 44u, last), 44u);
+    crossings = add_crossings(crossings, cached_bits4(b, 48u, last), 48u);
+    crossings = add_crossings(crossings, cached_bits4(b, 52u, last), 52u);
+    crossings = add_crossings(crossings, cached_bits4(b, 56u, last), 56u);
+    crossings = add_crossings(crossings, cached_bits4(b, 60u, last), 60u);
+    crossings = add_crossings(crossings, cached_bits4(b, 64u, last), 64u);
+    crossings = add_crossings(crossings, cached_bits4(b, 68u, last), 68u);
+    crossings = add_crossings(crossings, cached_bits4(b, 72u, last), 72u);
+    crossings = add_crossings(crossings, cached_bits4(b, 76u, last), 76u);
+    crossings = add_crossings(crossings, cached_bits4(b, 80u, last), 80u);
+    crossings = add_crossings(crossings, cached_bits4(b, 84u, last), 84u);
+    crossings = add_crossings(crossings, cached_bits4(b, 88u, last), 88u);
+    crossings = add_crossings(crossings, cached_bits4(b, 92u, last), 92u);
+    return crossings;
+}
+
+// find_max_edge_separation with A's edges cached.
+fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
+    var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
+    let last = hull_a.edge_count - 1u;
+    let inner_a = inner_in_b(hull_a, xf);
+    let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
+    var cursor = next_edge_b(scan, hull_b, xf, 0u, inner_a, tolerance, limit, slack, floor);
+    if cursor.j >= hull_b.edge_count {
+        return scan.best;
+    }
+    cache_edges(hull_a);
+    loop {
+        var crossings = cached_crossings(cursor.b, last);
+        let j = cursor.j;
+        loop {
+            if !any_crossing(crossings) {
+                break;
+            }
+            let i = lowest_crossing(crossings);
+            crossings = remove_crossing(crossings, i);
+            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit, floor);
+            if scan.done {
+                return scan.best;
+            }
+        }
+        cursor = next_edge_b(scan, hull_b, xf, j + 1u, inner_a, tolerance, limit, slack, floor);
+        if cursor.j >= hull_b.edge_count {
+            break;
+        }
     }
     return scan.best;
 }
@@ -750,7 +957,7 @@ fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, t
 fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
-    let inner_a = hull_inner(hull_a);
+    let inner_a = inner_in_b(hull_a, xf);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var j = 0u;
@@ -920,6 +1127,8 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     var edge: EdgeSeparation;
     if wide {
         edge = find_max_edge_separation_wide(hull_a, hull_b, xf_ab, tolerance, margin, floor);
+    } else if cached {
+        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     } else {
         edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     }

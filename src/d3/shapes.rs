@@ -175,6 +175,14 @@ impl HullLanes {
         (Vec3::new(rows[0][k], rows[1][k], rows[2][k]), rows[3][k])
     }
 
+    /// Edge `i`'s `(u . p, v . p)` from the lanes' bound rows (`p` its
+    /// first vertex).
+    #[inline(always)]
+    pub(crate) fn edge_plane(&self, i: usize) -> (f32, f32) {
+        let (rows, k) = (&self.edge_planes[i / LANES], i % LANES);
+        (rows[0][k], rows[1][k])
+    }
+
     /// Edge `i`'s arc on the Gauss map from the lanes' rows: the bits of
     /// [`Hull::edge_gauss`], where the edge queries read them.
     #[inline(always)]

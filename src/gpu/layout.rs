@@ -124,7 +124,10 @@ pub struct Params {
 /// offset), then its edges' face normals (`f0`'s `u`, `f1`'s `v`), two
 /// edges to three texels (`u0.xyz, v0.x`; `v0.yz, u1.xy`; `u1.z, v1.xyz`),
 /// then its inner ball (centre, radius: the bound that lets
-/// the face and edge queries pass over faces and edges); and at `int_base` in the `hull_ints` texture (rgba32uint):
+/// the face and edge queries pass over faces and edges), then each edge's
+/// bound record, two texels (`u.xyz, u . p`; `v.xyz, v . p` with `p` its
+/// first vertex: the edge's bound in the hull's own frame); and at
+/// `int_base` in the `hull_ints` texture (rgba32uint):
 /// one texel per edge (`v0`, `v1`, `f0`, `f1`), one per face (where its loop
 /// starts among the loop indices, its length), then the faces' loops, four
 /// vertex indices to a texel. A sphere has `vertex_count` 0.

@@ -21,10 +21,12 @@ pub(crate) const WIDE_HULL_VERTICES: usize = 64;
 
 /// Pairs of hulls of more than 8 and at most this many vertices on both
 /// sides take `hulls_cached`, whose face queries hold the other hull's
-/// vertices in registers (read once per query instead of once per face).
-/// Measured with `gpusat bench --dim 3 --backends gpu-kernel` on lavapipe
-/// (20,000 pairs, min of 3 interleaved runs, ns per pair, without the cache
-/// and with it): 16-vertex hulls 2,561 -> 2,324, 32: 5,317 -> 4,770. Boxes
+/// vertices in registers (read once per query instead of once per face),
+/// and whose edge query holds A's edges' face normals (read once instead of
+/// once per edge of B kept). Measured with `gpusat bench --dim 3 --backends
+/// gpu-kernel` on lavapipe (20,000 pairs, min of 3 interleaved runs, ns per
+/// pair, without the cache and with it): the vertices, 16-vertex hulls
+/// 2,561 -> 2,324, 32: 5,317 -> 4,770; A's edges, 32: 5,902 -> 4,330. Boxes
 /// (8 vertices: one step of the loop) lost 8% when the cached path shared
 /// their entry point, so they keep `hulls`; a larger cache would not fit
 /// in registers on a real GPU.
@@ -124,6 +126,13 @@ pub(crate) fn library_texels(
                 let lanes = hull.lanes();
                 let centre = lanes.inner_centre;
                 floats.push([centre.x, centre.y, centre.z, lanes.inner_radius]);
+                // Each edge's bound record: (u, u . p), (v, v . p).
+                for e in 0..hull.edges().len() {
+                    let gauss = lanes.edge_gauss(e);
+                    let (u_p, v_p) = lanes.edge_plane(e);
+                    floats.push([gauss.u.x, gauss.u.y, gauss.u.z, u_p]);
+                    floats.push([gauss.v.x, gauss.v.y, gauss.v.z, v_p]);
+                }
                 ints.extend(hull.edges().iter().map(|e| [e.v0, e.v1, e.f0, e.f1]));
                 let mut start = 0;
                 for face in 0..hull.face_count() {
