@@ -844,34 +844,95 @@ fn cached_crossings(b: MovedEdge, last: u32) -> Crossings {
     return crossings;
 }
 
-// find_max_edge_separation with A's edges cached.
+// Bit `k` set if B's edge `j + k` (up to `last_b`) is not ruled out by the
+// bound at the query's first level (the floor: the level only rises).
+fn candidate_bit(hull_b: HullRecord, j: u32, k: u32, last_b: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> u32 {
+    let none = EdgeSeparation(LOWEST, 0u, 0u);
+    let keeps = !skips_edge(none, edge_bound_record(hull_b, min(j + k, last_b)), inner_a, tolerance, limit, slack, floor);
+    return select(0u, 1u << k, keeps && j + k <= last_b);
+}
+
+fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> u32 {
+    return candidate_bit(hull_b, j, 0u, last_b, inner_a, tolerance, limit, slack, floor)
+        | candidate_bit(hull_b, j, 1u, last_b, inner_a, tolerance, limit, slack, floor)
+        | candidate_bit(hull_b, j, 2u, last_b, inner_a, tolerance, limit, slack, floor)
+        | candidate_bit(hull_b, j, 3u, last_b, inner_a, tolerance, limit, slack, floor);
+}
+
+// B's edges (at most 90) that the bound keeps at the floor, as bits, in
+// straight-line code: two texels an edge, read once, no lane waiting on
+// another's skips.
+fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> Crossings {
+    let last_b = hull_b.edge_count - 1u;
+    var candidates = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, inner_a, tolerance, limit, slack, floor), 0u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 4u, last_b, inner_a, tolerance, limit, slack, floor), 4u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 8u, last_b, inner_a, tolerance, limit, slack, floor), 8u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 12u, last_b, inner_a, tolerance, limit, slack, floor), 12u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 16u, last_b, inner_a, tolerance, limit, slack, floor), 16u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, inner_a, tolerance, limit, slack, floor), 20u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, inner_a, tolerance, limit, slack, floor), 24u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, inner_a, tolerance, limit, slack, floor), 28u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, inner_a, tolerance, limit, slack, floor), 32u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, inner_a, tolerance, limit, slack, floor), 36u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, inner_a, tolerance, limit, slack, floor), 40u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, inner_a, tolerance, limit, slack, floor), 44u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, inner_a, tolerance, limit, slack, floor), 48u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, inner_a, tolerance, limit, slack, floor), 52u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, inner_a, tolerance, limit, slack, floor), 56u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, inner_a, tolerance, limit, slack, floor), 60u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, inner_a, tolerance, limit, slack, floor), 64u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, inner_a, tolerance, limit, slack, floor), 68u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, inner_a, tolerance, limit, slack, floor), 72u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, inner_a, tolerance, limit, slack, floor), 76u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, inner_a, tolerance, limit, slack, floor), 80u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, inner_a, tolerance, limit, slack, floor), 84u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, inner_a, tolerance, limit, slack, floor), 88u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, inner_a, tolerance, limit, slack, floor), 92u);
+    return candidates;
+}
+
+// find_max_edge_separation with A's edges cached, and B's edges taken from
+// the candidates, each checked again at the scan's current level before it
+// is moved and tested.
 fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
     let inner_a = inner_in_b(hull_a, xf);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    var cursor = next_edge_b(scan, hull_b, xf, 0u, inner_a, tolerance, limit, slack, floor);
-    if cursor.j >= hull_b.edge_count {
+    var candidates = candidate_edges_b(hull_b, inner_a, tolerance, limit, slack, floor);
+    if !any_crossing(candidates) {
         return scan.best;
     }
     cache_edges(hull_a);
     loop {
-        var crossings = cached_crossings(cursor.b, last);
-        let j = cursor.j;
+        loop {
+            if !any_crossing(candidates) {
+                break;
+            }
+            let j = lowest_crossing(candidates);
+            if !skips_edge(scan.best, edge_bound_record(hull_b, j), inner_a, tolerance, limit, slack, floor) {
+                break;
+            }
+            candidates = remove_crossing(candidates, j);
+        }
+        if !any_crossing(candidates) {
+            break;
+        }
+        let j = lowest_crossing(candidates);
+        candidates = remove_crossing(candidates, j);
+        let b = moved_edge(hull_b, j, xf);
+        var crossings = cached_crossings(b, last);
         loop {
             if !any_crossing(crossings) {
                 break;
             }
             let i = lowest_crossing(crossings);
             crossings = remove_crossing(crossings, i);
-            scan = edge_step(scan, hull_a, cursor.b, i, j, tolerance, limit, floor);
+            scan = edge_step(scan, hull_a, b, i, j, tolerance, limit, floor);
             if scan.done {
                 return scan.best;
             }
-        }
-        cursor = next_edge_b(scan, hull_b, xf, j + 1u, inner_a, tolerance, limit, slack, floor);
-        if cursor.j >= hull_b.edge_count {
-            break;
         }
     }
     return scan.best;

@@ -334,6 +334,13 @@ mod tests {
         edges: 4,
         offers: 1,
     };
+    /// `hulls_cached`: a face's vertices and an edge of B's Gauss-map
+    /// tests against all of A's edges in straight-line code (no loop).
+    const CACHED: Steps = Steps {
+        vertices: CACHED_HULL_VERTICES as u64,
+        edges: 3 * CACHED_HULL_VERTICES as u64,
+        offers: 1,
+    };
     const WIDE: Steps = Steps {
         vertices: 32,
         edges: 64,
@@ -362,14 +369,18 @@ mod tests {
     }
 
     /// The kernel's loops stay under lavapipe's limit for every pair it can
-    /// get: narrow steps up to [`WIDE_HULL_VERTICES`] on both sides, wide
-    /// steps for anything up to [`MAX_HULL_VERTICES`].
+    /// get: narrow steps up to [`WIDE_HULL_VERTICES`] on both sides, the
+    /// cached kind's up to [`CACHED_HULL_VERTICES`], wide steps for anything
+    /// up to [`MAX_HULL_VERTICES`].
     #[test]
     fn the_loops_stay_under_lavapipes_limit() {
         let (narrow_most, most) = (WIDE_HULL_VERTICES as u64, MAX_HULL_VERTICES as u64);
         let narrow = hull_pair_iterations(narrow_most, narrow_most, &NARROW);
         let wide = hull_pair_iterations(most, most, &WIDE);
         assert!(narrow < LAVAPIPE_LOOP_ITERATIONS, "narrow: {narrow}");
+        let cached_most = CACHED_HULL_VERTICES as u64;
+        let cached = hull_pair_iterations(cached_most, cached_most, &CACHED);
+        assert!(cached < LAVAPIPE_LOOP_ITERATIONS, "cached: {cached}");
         assert!(wide < LAVAPIPE_LOOP_ITERATIONS, "wide: {wide}");
         // Narrow steps would not do for larger hulls.
         let larger = hull_pair_iterations(2 * narrow_most, 2 * narrow_most, &NARROW);
