@@ -176,7 +176,8 @@ impl HullLanes {
     }
 
     /// Edge `i`'s `(u . p, v . p)` from the lanes' bound rows (`p` its
-    /// first vertex).
+    /// first vertex): the GPU's per-edge bound records.
+    #[cfg(feature = "gpu")]
     #[inline(always)]
     pub(crate) fn edge_plane(&self, i: usize) -> (f32, f32) {
         let (rows, k) = (&self.edge_planes[i / LANES], i % LANES);

@@ -28,17 +28,25 @@ pub(crate) const WIDE_HULL_VERTICES: usize = 64;
 /// pair, without the cache and with it): the vertices, 16-vertex hulls
 /// 2,561 -> 2,324, 32: 5,317 -> 4,770; A's edges, 32: 5,902 -> 4,330. Boxes
 /// (8 vertices: one step of the loop) lost 8% when the cached path shared
-/// their entry point, so they keep `hulls`; a larger cache would not fit
-/// in registers on a real GPU.
+/// their entry point, so they keep `hulls`. Only software adapters take
+/// this kind ([`GpuContext::is_software`]): llvmpipe keeps the arrays in
+/// vector registers and spills them to its stack at the cost of a cache
+/// hit, where each texel read gathers eight lanes; a GPU would spill some
+/// 700 floats per invocation to local memory and lose occupancy, and its
+/// texture cache serves the repeated reads well, so GPUs keep `hulls`.
 pub(crate) const CACHED_HULL_VERTICES: usize = 32;
 
 /// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`] vertices (not
 /// class 3), 1 a sphere, 2 a larger hull, 3 a hull of 9 to
-/// [`CACHED_HULL_VERTICES`].
-fn body_class(shape: &Shape) -> u8 {
+/// [`CACHED_HULL_VERTICES`] when `cached` (on a software adapter).
+fn body_class(shape: &Shape, cached: bool) -> u8 {
     match shape {
         Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
-        Shape::Hull(hull) if (9..=CACHED_HULL_VERTICES).contains(&hull.vertices().len()) => 3,
+        Shape::Hull(hull)
+            if cached && (9..=CACHED_HULL_VERTICES).contains(&hull.vertices().len()) =>
+        {
+            3
+        }
         Shape::Hull(_) => 0,
         Shape::Sphere(_) => 1,
     }
@@ -257,8 +265,9 @@ impl Dimension for Spatial {
             r.shape_texels
                 .extend_from_slice(&hull_record_texels(&r.records[body.shape as usize]));
         }
+        let cached = context.is_software();
         classes.classify(
-            (0..bodies.len() as u32).map(|body| body_class(batch.shape_of(body))),
+            (0..bodies.len() as u32).map(|body| body_class(batch.shape_of(body), cached)),
             kind_of,
         );
         upload.grew |= r
@@ -312,6 +321,63 @@ impl Dimension for Spatial {
 mod tests {
     use super::*;
     use crate::d3::MAX_HULL_VERTICES;
+
+    /// Hulls of 9 to 32 vertices take the cached kind only on a software
+    /// adapter, and only against each other.
+    #[test]
+    fn the_cached_kind_is_for_software_adapters_and_mid_sized_hulls() {
+        use crate::d3::{Hull, Sphere};
+        let hull = |n: usize| {
+            let points: Vec<Vec3> = (0..n)
+                .map(|k| {
+                    let (t, z) = (
+                        k as f32 * 2.399_963,
+                        1.0 - 2.0 * (k as f32 + 0.5) / n as f32,
+                    );
+                    let r = (1.0 - z * z).sqrt();
+                    Vec3::new(r * t.cos(), r * t.sin(), z)
+                })
+                .collect();
+            Shape::Hull(Hull::new(&points).expect("points on a sphere hull"))
+        };
+        let sphere = Shape::Sphere(Sphere::new(1.0).expect("a valid radius"));
+        let cases = [
+            (
+                Shape::Hull(Hull::cuboid(Vec3::ONE).expect("a valid box")),
+                0,
+                0,
+            ),
+            (hull(9), 0, 3),
+            (hull(32), 0, 3),
+            (hull(33), 0, 0),
+            (hull(65), 2, 2),
+            (sphere, 1, 1),
+        ];
+        for (shape, on_gpu, on_software) in &cases {
+            let vertices = match shape {
+                Shape::Hull(hull) => hull.vertices().len(),
+                Shape::Sphere(_) => 0,
+            };
+            assert_eq!(
+                (body_class(shape, false), body_class(shape, true)),
+                (*on_gpu, *on_software),
+                "a shape of {vertices} vertices: (GPU, software) classes"
+            );
+        }
+        assert_eq!(kind_of(3, 3), 4, "two mid-sized hulls: hulls_cached");
+        assert_eq!(kind_of(3, 0), 0, "a mid-sized hull and a box: hulls");
+        assert_eq!(kind_of(0, 3), 0, "a box and a mid-sized hull: hulls");
+        assert_eq!(
+            kind_of(3, 2),
+            3,
+            "a mid-sized and a large hull: hulls_large"
+        );
+        assert_eq!(
+            kind_of(1, 3),
+            1,
+            "a sphere and a mid-sized hull: hull_sphere"
+        );
+    }
 
     /// lavapipe ends a SIMD group's loops after this many iterations in all.
     const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
