@@ -348,15 +348,15 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
     return best;
 }
 
-// The vertices of a hull of at most 32 vertices (past the last, the last
+// The vertices of a hull of at most 32 vertices (64 when `big`; past the last, the last
 // again: a minimum is unchanged by repeats), for the face query against it
 // in "hulls_cached". Every index into the array is a constant once the
 // calls are inlined, so llvmpipe keeps it in registers (an array indexed
 // at run time would live in memory and cost more than the texels): each
 // vertex is read once per query instead of once per face computed.
-var<private> vertex_cache: array<vec3<f32>, 32>;
+var<private> vertex_cache: array<vec3<f32>, 64>;
 
-fn cache_vertices(hull2: HullRecord) {
+fn cache_vertices(hull2: HullRecord, big: bool) {
     let last = hull2.vertex_count - 1u;
     vertex_cache[0] = hull_vertex(hull2, min(0u, last));
     vertex_cache[1] = hull_vertex(hull2, min(1u, last));
@@ -390,6 +390,40 @@ fn cache_vertices(hull2: HullRecord) {
     vertex_cache[29] = hull_vertex(hull2, min(29u, last));
     vertex_cache[30] = hull_vertex(hull2, min(30u, last));
     vertex_cache[31] = hull_vertex(hull2, min(31u, last));
+    if big {
+        vertex_cache[32] = hull_vertex(hull2, min(32u, last));
+        vertex_cache[33] = hull_vertex(hull2, min(33u, last));
+        vertex_cache[34] = hull_vertex(hull2, min(34u, last));
+        vertex_cache[35] = hull_vertex(hull2, min(35u, last));
+        vertex_cache[36] = hull_vertex(hull2, min(36u, last));
+        vertex_cache[37] = hull_vertex(hull2, min(37u, last));
+        vertex_cache[38] = hull_vertex(hull2, min(38u, last));
+        vertex_cache[39] = hull_vertex(hull2, min(39u, last));
+        vertex_cache[40] = hull_vertex(hull2, min(40u, last));
+        vertex_cache[41] = hull_vertex(hull2, min(41u, last));
+        vertex_cache[42] = hull_vertex(hull2, min(42u, last));
+        vertex_cache[43] = hull_vertex(hull2, min(43u, last));
+        vertex_cache[44] = hull_vertex(hull2, min(44u, last));
+        vertex_cache[45] = hull_vertex(hull2, min(45u, last));
+        vertex_cache[46] = hull_vertex(hull2, min(46u, last));
+        vertex_cache[47] = hull_vertex(hull2, min(47u, last));
+        vertex_cache[48] = hull_vertex(hull2, min(48u, last));
+        vertex_cache[49] = hull_vertex(hull2, min(49u, last));
+        vertex_cache[50] = hull_vertex(hull2, min(50u, last));
+        vertex_cache[51] = hull_vertex(hull2, min(51u, last));
+        vertex_cache[52] = hull_vertex(hull2, min(52u, last));
+        vertex_cache[53] = hull_vertex(hull2, min(53u, last));
+        vertex_cache[54] = hull_vertex(hull2, min(54u, last));
+        vertex_cache[55] = hull_vertex(hull2, min(55u, last));
+        vertex_cache[56] = hull_vertex(hull2, min(56u, last));
+        vertex_cache[57] = hull_vertex(hull2, min(57u, last));
+        vertex_cache[58] = hull_vertex(hull2, min(58u, last));
+        vertex_cache[59] = hull_vertex(hull2, min(59u, last));
+        vertex_cache[60] = hull_vertex(hull2, min(60u, last));
+        vertex_cache[61] = hull_vertex(hull2, min(61u, last));
+        vertex_cache[62] = hull_vertex(hull2, min(62u, last));
+        vertex_cache[63] = hull_vertex(hull2, min(63u, last));
+    }
 }
 
 // vertex_min8 on cached vertices `k` to `k + 7`.
@@ -407,8 +441,8 @@ fn cached_min8(moved: vec3<f32>, moved_offset: f32, k: u32) -> f32 {
 
 // find_max_face_separation against a hull of at most 32 vertices, its
 // vertices cached: the same operations in the same order.
-fn find_max_face_separation_cached(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32) -> Separation {
-    cache_vertices(hull2);
+fn find_max_face_separation_cached(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, big: bool) -> Separation {
+    cache_vertices(hull2, big);
     var best = Separation(LOWEST, 0u);
     let bounded = hull2.vertex_count > 8u;
     let inner = hull_inner(hull2);
@@ -436,6 +470,12 @@ fn find_max_face_separation_cached(hull1: HullRecord, hull2: HullRecord, xf: Tra
         separation = min(separation, cached_min8(moved, moved_offset, 8u));
         separation = min(separation, cached_min8(moved, moved_offset, 16u));
         separation = min(separation, cached_min8(moved, moved_offset, 24u));
+        if big {
+            separation = min(separation, cached_min8(moved, moved_offset, 32u));
+            separation = min(separation, cached_min8(moved, moved_offset, 40u));
+            separation = min(separation, cached_min8(moved, moved_offset, 48u));
+            separation = min(separation, cached_min8(moved, moved_offset, 56u));
+        }
         if separation > best.value + tolerance {
             best = Separation(separation, i);
         }
@@ -694,18 +734,19 @@ fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transfor
 // ---- hulls_cached: A's edges in registers -----------------------------------
 //
 // The edge query of "hulls_cached" (both hulls of at most 32 vertices, so A
-// has at most 90 edges): A's edges' face normals are read once per query
+// has at most 90 edges; "hulls_cached64", `big`: 64 and 186): A's edges'
+// face normals are read once per query
 // into an array indexed only by constants (kept in registers, as the
 // vertex cache), and each edge of B that the bound keeps is tested against
 // all of them without a texel read. The rest is find_max_edge_separation's.
 
-// Two edges' normals a slot: 48 slots, 96 edges. Private to the
+// Two edges' normals a slot: 96 slots, 192 edges (the first 96 unless `big`). Private to the
 // invocation; module-scope, so that no call copies it.
-var<private> edge_cache_u: array<vec3<f32>, 96>;
-var<private> edge_cache_v: array<vec3<f32>, 96>;
+var<private> edge_cache_u: array<vec3<f32>, 192>;
+var<private> edge_cache_v: array<vec3<f32>, 192>;
 
 // A's edges' normals, pair by pair (past the last pair, the last again).
-fn cache_edges(hull_a: HullRecord) {
+fn cache_edges(hull_a: HullRecord, big: bool) {
     let last_pair = (hull_a.edge_count - 1u) >> 1u;
     var n: EdgePairNormals;
     n = edge_pair_normals(hull_a, min(0u, last_pair));
@@ -804,6 +845,104 @@ fn cache_edges(hull_a: HullRecord) {
     edge_cache_u[92] = n.first.u; edge_cache_v[92] = n.first.v; edge_cache_u[93] = n.second.u; edge_cache_v[93] = n.second.v;
     n = edge_pair_normals(hull_a, min(47u, last_pair));
     edge_cache_u[94] = n.first.u; edge_cache_v[94] = n.first.v; edge_cache_u[95] = n.second.u; edge_cache_v[95] = n.second.v;
+    if big {
+        n = edge_pair_normals(hull_a, min(48u, last_pair));
+        edge_cache_u[96] = n.first.u; edge_cache_v[96] = n.first.v; edge_cache_u[97] = n.second.u; edge_cache_v[97] = n.second.v;
+        n = edge_pair_normals(hull_a, min(49u, last_pair));
+        edge_cache_u[98] = n.first.u; edge_cache_v[98] = n.first.v; edge_cache_u[99] = n.second.u; edge_cache_v[99] = n.second.v;
+        n = edge_pair_normals(hull_a, min(50u, last_pair));
+        edge_cache_u[100] = n.first.u; edge_cache_v[100] = n.first.v; edge_cache_u[101] = n.second.u; edge_cache_v[101] = n.second.v;
+        n = edge_pair_normals(hull_a, min(51u, last_pair));
+        edge_cache_u[102] = n.first.u; edge_cache_v[102] = n.first.v; edge_cache_u[103] = n.second.u; edge_cache_v[103] = n.second.v;
+        n = edge_pair_normals(hull_a, min(52u, last_pair));
+        edge_cache_u[104] = n.first.u; edge_cache_v[104] = n.first.v; edge_cache_u[105] = n.second.u; edge_cache_v[105] = n.second.v;
+        n = edge_pair_normals(hull_a, min(53u, last_pair));
+        edge_cache_u[106] = n.first.u; edge_cache_v[106] = n.first.v; edge_cache_u[107] = n.second.u; edge_cache_v[107] = n.second.v;
+        n = edge_pair_normals(hull_a, min(54u, last_pair));
+        edge_cache_u[108] = n.first.u; edge_cache_v[108] = n.first.v; edge_cache_u[109] = n.second.u; edge_cache_v[109] = n.second.v;
+        n = edge_pair_normals(hull_a, min(55u, last_pair));
+        edge_cache_u[110] = n.first.u; edge_cache_v[110] = n.first.v; edge_cache_u[111] = n.second.u; edge_cache_v[111] = n.second.v;
+        n = edge_pair_normals(hull_a, min(56u, last_pair));
+        edge_cache_u[112] = n.first.u; edge_cache_v[112] = n.first.v; edge_cache_u[113] = n.second.u; edge_cache_v[113] = n.second.v;
+        n = edge_pair_normals(hull_a, min(57u, last_pair));
+        edge_cache_u[114] = n.first.u; edge_cache_v[114] = n.first.v; edge_cache_u[115] = n.second.u; edge_cache_v[115] = n.second.v;
+        n = edge_pair_normals(hull_a, min(58u, last_pair));
+        edge_cache_u[116] = n.first.u; edge_cache_v[116] = n.first.v; edge_cache_u[117] = n.second.u; edge_cache_v[117] = n.second.v;
+        n = edge_pair_normals(hull_a, min(59u, last_pair));
+        edge_cache_u[118] = n.first.u; edge_cache_v[118] = n.first.v; edge_cache_u[119] = n.second.u; edge_cache_v[119] = n.second.v;
+        n = edge_pair_normals(hull_a, min(60u, last_pair));
+        edge_cache_u[120] = n.first.u; edge_cache_v[120] = n.first.v; edge_cache_u[121] = n.second.u; edge_cache_v[121] = n.second.v;
+        n = edge_pair_normals(hull_a, min(61u, last_pair));
+        edge_cache_u[122] = n.first.u; edge_cache_v[122] = n.first.v; edge_cache_u[123] = n.second.u; edge_cache_v[123] = n.second.v;
+        n = edge_pair_normals(hull_a, min(62u, last_pair));
+        edge_cache_u[124] = n.first.u; edge_cache_v[124] = n.first.v; edge_cache_u[125] = n.second.u; edge_cache_v[125] = n.second.v;
+        n = edge_pair_normals(hull_a, min(63u, last_pair));
+        edge_cache_u[126] = n.first.u; edge_cache_v[126] = n.first.v; edge_cache_u[127] = n.second.u; edge_cache_v[127] = n.second.v;
+        n = edge_pair_normals(hull_a, min(64u, last_pair));
+        edge_cache_u[128] = n.first.u; edge_cache_v[128] = n.first.v; edge_cache_u[129] = n.second.u; edge_cache_v[129] = n.second.v;
+        n = edge_pair_normals(hull_a, min(65u, last_pair));
+        edge_cache_u[130] = n.first.u; edge_cache_v[130] = n.first.v; edge_cache_u[131] = n.second.u; edge_cache_v[131] = n.second.v;
+        n = edge_pair_normals(hull_a, min(66u, last_pair));
+        edge_cache_u[132] = n.first.u; edge_cache_v[132] = n.first.v; edge_cache_u[133] = n.second.u; edge_cache_v[133] = n.second.v;
+        n = edge_pair_normals(hull_a, min(67u, last_pair));
+        edge_cache_u[134] = n.first.u; edge_cache_v[134] = n.first.v; edge_cache_u[135] = n.second.u; edge_cache_v[135] = n.second.v;
+        n = edge_pair_normals(hull_a, min(68u, last_pair));
+        edge_cache_u[136] = n.first.u; edge_cache_v[136] = n.first.v; edge_cache_u[137] = n.second.u; edge_cache_v[137] = n.second.v;
+        n = edge_pair_normals(hull_a, min(69u, last_pair));
+        edge_cache_u[138] = n.first.u; edge_cache_v[138] = n.first.v; edge_cache_u[139] = n.second.u; edge_cache_v[139] = n.second.v;
+        n = edge_pair_normals(hull_a, min(70u, last_pair));
+        edge_cache_u[140] = n.first.u; edge_cache_v[140] = n.first.v; edge_cache_u[141] = n.second.u; edge_cache_v[141] = n.second.v;
+        n = edge_pair_normals(hull_a, min(71u, last_pair));
+        edge_cache_u[142] = n.first.u; edge_cache_v[142] = n.first.v; edge_cache_u[143] = n.second.u; edge_cache_v[143] = n.second.v;
+        n = edge_pair_normals(hull_a, min(72u, last_pair));
+        edge_cache_u[144] = n.first.u; edge_cache_v[144] = n.first.v; edge_cache_u[145] = n.second.u; edge_cache_v[145] = n.second.v;
+        n = edge_pair_normals(hull_a, min(73u, last_pair));
+        edge_cache_u[146] = n.first.u; edge_cache_v[146] = n.first.v; edge_cache_u[147] = n.second.u; edge_cache_v[147] = n.second.v;
+        n = edge_pair_normals(hull_a, min(74u, last_pair));
+        edge_cache_u[148] = n.first.u; edge_cache_v[148] = n.first.v; edge_cache_u[149] = n.second.u; edge_cache_v[149] = n.second.v;
+        n = edge_pair_normals(hull_a, min(75u, last_pair));
+        edge_cache_u[150] = n.first.u; edge_cache_v[150] = n.first.v; edge_cache_u[151] = n.second.u; edge_cache_v[151] = n.second.v;
+        n = edge_pair_normals(hull_a, min(76u, last_pair));
+        edge_cache_u[152] = n.first.u; edge_cache_v[152] = n.first.v; edge_cache_u[153] = n.second.u; edge_cache_v[153] = n.second.v;
+        n = edge_pair_normals(hull_a, min(77u, last_pair));
+        edge_cache_u[154] = n.first.u; edge_cache_v[154] = n.first.v; edge_cache_u[155] = n.second.u; edge_cache_v[155] = n.second.v;
+        n = edge_pair_normals(hull_a, min(78u, last_pair));
+        edge_cache_u[156] = n.first.u; edge_cache_v[156] = n.first.v; edge_cache_u[157] = n.second.u; edge_cache_v[157] = n.second.v;
+        n = edge_pair_normals(hull_a, min(79u, last_pair));
+        edge_cache_u[158] = n.first.u; edge_cache_v[158] = n.first.v; edge_cache_u[159] = n.second.u; edge_cache_v[159] = n.second.v;
+        n = edge_pair_normals(hull_a, min(80u, last_pair));
+        edge_cache_u[160] = n.first.u; edge_cache_v[160] = n.first.v; edge_cache_u[161] = n.second.u; edge_cache_v[161] = n.second.v;
+        n = edge_pair_normals(hull_a, min(81u, last_pair));
+        edge_cache_u[162] = n.first.u; edge_cache_v[162] = n.first.v; edge_cache_u[163] = n.second.u; edge_cache_v[163] = n.second.v;
+        n = edge_pair_normals(hull_a, min(82u, last_pair));
+        edge_cache_u[164] = n.first.u; edge_cache_v[164] = n.first.v; edge_cache_u[165] = n.second.u; edge_cache_v[165] = n.second.v;
+        n = edge_pair_normals(hull_a, min(83u, last_pair));
+        edge_cache_u[166] = n.first.u; edge_cache_v[166] = n.first.v; edge_cache_u[167] = n.second.u; edge_cache_v[167] = n.second.v;
+        n = edge_pair_normals(hull_a, min(84u, last_pair));
+        edge_cache_u[168] = n.first.u; edge_cache_v[168] = n.first.v; edge_cache_u[169] = n.second.u; edge_cache_v[169] = n.second.v;
+        n = edge_pair_normals(hull_a, min(85u, last_pair));
+        edge_cache_u[170] = n.first.u; edge_cache_v[170] = n.first.v; edge_cache_u[171] = n.second.u; edge_cache_v[171] = n.second.v;
+        n = edge_pair_normals(hull_a, min(86u, last_pair));
+        edge_cache_u[172] = n.first.u; edge_cache_v[172] = n.first.v; edge_cache_u[173] = n.second.u; edge_cache_v[173] = n.second.v;
+        n = edge_pair_normals(hull_a, min(87u, last_pair));
+        edge_cache_u[174] = n.first.u; edge_cache_v[174] = n.first.v; edge_cache_u[175] = n.second.u; edge_cache_v[175] = n.second.v;
+        n = edge_pair_normals(hull_a, min(88u, last_pair));
+        edge_cache_u[176] = n.first.u; edge_cache_v[176] = n.first.v; edge_cache_u[177] = n.second.u; edge_cache_v[177] = n.second.v;
+        n = edge_pair_normals(hull_a, min(89u, last_pair));
+        edge_cache_u[178] = n.first.u; edge_cache_v[178] = n.first.v; edge_cache_u[179] = n.second.u; edge_cache_v[179] = n.second.v;
+        n = edge_pair_normals(hull_a, min(90u, last_pair));
+        edge_cache_u[180] = n.first.u; edge_cache_v[180] = n.first.v; edge_cache_u[181] = n.second.u; edge_cache_v[181] = n.second.v;
+        n = edge_pair_normals(hull_a, min(91u, last_pair));
+        edge_cache_u[182] = n.first.u; edge_cache_v[182] = n.first.v; edge_cache_u[183] = n.second.u; edge_cache_v[183] = n.second.v;
+        n = edge_pair_normals(hull_a, min(92u, last_pair));
+        edge_cache_u[184] = n.first.u; edge_cache_v[184] = n.first.v; edge_cache_u[185] = n.second.u; edge_cache_v[185] = n.second.v;
+        n = edge_pair_normals(hull_a, min(93u, last_pair));
+        edge_cache_u[186] = n.first.u; edge_cache_v[186] = n.first.v; edge_cache_u[187] = n.second.u; edge_cache_v[187] = n.second.v;
+        n = edge_pair_normals(hull_a, min(94u, last_pair));
+        edge_cache_u[188] = n.first.u; edge_cache_v[188] = n.first.v; edge_cache_u[189] = n.second.u; edge_cache_v[189] = n.second.v;
+        n = edge_pair_normals(hull_a, min(95u, last_pair));
+        edge_cache_u[190] = n.first.u; edge_cache_v[190] = n.first.v; edge_cache_u[191] = n.second.u; edge_cache_v[191] = n.second.v;
+    }
 }
 
 // crossing_bits4 on cached edges `i` to `i + 3`.
@@ -815,7 +954,7 @@ fn cached_bits4(b: MovedEdge, i: u32, last: u32) -> u32 {
 }
 
 // All of A's cached edges against B's moved edge, as crossings.
-fn cached_crossings(b: MovedEdge, last: u32) -> Crossings {
+fn cached_crossings(b: MovedEdge, last: u32, big: bool) -> Crossings {
     var crossings = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     crossings = add_crossings(crossings, cached_bits4(b, 0u, last), 0u);
     crossings = add_crossings(crossings, cached_bits4(b, 4u, last), 4u);
@@ -841,6 +980,32 @@ fn cached_crossings(b: MovedEdge, last: u32) -> Crossings {
     crossings = add_crossings(crossings, cached_bits4(b, 84u, last), 84u);
     crossings = add_crossings(crossings, cached_bits4(b, 88u, last), 88u);
     crossings = add_crossings(crossings, cached_bits4(b, 92u, last), 92u);
+    if big {
+        crossings = add_crossings(crossings, cached_bits4(b, 96u, last), 96u);
+        crossings = add_crossings(crossings, cached_bits4(b, 100u, last), 100u);
+        crossings = add_crossings(crossings, cached_bits4(b, 104u, last), 104u);
+        crossings = add_crossings(crossings, cached_bits4(b, 108u, last), 108u);
+        crossings = add_crossings(crossings, cached_bits4(b, 112u, last), 112u);
+        crossings = add_crossings(crossings, cached_bits4(b, 116u, last), 116u);
+        crossings = add_crossings(crossings, cached_bits4(b, 120u, last), 120u);
+        crossings = add_crossings(crossings, cached_bits4(b, 124u, last), 124u);
+        crossings = add_crossings(crossings, cached_bits4(b, 128u, last), 128u);
+        crossings = add_crossings(crossings, cached_bits4(b, 132u, last), 132u);
+        crossings = add_crossings(crossings, cached_bits4(b, 136u, last), 136u);
+        crossings = add_crossings(crossings, cached_bits4(b, 140u, last), 140u);
+        crossings = add_crossings(crossings, cached_bits4(b, 144u, last), 144u);
+        crossings = add_crossings(crossings, cached_bits4(b, 148u, last), 148u);
+        crossings = add_crossings(crossings, cached_bits4(b, 152u, last), 152u);
+        crossings = add_crossings(crossings, cached_bits4(b, 156u, last), 156u);
+        crossings = add_crossings(crossings, cached_bits4(b, 160u, last), 160u);
+        crossings = add_crossings(crossings, cached_bits4(b, 164u, last), 164u);
+        crossings = add_crossings(crossings, cached_bits4(b, 168u, last), 168u);
+        crossings = add_crossings(crossings, cached_bits4(b, 172u, last), 172u);
+        crossings = add_crossings(crossings, cached_bits4(b, 176u, last), 176u);
+        crossings = add_crossings(crossings, cached_bits4(b, 180u, last), 180u);
+        crossings = add_crossings(crossings, cached_bits4(b, 184u, last), 184u);
+        crossings = add_crossings(crossings, cached_bits4(b, 188u, last), 188u);
+    }
     return crossings;
 }
 
@@ -859,10 +1024,10 @@ fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, inner_a: vec4<f32>, 
         | candidate_bit(hull_b, j, 3u, last_b, inner_a, tolerance, limit, slack, floor);
 }
 
-// B's edges (at most 90) that the bound keeps at the floor, as bits, in
+// B's edges (at most 90, 186 when `big`) that the bound keeps at the floor, as bits, in
 // straight-line code: two texels an edge, read once, no lane waiting on
 // another's skips.
-fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> Crossings {
+fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, big: bool) -> Crossings {
     let last_b = hull_b.edge_count - 1u;
     var candidates = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, inner_a, tolerance, limit, slack, floor), 0u);
@@ -889,22 +1054,48 @@ fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, lim
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, inner_a, tolerance, limit, slack, floor), 84u);
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, inner_a, tolerance, limit, slack, floor), 88u);
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, inner_a, tolerance, limit, slack, floor), 92u);
+    if big {
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, inner_a, tolerance, limit, slack, floor), 96u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 100u, last_b, inner_a, tolerance, limit, slack, floor), 100u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 104u, last_b, inner_a, tolerance, limit, slack, floor), 104u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 108u, last_b, inner_a, tolerance, limit, slack, floor), 108u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 112u, last_b, inner_a, tolerance, limit, slack, floor), 112u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 116u, last_b, inner_a, tolerance, limit, slack, floor), 116u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 120u, last_b, inner_a, tolerance, limit, slack, floor), 120u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 124u, last_b, inner_a, tolerance, limit, slack, floor), 124u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 128u, last_b, inner_a, tolerance, limit, slack, floor), 128u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 132u, last_b, inner_a, tolerance, limit, slack, floor), 132u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 136u, last_b, inner_a, tolerance, limit, slack, floor), 136u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 140u, last_b, inner_a, tolerance, limit, slack, floor), 140u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 144u, last_b, inner_a, tolerance, limit, slack, floor), 144u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 148u, last_b, inner_a, tolerance, limit, slack, floor), 148u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 152u, last_b, inner_a, tolerance, limit, slack, floor), 152u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 156u, last_b, inner_a, tolerance, limit, slack, floor), 156u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 160u, last_b, inner_a, tolerance, limit, slack, floor), 160u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 164u, last_b, inner_a, tolerance, limit, slack, floor), 164u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 168u, last_b, inner_a, tolerance, limit, slack, floor), 168u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 172u, last_b, inner_a, tolerance, limit, slack, floor), 172u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 176u, last_b, inner_a, tolerance, limit, slack, floor), 176u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 180u, last_b, inner_a, tolerance, limit, slack, floor), 180u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 184u, last_b, inner_a, tolerance, limit, slack, floor), 184u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 188u, last_b, inner_a, tolerance, limit, slack, floor), 188u);
+    }
     return candidates;
 }
 
 // find_max_edge_separation with A's edges cached, and B's edges taken from
 // the candidates, each checked again at the scan's current level before it
 // is moved and tested.
-fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
+fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, big: bool) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
     let inner_a = inner_in_b(hull_a, xf);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    var candidates = candidate_edges_b(hull_b, inner_a, tolerance, limit, slack, floor);
+    var candidates = candidate_edges_b(hull_b, inner_a, tolerance, limit, slack, floor, big);
     if !any_crossing(candidates) {
         return scan.best;
     }
-    cache_edges(hull_a);
+    cache_edges(hull_a, big);
     loop {
         loop {
             if !any_crossing(candidates) {
@@ -922,7 +1113,7 @@ fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: T
         let j = lowest_crossing(candidates);
         candidates = remove_crossing(candidates, j);
         let b = moved_edge(hull_b, j, xf);
-        var crossings = cached_crossings(b, last);
+        var crossings = cached_crossings(b, last, big);
         loop {
             if !any_crossing(crossings) {
                 break;
@@ -1163,12 +1354,14 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // floor the faces set, each stopping at the first separation that reaches
 // the margin.
 // `wide`: the queries' wide steps (see "Loops and lavapipe"); `cached`: the
-// face queries hold the other hull's vertices in registers (both hulls of 9
-// to 32 vertices, "hulls_cached"). Each is a constant of its entry point.
-fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool) -> PairResult {
+// queries hold the other hull's vertices and A's edges in registers (both
+// hulls of 9 to 32 vertices, "hulls_cached"), `big` with room for 64
+// vertices and 192 edges ("hulls_cached64"). Each is a constant of its
+// entry point, so the code it leaves out is not compiled in.
+fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, big: bool) -> PairResult {
     var face_a: Separation;
     if cached {
-        face_a = find_max_face_separation_cached(hull_a, hull_b, xf_ba, tolerance, margin);
+        face_a = find_max_face_separation_cached(hull_a, hull_b, xf_ba, tolerance, margin, big);
     } else {
         face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide);
     }
@@ -1177,7 +1370,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     }
     var face_b: Separation;
     if cached {
-        face_b = find_max_face_separation_cached(hull_b, hull_a, xf_ab, tolerance, margin);
+        face_b = find_max_face_separation_cached(hull_b, hull_a, xf_ab, tolerance, margin, big);
     } else {
         face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide);
     }
@@ -1189,7 +1382,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     if wide {
         edge = find_max_edge_separation_wide(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     } else if cached {
-        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor);
+        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, big);
     } else {
         edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     }
@@ -1215,7 +1408,7 @@ fn body_shape(body: u32) -> HullRecord {
 // The pair functions, one per kind (src/gpu/spatial.rs: ENTRY_POINTS).
 
 // Two hulls; `wide` for "hulls_large", `cached` for "hulls_cached".
-fn hulls_pair(pair: Pair, wide: bool, cached: bool) -> PairResult {
+fn hulls_pair(pair: Pair, wide: bool, cached: bool, big: bool) -> PairResult {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
     let xf_ab = inv_mul_transforms3(xf_a, xf_b);
@@ -1223,7 +1416,7 @@ fn hulls_pair(pair: Pair, wide: bool, cached: bool) -> PairResult {
     let hull_a = body_shape(pair.a);
     let hull_b = body_shape(pair.b);
     let sizes = hull_a.size + hull_b.size;
-    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached);
+    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, big);
 }
 
 // A hull and a sphere, either way round: one call for both orders, so that
@@ -1251,7 +1444,7 @@ fn spheres_pair(pair: Pair) -> PairResult {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false));
+    finish(task, hulls_pair(task.pair, false, false, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -1269,11 +1462,17 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false));
+    finish(task, hulls_pair(task.pair, true, false, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true));
+    finish(task, hulls_pair(task.pair, false, true, false));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hulls_cached64(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hulls_pair(task.pair, false, true, true));
 }

@@ -76,6 +76,28 @@ fn mixed_shapes_agree_with_the_cpu() {
     }
 }
 
+/// Hulls of 9 to 64 vertices, which on a software adapter take the kinds
+/// whose caches hold them (`hulls_cached`, `hulls_cached64`; see
+/// `src/gpu/spatial.rs`), the larger against each other and the smaller.
+#[test]
+fn mid_sized_hulls_agree_with_the_cpu() {
+    for (seed, vertices) in [(1807, (9, 32)), (1808, (33, 64)), (1809, (9, 64))] {
+        let scene = SceneSpec {
+            shapes: 64,
+            bodies: 256,
+            vertices,
+            sphere_fraction: 0.0,
+            box_fraction: 0.0,
+            plate_fraction: 0.0,
+            half_extent: 1.0,
+            ..SceneSpec::mixed(seed, 6_000)
+        }
+        .generate();
+        let what = format!("hulls of {} to {} vertices", vertices.0, vertices.1);
+        run(&what, &scene, 0.0, GpuOptions::default());
+    }
+}
+
 #[test]
 fn large_hulls_agree_with_the_cpu() {
     let scene = SceneSpec {

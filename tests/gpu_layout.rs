@@ -319,7 +319,8 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "hull_sphere",
             "spheres",
             "hulls_large",
-            "hulls_cached"
+            "hulls_cached",
+            "hulls_cached64"
         ]
     );
 }

@@ -1,7 +1,8 @@
 //! The 3D side of the GPU narrowphase: `shaders/sat3.wgsl`, the hull
-//! library and the bodies as textures (see [`HullRecord`]), five kinds of
-//! pair (two hulls: small, large, or both of 9 to 32 vertices; a hull and a
-//! sphere either way round; two spheres).
+//! library and the bodies as textures (see [`HullRecord`]), six kinds of
+//! pair (two hulls: small, large, or, on a software adapter, both of 9 to
+//! 32 or to 64 vertices; a hull and a sphere either way round; two
+//! spheres).
 
 use super::buffers::{GrowTexture, pad_to_rows};
 use super::context::GpuContext;
@@ -36,9 +37,17 @@ pub(crate) const WIDE_HULL_VERTICES: usize = 64;
 /// texture cache serves the repeated reads well, so GPUs keep `hulls`.
 pub(crate) const CACHED_HULL_VERTICES: usize = 32;
 
+/// The same with caches twice the size (`hulls_cached64`): pairs of hulls
+/// of 9 to this many vertices, one of them above [`CACHED_HULL_VERTICES`].
+/// Measured the same way: 64-vertex hulls 10,482 -> 4,382 ns; the larger
+/// caches made 16- and 32-vertex pairs a third slower (each cache is read
+/// in full, whatever the hull's size), so those keep `hulls_cached`.
+pub(crate) const CACHED64_HULL_VERTICES: usize = WIDE_HULL_VERTICES;
+
 /// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`] vertices (not
-/// class 3), 1 a sphere, 2 a larger hull, 3 a hull of 9 to
-/// [`CACHED_HULL_VERTICES`] when `cached` (on a software adapter).
+/// class 3 or 4), 1 a sphere, 2 a larger hull; when `cached` (on a
+/// software adapter) 3 a hull of 9 to [`CACHED_HULL_VERTICES`] and 4 a hull
+/// of more, up to [`CACHED64_HULL_VERTICES`].
 fn body_class(shape: &Shape, cached: bool) -> u8 {
     match shape {
         Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
@@ -47,6 +56,13 @@ fn body_class(shape: &Shape, cached: bool) -> u8 {
         {
             3
         }
+        Shape::Hull(hull)
+            if cached
+                && (CACHED_HULL_VERTICES + 1..=CACHED64_HULL_VERTICES)
+                    .contains(&hull.vertices().len()) =>
+        {
+            4
+        }
         Shape::Hull(_) => 0,
         Shape::Sphere(_) => 1,
     }
@@ -54,13 +70,15 @@ fn body_class(shape: &Shape, cached: bool) -> u8 {
 
 /// The entry point of two classes: 0 `hulls`, 1 `hull_sphere` (either
 /// order), 2 `spheres`, 3 `hulls_large` (a large hull with any hull), 4
-/// `hulls_cached` (two hulls of class 3).
+/// `hulls_cached` (two hulls of class 3), 5 `hulls_cached64` (classes 3
+/// and 4, one of them 4).
 fn kind_of(a: u8, b: u8) -> u8 {
     match (a, b) {
         (1, 1) => 2,
         (1, _) | (_, 1) => 1,
         (3, 3) => 4,
-        (0 | 3, 0 | 3) => 0,
+        (3 | 4, 3 | 4) => 5,
+        (0 | 3 | 4, 0 | 3 | 4) => 0,
         _ => 3,
     }
 }
@@ -175,6 +193,7 @@ impl Dimension for Spatial {
         "spheres",
         "hulls_large",
         "hulls_cached",
+        "hulls_cached64",
     ];
 
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
@@ -349,7 +368,8 @@ mod tests {
             ),
             (hull(9), 0, 3),
             (hull(32), 0, 3),
-            (hull(33), 0, 0),
+            (hull(33), 0, 4),
+            (hull(64), 0, 4),
             (hull(65), 2, 2),
             (sphere, 1, 1),
         ];
@@ -367,6 +387,9 @@ mod tests {
         assert_eq!(kind_of(3, 3), 4, "two mid-sized hulls: hulls_cached");
         assert_eq!(kind_of(3, 0), 0, "a mid-sized hull and a box: hulls");
         assert_eq!(kind_of(0, 3), 0, "a box and a mid-sized hull: hulls");
+        assert_eq!(kind_of(3, 4), 5, "up to 32 and up to 64: hulls_cached64");
+        assert_eq!(kind_of(4, 4), 5, "two up to 64: hulls_cached64");
+        assert_eq!(kind_of(4, 0), 0, "up to 64 and a box: hulls");
         assert_eq!(
             kind_of(3, 2),
             3,
@@ -405,6 +428,11 @@ mod tests {
     const CACHED: Steps = Steps {
         vertices: CACHED_HULL_VERTICES as u64,
         edges: 3 * CACHED_HULL_VERTICES as u64,
+        offers: 1,
+    };
+    const CACHED64: Steps = Steps {
+        vertices: CACHED64_HULL_VERTICES as u64,
+        edges: 3 * CACHED64_HULL_VERTICES as u64,
         offers: 1,
     };
     const WIDE: Steps = Steps {
@@ -447,6 +475,9 @@ mod tests {
         let cached_most = CACHED_HULL_VERTICES as u64;
         let cached = hull_pair_iterations(cached_most, cached_most, &CACHED);
         assert!(cached < LAVAPIPE_LOOP_ITERATIONS, "cached: {cached}");
+        let cached64_most = CACHED64_HULL_VERTICES as u64;
+        let cached64 = hull_pair_iterations(cached64_most, cached64_most, &CACHED64);
+        assert!(cached64 < LAVAPIPE_LOOP_ITERATIONS, "cached64: {cached64}");
         assert!(wide < LAVAPIPE_LOOP_ITERATIONS, "wide: {wide}");
         // Narrow steps would not do for larger hulls.
         let larger = hull_pair_iterations(2 * narrow_most, 2 * narrow_most, &NARROW);
