@@ -155,16 +155,17 @@ fn pruned_and_brute_force_agree_on_boxes() {
     compare("boxes", &scene, 0.1);
 }
 
-/// The output-sensitive queries (hull pairs with `walk_min_vertices()` or
-/// more on one side: the face queries' grid lookups and the walks across
-/// the Gauss maps) give the pairwise loops' results bit for bit: the same
-/// pairs, axes and depths.
+/// The output-sensitive queries (`EdgeSearch::Walk`: the face queries'
+/// grid lookups and the walks across the Gauss maps, on every hull pair;
+/// the default takes them from `walk_min_vertices()` on) give the pairwise
+/// loops' results bit for bit: the same pairs, axes and depths.
 #[test]
 fn the_output_sensitive_queries_equal_the_pairwise_loops() {
     use gpusat::d3::collide_cpu;
     let mut compared = 0;
     let mut walked_pairs = 0;
-    let walk_min = gpusat::d3::sat::walk_min_vertices();
+    // Hulls with a Gauss-map grid: the lookups take it, not a scan.
+    let walk_min = gpusat::d3::GRID_MIN_VERTICES;
     for (seed, vertices, half_extent, margin) in [
         (1411, (4, 40), 1.2, 0.0),
         (1412, (16, 64), 1.0, 0.1),
@@ -179,8 +180,9 @@ fn the_output_sensitive_queries_equal_the_pairwise_loops() {
             ..SceneSpec::mixed(seed, 1500)
         }
         .generate();
-        let grid = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
-        let pairwise = grid.clone().with_edge_search(EdgeSearch::Pairwise);
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let grid = batch.clone().with_edge_search(EdgeSearch::Walk);
+        let pairwise = batch.with_edge_search(EdgeSearch::Pairwise);
         let (with_grid, without) = (collide_cpu(&grid), collide_cpu(&pairwise));
         assert_eq!(with_grid.len(), without.len(), "seed {seed}");
         for (g, p) in with_grid.iter().zip(&without) {

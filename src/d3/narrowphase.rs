@@ -4,7 +4,7 @@ use super::batch::Batch;
 use super::manifold::{Manifold, contact_points};
 use super::sat;
 use super::shapes::Shape;
-use super::types::{EdgeStats, Hit, SatHit};
+use super::types::{EdgeSearch, EdgeStats, Hit, SatHit};
 
 impl Batch<'_> {
     /// Runs the SAT on the pair at `index`.
@@ -44,7 +44,10 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
     let Some(pair) = batch.pairs().get(index + 1) else {
         return;
     };
-    let walk_min = sat::walk_min_vertices();
+    let walk_min = match batch.edge_search() {
+        EdgeSearch::Walk => 0,
+        _ => sat::walk_min_vertices(),
+    };
     for body in [pair.a, pair.b] {
         if let Shape::Hull(hull) = batch.shape_of(body)
             && hull.vertices().len() < walk_min

@@ -293,8 +293,9 @@ pub struct Hull {
 }
 
 /// Hulls with at least this many vertices get a [`GaussGrid`], and the
-/// output-sensitive face queries (hull pairs that walk: 48 or more vertices
-/// on one side, 144 on AVX, `sat::walk_min_vertices`) look each face's deepest
+/// output-sensitive face queries (hull pairs that walk: `EdgeSearch::Walk`,
+/// or from `sat::walk_min_vertices` on, which no hull the library builds
+/// reaches on the CPUs measured) look each face's deepest
 /// vertex up in it instead of reading every vertex: measured with `gpusat
 /// bench --dim 3 --backends cpu,cpu-pairwise` (see DESIGN.md), the lookup
 /// wins from about this size on. Pairs of smaller hulls read every vertex,

@@ -119,6 +119,16 @@ pub enum EdgeSearch {
     /// full projections of both hulls, both orientations: the unpruned SAT,
     /// for tests and the bench.
     BruteForce,
+    /// The output-sensitive queries on every hull pair, whatever its size:
+    /// each face's deepest vertex looked up on the other hull's Gauss-map
+    /// grid, the edge pairs found by walking B's arcs across A's Gauss map
+    /// (`sat::find_max_edge_separation_walk`). The same results as
+    /// [`EdgeSearch::Pairwise`]. [`EdgeSearch::Pruned`] takes them only from
+    /// [`sat::walk_min_vertices`](super::sat::walk_min_vertices) on, which
+    /// no hull the library builds reaches on the CPUs measured (see
+    /// `WALK_MIN_VERTICES`): for tests, the bench, and hulls whose shapes
+    /// favour the walk.
+    Walk,
 }
 
 /// How much edge-pair work a batch did.

@@ -226,7 +226,7 @@ impl Dimension for Spatial {
 
     fn check(batch: &Batch<'_>) -> Result<(), GpuError> {
         match batch.edge_search() {
-            EdgeSearch::Pruned | EdgeSearch::Pairwise => Ok(()),
+            EdgeSearch::Pruned | EdgeSearch::Pairwise | EdgeSearch::Walk => Ok(()),
             EdgeSearch::BruteForce => Err(GpuError::InvalidOption {
                 message: "the GPU kernel runs the pruned edge query only (EdgeSearch::Pruned); \
                           the brute force is a CPU reference"

@@ -4,6 +4,7 @@
 use glam::Vec3;
 
 use super::super::batch::Batch;
+use super::super::hull::MAX_HULL_VERTICES;
 use super::super::math::{
     Transform3, cross3, inv_mul_transforms3, length3, rotate3, transform_point3,
 };
@@ -25,24 +26,27 @@ use crate::types::Owner;
 
 /// Hull pairs with fewer vertices than this on both sides search every pair
 /// of edges, eight at a time (`lanes.rs`), on the portable lanes; larger ones
-/// walk the Gauss maps (`walk.rs`). Measured with `gpusat bench --dim 3
-/// --backends cpu` (4,000 pairs, one thread, ns per pair, the lanes against
-/// the walk): 16-vertex hulls 3,537 against 5,168; 32: 11,814 against
-/// 15,169; 64: 40,708 against 34,180; 128: 138,840 against 76,144. The
-/// crossing lies near 48.
-pub const WALK_MIN_VERTICES: usize = 48;
+/// walk the Gauss maps (`walk.rs`). First measured with `gpusat bench --dim
+/// 3 --backends cpu` (4,000 pairs, one thread, ns per pair, the lanes
+/// against the walk): 16-vertex hulls 3,537 against 5,168; 32: 11,814
+/// against 15,169; 64: 40,708 against 34,180; 128: 138,840 against 76,144,
+/// a crossing near 48. Since the lanes read only their own rows (no scalar
+/// array missed per pair), bound both hulls' edges and find the faces and
+/// edges the bounds keep eight at a time, they win at every size the
+/// library builds (`GPUSAT_NO_AVX=1`, 5,000 pairs, min of 2 runs, the lanes
+/// against the walk): 48 vertices 2,056 against 7,247; 64: 2,657 against
+/// 9,311; 128: 5,167 against 15,107; 256: 11,366 against 24,829. So no
+/// hull pair walks by default; [`EdgeSearch::Walk`] still walks every
+/// pair.
+pub const WALK_MIN_VERTICES: usize = MAX_HULL_VERTICES + 1;
 
-/// The same on AVX lanes, which test eight edges in one instruction and
-/// move the crossing up. Measured the same way (2,000 pairs, 1,000 from 128
-/// vertices; the lanes against the walk, best of three interleaved runs):
-/// 48-vertex hulls 14,780 against 27,572; 64: 24,589 against 40,220; 96:
-/// 45,268 against 54,831; 128: 69,848 against 80,852; 160: 106,934 against
-/// 96,025. The crossing lies near 144. Measured again once the lanes
-/// bounded both hulls' edges (`cargo bench --bench hull_queries`, the edge
-/// query alone on 400 pairs, the lanes against the walk): 64 vertices
-/// 1.36 ms against 1.32; 128: 2.68 against 3.11; 256: 6.67 against 6.27.
-/// The crossing still lies between 128 and 256.
-pub const WALK_MIN_VERTICES_AVX: usize = 144;
+/// The same on AVX lanes. First measured the same way (2,000 pairs; the
+/// lanes against the walk): 48-vertex hulls 14,780 against 27,572; 64:
+/// 24,589 against 40,220; 96: 45,268 against 54,831; 128: 69,848 against
+/// 80,852; 160: 106,934 against 96,025, a crossing near 144. Measured again
+/// after the same changes (20,000 pairs, min of 3 interleaved runs): 128
+/// vertices 4,600 against 4,004 (within noise), 256: 9,431 against 23,697.
+pub const WALK_MIN_VERTICES_AVX: usize = MAX_HULL_VERTICES + 1;
 
 /// The hull size from which the default search walks, on this CPU.
 #[inline]
@@ -86,7 +90,12 @@ pub fn collide_hulls(
 ) -> Option<PairResult> {
     let walk_min = walk_min_vertices();
     let small = |hull: &Hull| hull.vertices().len() < walk_min;
-    if search == EdgeSearch::Pruned && !(small(hull_a) && small(hull_b)) {
+    let walks = match search {
+        EdgeSearch::Pruned => !(small(hull_a) && small(hull_b)),
+        EdgeSearch::Walk => true,
+        EdgeSearch::Pairwise | EdgeSearch::BruteForce => false,
+    };
+    if walks {
         // The output-sensitive queries: B's face query records A's support
         // along each of B's faces, where the walks start and end, and B's
         // normals in A's frame, the ends of its arcs.
@@ -124,7 +133,7 @@ pub fn collide_hulls(
     }
     // Small hulls under the default search: the loops, eight at a time.
     let faces = match search {
-        EdgeSearch::Pruned => find_max_face_separation_lanes,
+        EdgeSearch::Pruned | EdgeSearch::Walk => find_max_face_separation_lanes,
         EdgeSearch::Pairwise | EdgeSearch::BruteForce => find_max_face_separation,
     };
     let face_a = faces(hull_a, hull_b, xf_ba, tolerance, margin);
@@ -136,7 +145,7 @@ pub fn collide_hulls(
         return None;
     }
     let edges = match search {
-        EdgeSearch::Pruned => find_max_edge_separation_lanes,
+        EdgeSearch::Pruned | EdgeSearch::Walk => find_max_edge_separation_lanes,
         EdgeSearch::Pairwise => find_max_edge_separation,
         EdgeSearch::BruteForce => find_max_edge_separation_brute,
     };
