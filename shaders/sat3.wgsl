@@ -299,6 +299,34 @@ fn face_cannot_matter(moved: vec3<f32>, moved_offset: f32, inner: vec4<f32>, bes
     return bound <= best.value + tolerance && bound < limit;
 }
 
+// Where a face query stands: face `i` of `hull1`, its plane moved into
+// `hull2`'s frame.
+struct FaceCursor {
+    i: u32,
+    moved: vec3<f32>,
+    moved_offset: f32,
+}
+
+// From face `i` on, the first that the bound (`inner`: `hull2`'s inner
+// ball, when `bounded`) does not rule out, its plane moved (`i` the face
+// count if none is left). Each lane goes on to its own next face.
+fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: vec4<f32>, best: Separation, tolerance: f32, limit: f32) -> FaceCursor {
+    var cursor = FaceCursor(i, vec3<f32>(0.0), 0.0);
+    loop {
+        if cursor.i >= hull1.face_count {
+            break;
+        }
+        let plane = hull_plane(hull1, cursor.i);
+        cursor.moved = rotate3(xf.r, plane.xyz);
+        cursor.moved_offset = plane.w + dot3(cursor.moved, xf.p);
+        if !(bounded && face_cannot_matter(cursor.moved, cursor.moved_offset, inner, best, tolerance, limit)) {
+            break;
+        }
+        cursor.i++;
+    }
+    return cursor;
+}
+
 // The deepest face of `hull1` against the vertices of `hull2`; `xf` takes
 // `hull1`'s local points into `hull2`'s frame. `wide`: 32 vertices a step.
 // As lanes.rs, faces the bound rules out are passed over when `hull2` has
@@ -311,20 +339,10 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
     let inner = hull_inner(hull2);
     var i = 0u;
     loop {
-        var moved = vec3<f32>(0.0);
-        var moved_offset = 0.0;
-        loop {
-            if i >= hull1.face_count {
-                break;
-            }
-            let plane = hull_plane(hull1, i);
-            moved = rotate3(xf.r, plane.xyz);
-            moved_offset = plane.w + dot3(moved, xf.p);
-            if !(bounded && face_cannot_matter(moved, moved_offset, inner, best, tolerance, limit)) {
-                break;
-            }
-            i++;
-        }
+        let face = next_face(hull1, xf, i, bounded, inner, best, tolerance, limit);
+        i = face.i;
+        let moved = face.moved;
+        let moved_offset = face.moved_offset;
         if i >= hull1.face_count {
             break;
         }
@@ -448,20 +466,10 @@ fn find_max_face_separation_cached(hull1: HullRecord, hull2: HullRecord, xf: Tra
     let inner = hull_inner(hull2);
     var i = 0u;
     loop {
-        var moved = vec3<f32>(0.0);
-        var moved_offset = 0.0;
-        loop {
-            if i >= hull1.face_count {
-                break;
-            }
-            let plane = hull_plane(hull1, i);
-            moved = rotate3(xf.r, plane.xyz);
-            moved_offset = plane.w + dot3(moved, xf.p);
-            if !(bounded && face_cannot_matter(moved, moved_offset, inner, best, tolerance, limit)) {
-                break;
-            }
-            i++;
-        }
+        let face = next_face(hull1, xf, i, bounded, inner, best, tolerance, limit);
+        i = face.i;
+        let moved = face.moved;
+        let moved_offset = face.moved_offset;
         if i >= hull1.face_count {
             break;
         }
