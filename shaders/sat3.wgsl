@@ -328,10 +328,15 @@ fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: ve
 }
 
 // The deepest face of `hull1` against the vertices of `hull2`; `xf` takes
-// `hull1`'s local points into `hull2`'s frame. `wide`: 32 vertices a step.
-// As lanes.rs, faces the bound rules out are passed over when `hull2` has
-// more than eight vertices; each lane goes on to its own next face.
-fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool) -> Separation {
+// `hull1`'s local points into `hull2`'s frame. `wide`: 32 vertices a step;
+// `cached`: `hull2`'s vertices read once into registers (at most 32, 64
+// when `big`; see cache_vertices). As lanes.rs, faces the bound rules out
+// are passed over when `hull2` has more than eight vertices; each lane goes
+// on to its own next face.
+fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool, cached: bool, big: bool) -> Separation {
+    if cached {
+        cache_vertices(hull2, big);
+    }
     var best = Separation(LOWEST, 0u);
     let last = hull2.vertex_count - 1u;
     let step = select(8u, 32u, wide);
@@ -347,12 +352,16 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
             break;
         }
         var separation = HIGHEST;
-        for (var k = 0u; k < hull2.vertex_count; k += step) {
-            separation = min(separation, vertex_min8(hull2, moved, moved_offset, k, last));
-            if wide {
-                separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 8u, last));
-                separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 16u, last));
-                separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 24u, last));
+        if cached {
+            separation = cached_face_min(moved, moved_offset, big);
+        } else {
+            for (var k = 0u; k < hull2.vertex_count; k += step) {
+                separation = min(separation, vertex_min8(hull2, moved, moved_offset, k, last));
+                if wide {
+                    separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 8u, last));
+                    separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 16u, last));
+                    separation = min(separation, vertex_min8(hull2, moved, moved_offset, k + 24u, last));
+                }
             }
         }
         if separation > best.value + tolerance {
@@ -457,42 +466,21 @@ fn cached_min8(moved: vec3<f32>, moved_offset: f32, k: u32) -> f32 {
     return separation;
 }
 
-// find_max_face_separation against a hull of at most 32 vertices, its
-// vertices cached: the same operations in the same order.
-fn find_max_face_separation_cached(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, big: bool) -> Separation {
-    cache_vertices(hull2, big);
-    var best = Separation(LOWEST, 0u);
-    let bounded = hull2.vertex_count > 8u;
-    let inner = hull_inner(hull2);
-    var i = 0u;
-    loop {
-        let face = next_face(hull1, xf, i, bounded, inner, best, tolerance, limit);
-        i = face.i;
-        let moved = face.moved;
-        let moved_offset = face.moved_offset;
-        if i >= hull1.face_count {
-            break;
-        }
-        var separation = HIGHEST;
-        separation = min(separation, cached_min8(moved, moved_offset, 0u));
-        separation = min(separation, cached_min8(moved, moved_offset, 8u));
-        separation = min(separation, cached_min8(moved, moved_offset, 16u));
-        separation = min(separation, cached_min8(moved, moved_offset, 24u));
-        if big {
-            separation = min(separation, cached_min8(moved, moved_offset, 32u));
-            separation = min(separation, cached_min8(moved, moved_offset, 40u));
-            separation = min(separation, cached_min8(moved, moved_offset, 48u));
-            separation = min(separation, cached_min8(moved, moved_offset, 56u));
-        }
-        if separation > best.value + tolerance {
-            best = Separation(separation, i);
-        }
-        if separation >= limit {
-            return Separation(separation, i);
-        }
-        i++;
+// The lowest of `n . w - d` over the cached vertices (32, or 64 when
+// `big`): vertex_min8's groups in the same order.
+fn cached_face_min(moved: vec3<f32>, moved_offset: f32, big: bool) -> f32 {
+    var separation = HIGHEST;
+    separation = min(separation, cached_min8(moved, moved_offset, 0u));
+    separation = min(separation, cached_min8(moved, moved_offset, 8u));
+    separation = min(separation, cached_min8(moved, moved_offset, 16u));
+    separation = min(separation, cached_min8(moved, moved_offset, 24u));
+    if big {
+        separation = min(separation, cached_min8(moved, moved_offset, 32u));
+        separation = min(separation, cached_min8(moved, moved_offset, 40u));
+        separation = min(separation, cached_min8(moved, moved_offset, 48u));
+        separation = min(separation, cached_min8(moved, moved_offset, 56u));
     }
-    return best;
+    return separation;
 }
 
 // ---- edges.rs --------------------------------------------------------------
@@ -1367,21 +1355,11 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // vertices and 192 edges ("hulls_cached64"). Each is a constant of its
 // entry point, so the code it leaves out is not compiled in.
 fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, big: bool) -> PairResult {
-    var face_a: Separation;
-    if cached {
-        face_a = find_max_face_separation_cached(hull_a, hull_b, xf_ba, tolerance, margin, big);
-    } else {
-        face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide);
-    }
+    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, big);
     if face_a.value >= margin {
         return PairResult(false, 0u, face_a.value);
     }
-    var face_b: Separation;
-    if cached {
-        face_b = find_max_face_separation_cached(hull_b, hull_a, xf_ab, tolerance, margin, big);
-    } else {
-        face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide);
-    }
+    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, big);
     if face_b.value >= margin {
         return PairResult(false, 0u, face_b.value);
     }
