@@ -13,9 +13,17 @@ use super::layout::{HitRecord, Params};
 /// buffer (the largest uniform offset alignment a device may ask).
 pub(crate) const PARAMS_STRIDE: u64 = 256;
 
-/// The pipelines, one per kind of pair, and their bind group layout.
+/// The pipelines, one per kind of pair, and their bind group layout. A
+/// kind's pipeline is compiled at the first batch that has pairs of that
+/// kind ([`SatPipelines::prepare`]): on a software adapter the cached 3D
+/// kinds take llvmpipe about two seconds to compile, which a scene of boxes
+/// or spheres never needs.
 pub(crate) struct SatPipelines {
-    pipelines: Vec<wgpu::ComputePipeline>,
+    module: wgpu::ShaderModule,
+    pipeline_layout: wgpu::PipelineLayout,
+    entry_points: &'static [&'static str],
+    workgroup_size: u32,
+    pipelines: Vec<Option<wgpu::ComputePipeline>>,
     layout: wgpu::BindGroupLayout,
 }
 
@@ -110,15 +118,36 @@ impl SatPipelines {
                 immediate_size: 0,
             })
         })?;
-        let constants = [("WORKGROUP_SIZE", f64::from(workgroup_size))];
-        let pipelines = D::ENTRY_POINTS
-            .iter()
-            .map(|&entry_point| {
-                context.scoped("the SAT pipelines", || {
-                    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        Ok(SatPipelines {
+            module,
+            pipeline_layout,
+            entry_points: D::ENTRY_POINTS,
+            workgroup_size,
+            pipelines: D::ENTRY_POINTS.iter().map(|_| None).collect(),
+            layout,
+        })
+    }
+
+    /// Compiles the pipelines of `dispatches`' kinds that are not yet.
+    pub fn prepare(
+        &mut self,
+        context: &GpuContext,
+        dispatches: &[Dispatch],
+    ) -> Result<(), GpuError> {
+        let constants = [("WORKGROUP_SIZE", f64::from(self.workgroup_size))];
+        for dispatch in dispatches {
+            let kind = dispatch.kind;
+            if self.pipelines[kind].is_some() {
+                continue;
+            }
+            let entry_point = self.entry_points[kind];
+            let pipeline = context.scoped("the SAT pipelines", || {
+                context
+                    .device()
+                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                         label: Some(entry_point),
-                        layout: Some(&pipeline_layout),
-                        module: &module,
+                        layout: Some(&self.pipeline_layout),
+                        module: &self.module,
                         entry_point: Some(entry_point),
                         compilation_options: wgpu::PipelineCompilationOptions {
                             constants: &constants,
@@ -127,10 +156,10 @@ impl SatPipelines {
                         },
                         cache: None,
                     })
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(SatPipelines { pipelines, layout })
+            })?;
+            self.pipelines[kind] = Some(pipeline);
+        }
+        Ok(())
     }
 
     /// The bind group over these buffers and textures.
@@ -202,7 +231,7 @@ impl SatPipelines {
         timestamps: Option<&(wgpu::QuerySet, wgpu::Buffer)>,
         (hits, copies): (&wgpu::Buffer, &[StagingCopy]),
         (staging, timestamp_offset): (&wgpu::Buffer, u64),
-    ) {
+    ) -> Result<(), GpuError> {
         encoder.clear_buffer(counters, 0, Some(counter_bytes));
         {
             let timestamp_writes =
@@ -216,7 +245,15 @@ impl SatPipelines {
                 timestamp_writes,
             });
             for dispatch in dispatches {
-                pass.set_pipeline(&self.pipelines[dispatch.kind]);
+                // Compiled by `prepare`, which every recording calls first.
+                let Some(pipeline) = &self.pipelines[dispatch.kind] else {
+                    return Err(GpuError::Validation {
+                        what: format!("the {} pipeline", self.entry_points[dispatch.kind]),
+                        message: "recorded before it was compiled (SatPipelines::prepare)"
+                            .to_string(),
+                    });
+                };
+                pass.set_pipeline(pipeline);
                 pass.set_bind_group(0, bind_group, &dispatch.offsets);
                 pass.dispatch_workgroups(dispatch.groups.0, dispatch.groups.1, 1);
             }
@@ -235,6 +272,7 @@ impl SatPipelines {
                 copy.bytes,
             );
         }
+        Ok(())
     }
 }
 

@@ -185,7 +185,8 @@ impl<D: Dimension> std::fmt::Debug for GpuSat<D> {
 }
 
 impl<D: Dimension> GpuSat<D> {
-    /// Builds the kernel's pipelines and buffers on `context`.
+    /// Builds the kernel's shader and buffers on `context`; each kind's
+    /// pipeline is compiled at the first batch with pairs of that kind.
     pub fn new(context: Arc<GpuContext>, options: GpuOptions) -> Result<GpuSat<D>, GpuError> {
         let limits = context.limits();
         let largest_group = limits
@@ -672,6 +673,7 @@ impl<D: Dimension> GpuSat<D> {
             .write_buffer(&self.params.buffer, 0, &recording.params);
         let staging_buffer = staging.buffer.clone();
         let bind_group = self.bind_group()?;
+        self.kernel.prepare(&context, &recording.dispatches)?;
         self.kernel.encode(
             encoder,
             &bind_group,
@@ -680,7 +682,7 @@ impl<D: Dimension> GpuSat<D> {
             self.timestamps.as_ref(),
             (&self.hits.buffer, &recording.copies),
             (&staging_buffer, recording.timestamp_offset),
-        );
+        )?;
         let mapped = Arc::new(Mutex::new(None));
         let sink = mapped.clone();
         encoder.map_buffer_on_submit(
