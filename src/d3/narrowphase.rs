@@ -27,8 +27,9 @@ impl Batch<'_> {
 /// Asks for what pair `index` reads to be brought into the cache while
 /// earlier pairs are tested, in two stages: two pairs ahead its shapes'
 /// records (where their arrays are) and its bodies' transforms, one pair
-/// ahead the arrays the lanes read. With 1,024 distinct 32-vertex hulls a pair's shapes are seldom in
-/// cache, and the lanes would wait on their lines one array after another.
+/// ahead the arrays the lanes read. With 1,024 distinct 32-vertex hulls a
+/// pair's shapes are seldom in cache, and the lanes would wait on their
+/// lines one array after another.
 /// Hulls the walk takes prefetch their own. With `contacts`, also what the
 /// manifold reads (most pairs of the bench overlap).
 #[inline]
@@ -49,12 +50,13 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
         _ => sat::walk_min_vertices(),
     };
     for body in [pair.a, pair.b] {
-        if let Shape::Hull(hull) = batch.shape_of(body)
-            && hull.vertices().len() < walk_min
-        {
+        let Shape::Hull(hull) = batch.shape_of(body) else {
+            continue;
+        };
+        if hull.vertices().len() < walk_min {
             hull.prefetch_for_lanes();
         }
-        if contacts && let Shape::Hull(hull) = batch.shape_of(body) {
+        if contacts {
             hull.prefetch_for_contacts();
         }
     }

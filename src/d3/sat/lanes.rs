@@ -131,6 +131,31 @@ fn face_separation_with<V: Lanes>(
     }
 }
 
+/// The lanes whose bound can be passed over: at most `level` and below
+/// `limit` (`bound <= level && bound < limit` on each lane; never on a NaN,
+/// which is not below the limit).
+#[inline(always)]
+fn skip_bits<V: Lanes>(bounds: V, level: f32, limit: f32) -> u32 {
+    !bounds.greater_bits(V::splat(level)) & bounds.less_bits(V::splat(limit))
+}
+
+/// The lowest bit of `pending` that `skip` leaves, taken out of `pending`
+/// with the bits below it: its index (none when no bit is left, and then
+/// `pending` is emptied), and how many pending bits were passed over.
+#[inline(always)]
+fn take_kept(pending: &mut u32, skip: u32) -> (Option<usize>, u32) {
+    let keep = *pending & !skip;
+    if keep == 0 {
+        let passed = pending.count_ones();
+        *pending = 0;
+        return (None, passed);
+    }
+    let k = keep.trailing_zeros();
+    let passed = (*pending & ((1u32 << k) - 1)).count_ones();
+    *pending &= !((2u32 << k) - 1);
+    (Some(k as usize), passed)
+}
+
 /// The face query's scan. Bounded, it first bounds eight faces at a time
 /// from above, in `hull1`'s frame, by `hull2`'s inner ball (centre `c`,
 /// radius `r`): a face's separation is at most `n' . c - r - d'` with its
@@ -179,17 +204,13 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
         let mut pending = (1u32 << (faces - LANES * c).min(LANES)) - 1;
         loop {
             let skip = if BOUNDED {
-                !bounds.greater_bits(V::splat(best.value + tolerance))
-                    & bounds.less_bits(V::splat(limit))
+                skip_bits(bounds, best.value + tolerance, limit)
             } else {
                 0
             };
-            let keep = pending & !skip;
-            if keep == 0 {
+            let (Some(k), _) = take_kept(&mut pending, skip) else {
                 break;
-            }
-            let k = keep.trailing_zeros() as usize;
-            pending &= !((2u32 << k) - 1);
+            };
             let i = LANES * c + k;
             // The face's plane from the lanes' copy (the same bits, in the
             // cache with the bounds; the scalar arrays would be a miss).
@@ -417,7 +438,7 @@ impl EdgeFilter {
         self.masks.clear();
         for (c, bounds) in self.bounds_a.chunks_exact(LANES).enumerate() {
             let bound = V::load_slice(bounds) + V::splat(allowance);
-            let skip = !bound.greater_bits(V::splat(ceiling)) & bound.less_bits(V::splat(limit));
+            let skip = skip_bits(bound, ceiling, limit);
             let valid = if LANES * (c + 1) <= edges {
                 (1 << LANES) - 1
             } else {
@@ -511,20 +532,24 @@ fn edge_separation_filtered<V: Lanes>(
             let (level, limit, allowance) = scan.skip_levels();
             let skip = if level > LOWEST {
                 let bounds = V::load_slice(&filter.bounds_b[LANES * c..]) + V::splat(allowance);
-                !bounds.greater_bits(V::splat(level)) & bounds.less_bits(V::splat(limit))
+                skip_bits(bounds, level, limit)
             } else {
                 0
             };
-            let keep = pending & !skip;
-            if keep == 0 {
-                stats.skipped += u64::from(pending.count_ones());
+            let (kept, passed) = take_kept(&mut pending, skip);
+            stats.skipped += u64::from(passed);
+            let Some(k) = kept else {
                 break;
-            }
-            let k = keep.trailing_zeros();
-            stats.skipped += u64::from((pending & ((1u32 << k) - 1)).count_ones());
-            pending &= !((2u32 << k) - 1);
-            let j = LANES * c + k as usize;
-            if let Some(exit) = edge_step::<V>(hull_a, hull_b, xf, j, &mut scan, stats, filter) {
+            };
+            let j = LANES * c + k;
+            let exit = edge_step::<V>(
+                (hull_a, hull_b),
+                xf,
+                j,
+                filter_a,
+                (&mut scan, stats, filter),
+            );
+            if let Some(exit) = exit {
                 return exit;
             }
         }
@@ -538,48 +563,44 @@ fn edge_separation_filtered<V: Lanes>(
 /// limit, if one did.
 #[inline(always)]
 fn edge_step<V: Lanes>(
-    hull_a: &Hull,
-    hull_b: &Hull,
+    (hull_a, hull_b): (&Hull, &Hull),
     xf: Transform3,
     j: usize,
-    scan: &mut EdgeScan,
-    stats: &mut EdgeStats,
-    filter: &mut EdgeFilter,
+    filter_a: bool,
+    (scan, stats, filter): (&mut EdgeScan, &mut EdgeStats, &mut EdgeFilter),
 ) -> Option<EdgeSeparation> {
     let lanes_a = hull_a.lanes();
     let edges_a = hull_a.edges();
-    if lanes_a.arcs.len() > FILTER_MIN_CHUNKS && scan.level() > filter.level {
+    if filter_a && scan.level() > filter.level {
         filter.refilter::<V>(lanes_a, scan);
     }
-    {
-        let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
-        let (chunks, kept) = if filter.level > LOWEST {
-            stats.skipped_a += (edges_a.len() - filter.kept.len()) as u64;
-            (&filter.chunks[..], Some(&filter.kept[..]))
-        } else {
-            (&lanes_a.arcs[..], None)
-        };
-        for (c, chunk) in chunks.iter().enumerate() {
-            let (mut mask, cba, dba) = crossing_mask::<V>(chunk, (u_b, v_b, arc_b));
-            if mask == 0 {
-                continue;
-            }
-            let (cba, dba) = (cba.to_array(), dba.to_array());
-            while mask != 0 {
-                let k = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let i = kept.map_or(LANES * c + k, |kept| kept[LANES * c + k] as usize);
-                stats.kept += 1;
-                let [x, y, z, parallel] = lanes_a.origins[i];
-                if let Some(exit) = scan.offer(
-                    (i as u32, j as u32),
-                    (cba[k], dba[k]),
-                    parallel,
-                    (u_b, v_b, point_b),
-                    Vec3::new(x, y, z),
-                ) {
-                    return Some(exit);
-                }
+    let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
+    let (chunks, kept) = if filter.level > LOWEST {
+        stats.skipped_a += (edges_a.len() - filter.kept.len()) as u64;
+        (&filter.chunks[..], Some(&filter.kept[..]))
+    } else {
+        (&lanes_a.arcs[..], None)
+    };
+    for (c, chunk) in chunks.iter().enumerate() {
+        let (mut mask, cba, dba) = crossing_mask::<V>(chunk, (u_b, v_b, arc_b));
+        if mask == 0 {
+            continue;
+        }
+        let (cba, dba) = (cba.to_array(), dba.to_array());
+        while mask != 0 {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let i = kept.map_or(LANES * c + k, |kept| kept[LANES * c + k] as usize);
+            stats.kept += 1;
+            let [x, y, z, parallel] = lanes_a.origins[i];
+            if let Some(exit) = scan.offer(
+                (i as u32, j as u32),
+                (cba[k], dba[k]),
+                parallel,
+                (u_b, v_b, point_b),
+                Vec3::new(x, y, z),
+            ) {
+                return Some(exit);
             }
         }
     }
