@@ -24,7 +24,7 @@ use super::batch::Batch;
 use super::math::{
     Transform3, cross3, dot3, inv_mul_transforms3, inv_rotate3, length3, transform_point3,
 };
-use super::sat::sphere_axis;
+use super::sat::{most_opposed_face, sphere_axis};
 use super::shapes::{Hull, Shape};
 use super::types::{Axis, Hit};
 
@@ -205,10 +205,18 @@ fn clip_by_plane(
     (side, origin, plane): (Vec3, Vec3, u32),
 ) {
     output.clear();
+    let Some(&first) = input.first() else {
+        return;
+    };
+    // Each point's distance once: a segment's end is the next one's start.
+    let distance = |p: ClipPoint| dot3(side, p.position - origin);
+    let first_distance = distance(first);
+    let mut dp = first_distance;
     for (k, &p) in input.iter().enumerate() {
-        let q = input[(k + 1) % input.len()];
-        let dp = dot3(side, p.position - origin);
-        let dq = dot3(side, q.position - origin);
+        let (q, dq) = match input.get(k + 1) {
+            Some(&q) => (q, distance(q)),
+            None => (first, first_distance),
+        };
         if dp < 0.0 || (dp == 0.0 && dq <= 0.0) {
             output.push(p);
         } else if dp == 0.0 {
@@ -232,6 +240,7 @@ fn clip_by_plane(
                 },
             });
         }
+        dp = dq;
     }
 }
 
@@ -252,16 +261,7 @@ fn face_contact(
     let (normal, offset) = reference.lanes().face_plane(face);
     // The incident face: the most anti-parallel, found in the incident frame.
     let in_incident = inv_rotate3(xf.r, normal);
-    let incident_planes = incident.lanes();
-    let mut incident_face = 0;
-    let mut most_opposed = f32::MAX;
-    for k in 0..incident.face_count() {
-        let alignment = dot3(in_incident, incident_planes.face_plane(k).0);
-        if alignment < most_opposed {
-            incident_face = k;
-            most_opposed = alignment;
-        }
-    }
+    let incident_face = most_opposed_face(incident, in_incident);
     CLIP.with_borrow_mut(|(polygon, scratch, kept)| {
         polygon.clear();
         polygon.extend(
@@ -282,7 +282,7 @@ fn face_contact(
                 break;
             }
             let a = vertices[loop_[k] as usize];
-            let b = vertices[loop_[(k + 1) % loop_.len()] as usize];
+            let b = vertices[loop_[if k + 1 < loop_.len() { k + 1 } else { 0 }] as usize];
             let side = cross3(b - a, normal);
             clip_by_plane(polygon, scratch, (side, a, k as u32));
             std::mem::swap(polygon, scratch);

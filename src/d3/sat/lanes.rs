@@ -112,6 +112,60 @@ fn face_separation_avx(
     face_separation_with::<Avx>(hull1, hull2, xf, tolerance, limit)
 }
 
+/// The face of `hull` most anti-parallel to `direction` (in its frame): the
+/// first face with the least `direction . normal`, as the scalar loop
+///
+/// ```text
+/// best = 0, least = f32::MAX
+/// for each face k: if direction . normal_k < least: best = k, least = it
+/// ```
+///
+/// finds it (the manifold's incident face), with the products eight faces at
+/// a time from the lanes' face rows (the same bits as `normals()`): only
+/// the lanes below the least so far are looked at, in order, with the
+/// loop's strict comparison, so the answer is the loop's, ties included.
+pub(crate) fn most_opposed_face(hull: &Hull, direction: Vec3) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        return unsafe { most_opposed_face_avx(hull, direction) };
+    }
+    most_opposed_face_with::<Portable>(hull, direction)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn most_opposed_face_avx(hull: &Hull, direction: Vec3) -> usize {
+    most_opposed_face_with::<Avx>(hull, direction)
+}
+
+#[inline(always)]
+fn most_opposed_face_with<V: Lanes>(hull: &Hull, direction: Vec3) -> usize {
+    let faces = hull.face_count();
+    let s = V::splat;
+    let (dx, dy, dz) = (s(direction.x), s(direction.y), s(direction.z));
+    let (mut best, mut least) = (0, f32::MAX);
+    for (c, rows) in hull.lanes().face_planes.iter().enumerate() {
+        // dot3(direction, normal), operand for operand.
+        let alignment =
+            (dx * V::load(&rows[0]) + dy * V::load(&rows[1])) + dz * V::load(&rows[2]);
+        let valid = (1u32 << (faces - LANES * c).min(LANES)) - 1;
+        let mut below = alignment.less_bits(s(least)) & valid;
+        if below == 0 {
+            continue;
+        }
+        let values = alignment.to_array();
+        while below != 0 {
+            let k = below.trailing_zeros() as usize;
+            below &= below - 1;
+            if values[k] < least {
+                (best, least) = (LANES * c + k, values[k]);
+            }
+        }
+    }
+    best
+}
+
 /// The face query, with the upper bound that skips faces where the other
 /// hull has more than eight vertices: against eight or fewer (a box) the
 /// exact minimum is one vector, cheaper than the bound's unpredictable
@@ -605,4 +659,58 @@ fn edge_step<V: Lanes>(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The incident-face search on the lanes (AVX where the CPU has it, and
+    /// the portable lanes) finds the scalar loop's face, ties included: a
+    /// box seen along a diagonal has two or three faces equally opposed.
+    #[test]
+    fn most_opposed_face_is_the_scalar_loops() {
+        let mut state = 0x2545_f491_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        let mut hulls = vec![Hull::cuboid(Vec3::new(0.3, 1.0, 2.5)).expect("a valid box")];
+        for count in [4, 9, 17, 40, 120, 256] {
+            let points: Vec<Vec3> = (0..count)
+                .map(|_| Vec3::new(next(), next(), next()))
+                .collect();
+            hulls.push(Hull::new(&points).expect("a random cloud hulls"));
+        }
+        let mut directions = Vec::new();
+        for x in [-1.0, 0.0, 1.0] {
+            for y in [-1.0, 0.0, 1.0] {
+                for z in [-1.0, 0.0, 1.0] {
+                    directions.push(Vec3::new(x, y, z));
+                }
+            }
+        }
+        directions.extend((0..200).map(|_| Vec3::new(next(), next(), next())));
+        for (h, hull) in hulls.iter().enumerate() {
+            for &direction in &directions {
+                let mut scalar = (0, f32::MAX);
+                for (k, &normal) in hull.normals().iter().enumerate() {
+                    let alignment = dot3(direction, normal);
+                    if alignment < scalar.1 {
+                        scalar = (k, alignment);
+                    }
+                }
+                let found = most_opposed_face(hull, direction);
+                let portable = most_opposed_face_with::<Portable>(hull, direction);
+                assert_eq!(
+                    (found, portable),
+                    (scalar.0, scalar.0),
+                    "hull {h} ({} faces), direction {direction}: lanes and portable against the scalar loop",
+                    hull.face_count()
+                );
+            }
+        }
+    }
 }

@@ -76,6 +76,7 @@ mod walk;
 pub use edges::{find_max_edge_separation, find_max_edge_separation_brute};
 pub use faces::find_max_face_separation;
 pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
+pub(crate) use lanes::most_opposed_face;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use lanes::{find_max_edge_separation_portable, find_max_face_separation_portable};
