@@ -77,6 +77,26 @@ pub(crate) struct HullLanes {
     /// against it from above (`sat/lanes.rs`).
     pub(crate) inner_centre: Vec3,
     pub(crate) inner_radius: f32,
+    /// `(centre, half extents)` when the hull is exactly an axis-aligned box
+    /// in its frame ([`exact_box`]): two boxes bound their edge pairs in
+    /// closed form (`box_edge_bound` in `sat/lanes.rs`).
+    pub(crate) cuboid: Option<(Vec3, Vec3)>,
+}
+
+/// A hull's `(centre, half extents)` when it is an axis-aligned box exactly:
+/// eight vertices, each coordinate at the lowest or the highest value of
+/// its axis (eight distinct such points are the eight corners, and their
+/// hull is the box). Centre and half extents are rounded once each.
+fn exact_box(vertices: &[Vec3]) -> Option<(Vec3, Vec3)> {
+    if vertices.len() != 8 {
+        return None;
+    }
+    let low = vertices.iter().copied().fold(Vec3::MAX, Vec3::min);
+    let high = vertices.iter().copied().fold(Vec3::MIN, Vec3::max);
+    let at_corners = vertices
+        .iter()
+        .all(|v| (0..3).all(|k| v[k] == low[k] || v[k] == high[k]));
+    at_corners.then(|| ((low + high) * 0.5, (high - low) * 0.5))
 }
 
 /// What the inner ball gives up, times the hull's size (the coplanar merge
@@ -246,6 +266,7 @@ impl HullLanes {
         HullLanes {
             inner_centre: Vec3::ZERO,
             inner_radius: 0.0,
+            cuboid: exact_box(vertices),
             vertices: vertex_chunks,
             arcs: arc_chunks,
             edge_planes: plane_chunks,

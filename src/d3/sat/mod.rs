@@ -75,8 +75,8 @@ mod walk;
 
 pub use edges::{find_max_edge_separation, find_max_edge_separation_brute};
 pub use faces::find_max_face_separation;
-pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 pub(crate) use lanes::most_opposed_face;
+pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use lanes::{find_max_edge_separation_portable, find_max_face_separation_portable};
