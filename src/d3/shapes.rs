@@ -81,6 +81,10 @@ pub(crate) struct HullLanes {
     /// in its frame ([`exact_box`]): two boxes bound their edge pairs in
     /// closed form (`box_edge_bound` in `sat/lanes.rs`).
     pub(crate) cuboid: Option<(Vec3, Vec3)>,
+    /// For a box, its edges along each of its axes, as bits (edge `e` is
+    /// bit `e`): the edges whose pairs the closed-form bound covers
+    /// direction by direction. Zero otherwise.
+    pub(crate) cuboid_axis_edges: [u32; 3],
 }
 
 /// A hull's `(centre, half extents)` when it is an axis-aligned box exactly:
@@ -263,10 +267,27 @@ impl HullLanes {
         let face_chunks = faces.chunks(LANES).map(rows_of).collect();
         let plane_chunks = planes.chunks(LANES).map(rows_of).collect();
         let reach = vertices.iter().map(|&v| length3(v)).fold(0.0, f32::max);
+        let cuboid = exact_box(vertices);
+        let mut cuboid_axis_edges = [0u32; 3];
+        if cuboid.is_some() {
+            // A box's arc (`v x u`) runs along its edge, on one axis.
+            for (e, g) in arcs.iter().enumerate() {
+                let along = g.arc.abs();
+                let axis = if along.x >= along.y.max(along.z) {
+                    0
+                } else if along.y >= along.z {
+                    1
+                } else {
+                    2
+                };
+                cuboid_axis_edges[axis] |= 1 << e;
+            }
+        }
         HullLanes {
             inner_centre: Vec3::ZERO,
             inner_radius: 0.0,
-            cuboid: exact_box(vertices),
+            cuboid,
+            cuboid_axis_edges,
             vertices: vertex_chunks,
             arcs: arc_chunks,
             edge_planes: plane_chunks,

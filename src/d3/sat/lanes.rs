@@ -38,10 +38,11 @@
 //!   about a fifth of A's edges.
 //! * **Two boxes**: their edge pairs' axes take only nine directions, along
 //!   each of which the boxes' separation has a closed form (the OBB test's;
-//!   `box_edge_bound`). When none of the nine could be kept or reach the
-//!   limit, the edge query ends before any edge is moved, with the answer
-//!   the scan would give; on the bench's boxes that is half the pairs that
-//!   reach it.
+//!   `box_edge_bound`). Only B's edges along a direction that could be kept
+//!   or reach the limit are tested, each only against A's edges along such
+//!   a direction with it; when there is none, the edge query ends before any
+//!   edge is moved, with the answer the scan would give. On the bench's
+//!   boxes 10.6 of B's 12 edges are passed over (5.7 by the inner ball).
 //!
 //! Both are written once over [`Lanes`](crate::simd) and compiled twice:
 //! with AVX registers where the CPU has AVX (detected at run time), and
@@ -558,15 +559,33 @@ fn edge_separation_filtered<V: Lanes>(
     let (lanes_a, lanes_b) = (hull_a.lanes(), hull_b.lanes());
     let reach = length3(xf.p) + lanes_a.reach + lanes_b.reach;
     let mut scan = EdgeScan::new(levels, reach);
+    // Two boxes: the edges of B, and for each the edges of A, whose
+    // direction pairs could matter (all where not two boxes).
+    let mut live_b = None;
+    let mut allowed_a = [0u32; 3];
     if let (Some(box_a), Some(box_b)) = (lanes_a.cuboid, lanes_b.cuboid)
-        && box_edge_bound(box_a, box_b, xf).is_some_and(|bound| scan.cannot_matter(bound))
+        && let Some(bounds) = box_edge_bound(box_a, box_b, xf)
     {
-        // No edge pair of two boxes can be kept or reach the limit: the
-        // answer of the full scan, which would keep none.
-        stats.hull_pairs += 1;
-        stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
-        stats.skipped += hull_b.edges().len() as u64;
-        return scan.best;
+        let mut live = 0;
+        for (j, allowed) in allowed_a.iter_mut().enumerate() {
+            for (i, row) in bounds.iter().enumerate() {
+                if !scan.cannot_matter(row[j]) {
+                    *allowed |= lanes_a.cuboid_axis_edges[i];
+                }
+            }
+            if *allowed != 0 {
+                live |= lanes_b.cuboid_axis_edges[j];
+            }
+        }
+        if live == 0 {
+            // No edge pair can be kept or reach the limit: the answer of
+            // the full scan, which would keep none.
+            stats.hull_pairs += 1;
+            stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
+            stats.skipped += hull_b.edges().len() as u64;
+            return scan.best;
+        }
+        live_b = Some(live);
     }
     let centre_a = inv_transform_point3(xf, lanes_a.inner_centre);
     // A's edges are filtered where they fill more than two chunks (below
@@ -596,7 +615,10 @@ fn edge_separation_filtered<V: Lanes>(
     // edge would be mispredicted at random), and again after each edge
     // tested, since the level may have risen.
     for c in 0..filter.bounds_b.len() / LANES {
-        let mut pending = (1u32 << (edges_b - LANES * c).min(LANES)) - 1;
+        let all = (1u32 << (edges_b - LANES * c).min(LANES)) - 1;
+        // A box's edges fill two chunks.
+        let mut pending = live_b.map_or(all, |live| all & live >> (LANES * c));
+        stats.skipped += u64::from((all & !pending).count_ones());
         loop {
             let (level, limit, allowance) = scan.skip_levels();
             let skip = if level > LOWEST {
@@ -611,10 +633,18 @@ fn edge_separation_filtered<V: Lanes>(
                 break;
             };
             let j = LANES * c + k;
+            // Two boxes: the edges of A whose directions could matter with
+            // this edge's (its bit is in one axis' set).
+            let allowed = live_b.and_then(|_| {
+                let axes = lanes_b.cuboid_axis_edges.iter().zip(allowed_a);
+                axes.into_iter()
+                    .find(|&(edges, _)| edges >> j & 1 == 1)
+                    .map(|(_, a)| a)
+            });
             let exit = edge_step::<V>(
                 (hull_a, hull_b),
                 xf,
-                j,
+                (j, allowed),
                 filter_a,
                 (&mut scan, stats, filter),
             );
@@ -638,10 +668,12 @@ const BOX_PARALLEL: f32 = 1.0e-6;
 /// hundred (nine directions, each `P(|cos| > 0.99875) = 0.00125`).
 const BOX_TRUSTED: f32 = 0.05;
 
-/// An upper bound of the separation of every edge pair of two boxes
+/// Upper bounds of the separation of the edge pairs of two boxes
 /// (`(centre, half extents)` in each one's frame; `xf` takes B's points
-/// into A's), or `None` where an edge direction pair is too close to
-/// parallel to trust one.
+/// into A's), for each direction pair (`[i][j]`: A's edges along its axis
+/// `i` with B's along its axis `j`; `LOWEST` where the directions are
+/// parallel, whose pairs the scan skips), or `None` where a direction pair
+/// is too close to parallel to trust a bound.
 ///
 /// A box's edges run along its three axes, so the pairs' axes take nine
 /// directions, `c = e_i x b_j` (A's axis `i`, B's axis `j` in A's frame),
@@ -665,12 +697,12 @@ fn box_edge_bound(
     (centre_a, half_a): (Vec3, Vec3),
     (centre_b, half_b): (Vec3, Vec3),
     xf: Transform3,
-) -> Option<f32> {
+) -> Option<[[f32; 3]; 3]> {
     let d = transform_point3(xf, centre_b) - centre_a;
     let axes_b = [xf.r.c0, xf.r.c1, xf.r.c2];
-    let mut bound = LOWEST;
-    for i in 0..3 {
-        for b in axes_b {
+    let mut bounds = [[LOWEST; 3]; 3];
+    for (i, row) in bounds.iter_mut().enumerate() {
+        for (bound, b) in row.iter_mut().zip(axes_b) {
             let c = match i {
                 0 => Vec3::new(0.0, -b.z, b.y),
                 1 => Vec3::new(b.z, 0.0, -b.x),
@@ -687,10 +719,10 @@ fn box_edge_bound(
             let reach_b = half_b.x * dot3(c, axes_b[0]).abs()
                 + half_b.y * dot3(c, axes_b[1]).abs()
                 + half_b.z * dot3(c, axes_b[2]).abs();
-            bound = bound.max((dot3(c, d).abs() - reach_a - reach_b) / length);
+            *bound = (dot3(c, d).abs() - reach_a - reach_b) / length;
         }
     }
-    Some(bound)
+    Some(bounds)
 }
 
 /// One edge of B that the bound keeps, against A's edges (those A's bound
@@ -701,7 +733,7 @@ fn box_edge_bound(
 fn edge_step<V: Lanes>(
     (hull_a, hull_b): (&Hull, &Hull),
     xf: Transform3,
-    j: usize,
+    (j, allowed_a): (usize, Option<u32>),
     filter_a: bool,
     (scan, stats, filter): (&mut EdgeScan, &mut EdgeStats, &mut EdgeFilter),
 ) -> Option<EdgeSeparation> {
@@ -711,6 +743,9 @@ fn edge_step<V: Lanes>(
         filter.refilter::<V>(lanes_a, scan);
     }
     let (u_b, v_b, arc_b, point_b) = moved_edge(hull_b, j, xf);
+    if let Some(allowed) = allowed_a {
+        stats.skipped_a += (edges_a.len() - (allowed.count_ones() as usize)) as u64;
+    }
     let (chunks, kept) = if filter.level > LOWEST {
         stats.skipped_a += (edges_a.len() - filter.kept.len()) as u64;
         (&filter.chunks[..], Some(&filter.kept[..]))
@@ -719,6 +754,10 @@ fn edge_step<V: Lanes>(
     };
     for (c, chunk) in chunks.iter().enumerate() {
         let (mut mask, cba, dba) = crossing_mask::<V>(chunk, (u_b, v_b, arc_b));
+        if let Some(allowed) = allowed_a {
+            // A box's edges fill two chunks.
+            mask &= allowed >> (LANES * c);
+        }
         if mask == 0 {
             continue;
         }
@@ -759,8 +798,9 @@ mod tests {
         }
     }
 
-    /// The closed-form bound of two boxes' edge pairs is at least the
-    /// deepest edge pair the pairwise loops find (no floor, no limit), on
+    /// The closed-form bound of two boxes' edge pairs along the deepest pair's
+    /// directions is at least that pair's separation (the pairwise loops,
+    /// no floor, no limit), on
     /// random boxes in random poses, axis-aligned ones and nearly aligned
     /// ones; and it is given on most random poses.
     #[test]
@@ -794,8 +834,24 @@ mod tests {
             let mut stats = EdgeStats::default();
             let deepest = find_max_edge_separation(&a, &b, xf, 0.0, f32::MAX, LOWEST, &mut stats);
             poses += 1;
-            let Some(bound) = box_edge_bound((Vec3::ZERO, ha), (Vec3::ZERO, hb), xf) else {
+            let Some(bounds) = box_edge_bound((Vec3::ZERO, ha), (Vec3::ZERO, hb), xf) else {
                 continue;
+            };
+            let axis_of = |hull: &Hull, e: u32| {
+                let edges = hull.lanes().cuboid_axis_edges;
+                assert_eq!(
+                    edges.map(u32::count_ones),
+                    [4, 4, 4],
+                    "a box's edges four to an axis"
+                );
+                (0..3)
+                    .find(|&k| edges[k] >> e & 1 == 1)
+                    .expect("every edge on an axis")
+            };
+            let bound = if deepest.value > LOWEST {
+                bounds[axis_of(&a, deepest.a)][axis_of(&b, deepest.b)]
+            } else {
+                LOWEST
             };
             given += 1;
             let slack = 1e-5 * (length3(xf.p) + a.lanes().reach + b.lanes().reach);
