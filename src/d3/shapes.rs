@@ -189,6 +189,18 @@ fn rows_of<const N: usize>(chunk: &[[f32; N]]) -> [[f32; LANES]; N] {
 }
 
 impl HullLanes {
+    /// For a box, the axis edge `e` runs along (see `cuboid_axis_edges`);
+    /// `None` for any other hull.
+    #[inline(always)]
+    pub(crate) fn cuboid_axis_of(&self, e: usize) -> Option<usize> {
+        let shift = u32::try_from(e).ok()?;
+        (0..3).find(|&axis| {
+            self.cuboid_axis_edges[axis]
+                .checked_shr(shift)
+                .is_some_and(|bits| bits & 1 == 1)
+        })
+    }
+
     /// Face `i`'s unit outward normal and offset, from the lanes' rows:
     /// the bits of [`Hull::normals`] and [`Hull::offsets`], read where the
     /// face queries have just read them (the scalar arrays would be one

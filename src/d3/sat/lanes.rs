@@ -559,6 +559,10 @@ fn edge_separation_filtered<V: Lanes>(
     let (lanes_a, lanes_b) = (hull_a.lanes(), hull_b.lanes());
     let reach = length3(xf.p) + lanes_a.reach + lanes_b.reach;
     let mut scan = EdgeScan::new(levels, reach);
+    let edges_a = hull_a.edges();
+    let edges_b = hull_b.edges().len();
+    stats.hull_pairs += 1;
+    stats.edge_pairs += (edges_a.len() * edges_b) as u64;
     // Two boxes: the edges of B, and for each the edges of A, whose
     // direction pairs could matter (all where not two boxes).
     let mut live_b = None;
@@ -580,9 +584,7 @@ fn edge_separation_filtered<V: Lanes>(
         if live == 0 {
             // No edge pair can be kept or reach the limit: the answer of
             // the full scan, which would keep none.
-            stats.hull_pairs += 1;
-            stats.edge_pairs += (hull_a.edges().len() * hull_b.edges().len()) as u64;
-            stats.skipped += hull_b.edges().len() as u64;
+            stats.skipped += edges_b as u64;
             return scan.best;
         }
         live_b = Some(live);
@@ -606,10 +608,6 @@ fn edge_separation_filtered<V: Lanes>(
         &mut filter.bounds_b,
     );
     filter.level = LOWEST;
-    let edges_a = hull_a.edges();
-    stats.hull_pairs += 1;
-    stats.edge_pairs += (edges_a.len() * hull_b.edges().len()) as u64;
-    let edges_b = hull_b.edges().len();
     // B's edges that the bound keeps at the scan's current level, found
     // eight at a time (`EdgeScan::cannot_matter` on each lane: a branch per
     // edge would be mispredicted at random), and again after each edge
@@ -635,12 +633,7 @@ fn edge_separation_filtered<V: Lanes>(
             let j = LANES * c + k;
             // Two boxes: the edges of A whose directions could matter with
             // this edge's (its bit is in one axis' set).
-            let allowed = live_b.and_then(|_| {
-                let axes = lanes_b.cuboid_axis_edges.iter().zip(allowed_a);
-                axes.into_iter()
-                    .find(|&(edges, _)| edges >> j & 1 == 1)
-                    .map(|(_, a)| a)
-            });
+            let allowed = live_b.and_then(|_| Some(allowed_a[lanes_b.cuboid_axis_of(j)?]));
             let exit = edge_step::<V>(
                 (hull_a, hull_b),
                 xf,
@@ -838,14 +831,14 @@ mod tests {
                 continue;
             };
             let axis_of = |hull: &Hull, e: u32| {
-                let edges = hull.lanes().cuboid_axis_edges;
+                let lanes = hull.lanes();
                 assert_eq!(
-                    edges.map(u32::count_ones),
+                    lanes.cuboid_axis_edges.map(u32::count_ones),
                     [4, 4, 4],
                     "a box's edges four to an axis"
                 );
-                (0..3)
-                    .find(|&k| edges[k] >> e & 1 == 1)
+                lanes
+                    .cuboid_axis_of(e as usize)
                     .expect("every edge on an axis")
             };
             let bound = if deepest.value > LOWEST {
