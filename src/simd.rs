@@ -53,6 +53,19 @@ pub(crate) trait Lanes:
     /// Bit `k` set where lane `k` of `self` is above `other`'s.
     fn greater_bits(self, other: Self) -> u32;
 
+    /// The smallest lane (no NaN occurs here), taken pairwise as the AVX
+    /// version does: lanes `k` and `k + 4`, then `k` and `k + 2`, then the
+    /// two left, each as `min` (which, of an exact `+0` and `-0`, keeps the
+    /// second).
+    #[inline(always)]
+    fn smallest(self) -> f32 {
+        let pick = |a: f32, b: f32| if a < b { a } else { b };
+        let v = self.to_array();
+        let quad: [f32; 4] = std::array::from_fn(|k| pick(v[k], v[k + 4]));
+        let pair = [pick(quad[0], quad[2]), pick(quad[1], quad[3])];
+        pick(pair[0], pair[1])
+    }
+
     /// Looks at the first `active` lanes; the default is the plain loop.
     #[inline(always)]
     fn scan(self, active: usize, tolerance: f32) -> GroupScan {
@@ -249,6 +262,17 @@ pub(crate) mod avx {
             // SAFETY: see the type's documentation; the write is of 8 floats.
             unsafe { _mm256_storeu_ps(values.as_mut_ptr(), self.0) };
             values
+        }
+
+        #[inline(always)]
+        fn smallest(self) -> f32 {
+            // SAFETY: see the type's documentation.
+            unsafe {
+                let halves = _mm256_min_ps(self.0, _mm256_permute2f128_ps::<1>(self.0, self.0));
+                let pairs = _mm256_min_ps(halves, _mm256_permute_ps::<0b01_00_11_10>(halves));
+                let one = _mm256_min_ps(pairs, _mm256_permute_ps::<0b10_11_00_01>(pairs));
+                _mm256_cvtss_f32(one)
+            }
         }
 
         /// The same as the loop, in registers: inactive lanes blended to
