@@ -289,13 +289,16 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
                 [x.to_array(), y.to_array(), z.to_array(), d.to_array()]
             });
             let (nx, ny, nz) = (s(mx[k]), s(my[k]), s(mz[k]));
-            let d = s(md[k]);
             let mut low = V::splat(f32::MAX);
             for [x, y, z] in chunks {
                 let height = (nx * V::load(x) + ny * V::load(y)) + nz * V::load(z);
-                low = low.min(height - d);
+                low = low.min(height);
             }
-            let separation = low.smallest();
+            // The scalar loop's minimum of `height - d`, with `d` taken off
+            // the lowest height once: subtracting one value rounds
+            // monotonically, so the smallest difference is the smallest
+            // height's (the same bits, the sign of an exact zero aside).
+            let separation = low.smallest() - md[k];
             best.offer(separation, i as u32, tolerance);
             if separation >= limit {
                 return Separation {
