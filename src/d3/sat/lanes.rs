@@ -525,32 +525,24 @@ impl EdgeFilter {
         if !first && 4 * count > 3 * self.kept.len() {
             return;
         }
+        // Written in place: the chunks zeroed first (zero arcs pad the
+        // last), then each kept edge's nine values into its lane.
         self.kept.clear();
         self.chunks.clear();
-        let mut chunk = [[0.0; LANES]; 9];
-        let mut lane = 0;
+        self.chunks.resize(count.div_ceil(LANES), [[0.0; LANES]; 9]);
         for (c, &mask) in self.masks.iter().enumerate() {
             let source = &lanes_a.arcs[c];
             let mut mask = mask;
             while mask != 0 {
                 let k = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                for (row, values) in chunk.iter_mut().enumerate() {
-                    values[lane] = source[row][k];
+                let n = self.kept.len();
+                let chunk = &mut self.chunks[n / LANES];
+                for (values, row) in chunk.iter_mut().zip(source) {
+                    values[n % LANES] = row[k];
                 }
                 self.kept.push((LANES * c + k) as u32);
-                lane += 1;
-                if lane == LANES {
-                    self.chunks.push(chunk);
-                    lane = 0;
-                }
             }
-        }
-        if lane > 0 {
-            for values in &mut chunk {
-                values[lane..].fill(0.0);
-            }
-            self.chunks.push(chunk);
         }
     }
 }
