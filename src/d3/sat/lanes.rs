@@ -59,9 +59,7 @@ use glam::Vec3;
 use crate::simd::avx::Avx;
 use crate::simd::{Lanes, Portable, uses_avx};
 
-use super::super::math::{
-    Transform3, dot3, inv_transform_point3, length3, transform_point3,
-};
+use super::super::math::{Transform3, dot3, inv_transform_point3, length3, transform_point3};
 use super::super::shapes::{Hull, HullLanes, LANES};
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, moved_edge};
