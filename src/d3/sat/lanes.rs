@@ -18,8 +18,9 @@
 //!   than eight vertices the faces are first bounded from above by the
 //!   other hull's inner ball, eight at a time (`face_separation_scan`): a
 //!   face that could neither replace the best nor reach the limit is
-//!   skipped before its normal is rotated, which changes nothing the scan
-//!   decides (on 32-vertex hulls some 12 of 60 faces are computed).
+//!   skipped (a chunk none of whose faces is kept before its normals are
+//!   rotated), which changes nothing the scan decides (on 32-vertex hulls
+//!   some 12 of 60 faces are computed).
 //! * **Edge queries**: for each edge of B (moved into A's frame once), the
 //!   Gauss-map test of seed 003 runs on eight edges of A at once and leaves
 //!   a bit mask of the pairs whose arcs cross, with the lanes' `CBA` and
@@ -219,7 +220,8 @@ fn take_kept(pending: &mut u32, skip: u32) -> (Option<usize>, u32) {
 /// radius `r`): a face's separation is at most `n' . c - r - d'` with its
 /// plane moved into `hull2`'s frame (`face_cannot_matter`), and that is
 /// `n . c1 - d - r` with `c1` the centre moved into `hull1`'s frame. So
-/// a face is skipped before its normal is even rotated:
+/// a face is skipped before its normal is even rotated (a chunk's planes
+/// are rotated eight at once, when its first kept face is computed):
 ///
 /// ```text
 /// c1      = xf^-1 (c)                                     # once per pair
