@@ -267,7 +267,7 @@ fn choose_hull_axis(face_a: Separation, face_b: Separation, edge: EdgeSeparation
 // then silently wrong. So the inner loops take several steps per iteration
 // in straight-line code: 8 vertices, 4 edges and one crossing ("hulls",
 // hulls of up to 64 vertices on both sides), or 32 vertices, 64 edges and
-// 24 crossings ("hulls_large"). A chunk past the last index re-reads the
+// 32 crossings, or four crossings of the cached edges ("hulls_large"). A chunk past the last index re-reads the
 // last one: a minimum is unchanged by repeats, an edge past the last one
 // is not a crossing, and a crossing offered again changes nothing (the tie
 // rule needs a strictly larger separation, and one that reached the limit
@@ -1199,47 +1199,400 @@ fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, t
     return o;
 }
 
-// The same for larger hulls: A's edges 64 a step, the crossings offered 24
-// a step (the lowest first; once none is left, the last again, which
-// changes nothing).
-fn find_max_edge_separation_wide(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
-    var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
-    let last = hull_a.edge_count - 1u;
-    let inner_a = inner_in_b(hull_a, xf);
-    let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
+// ---- hulls_large: the edges both bounds keep --------------------------------
+//
+// lanes.rs bounds both hulls' edges against the other's inner ball: an edge
+// of B whose bound rules out all its pairs is skipped, and each edge of B is
+// tested only against the edges of A whose bound keeps them. The kernel
+// does the same once, at the floor (the scan's level only rises from there,
+// so an edge skipped at the floor could never be kept nor reach the
+// limit): both hulls' kept edges as bits, 64 edges a step in straight-line
+// code, two texels an edge, read once. Where A keeps at most 64 edges (on
+// 256-vertex hulls of the bench, 98% of the pairs that reach the edge
+// query), their normals and arcs are read once into registers (an array
+// indexed only by constants), and each kept edge of B is tested against
+// them without a texel read, its crossings offered four a step; a pair
+// whose A keeps more tests each kept edge of B against all of A's edges, 64
+// a step, and offers the crossings 32 a step. (Both paths run in a SIMD
+// group whose lanes differ: a loop runs one pass at least, so the path no
+// lane takes costs one edge of B's work.) Either way the pairs offered are the pairs of kept edges that
+// cross, in the pairwise loop's order: the CPU's result, bit for bit.
+
+// Up to 64 of A's kept edges, in order: their normals, their arcs
+// (cross3(v, u), as crossing_bit computes them) and their index.
+var<private> kept_u: array<vec3<f32>, 64>;
+var<private> kept_v: array<vec3<f32>, 64>;
+var<private> kept_arc: array<vec3<f32>, 64>;
+var<private> kept_edge: array<u32, 64>;
+
+// `bits` (eight) placed in `edges` from bit `i` (a multiple of eight).
+fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32) -> WideCrossings {
+    let block = i / 192u;
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
-    var j = 0u;
+    let added = add_crossings(empty, bits, i % 192u);
+    var result = edges;
+    if block == 0u { result.c0 = merge_crossings(result.c0, added); }
+    if block == 1u { result.c1 = merge_crossings(result.c1, added); }
+    if block == 2u { result.c2 = merge_crossings(result.c2, added); }
+    if block == 3u { result.c3 = merge_crossings(result.c3, added); }
+    return result;
+}
+
+// The edges of `hull` (all its edges: at most 762) that the bound keeps at
+// the floor against the other hull's inner ball (`inner`, in `hull`'s
+// frame), 64 a step.
+fn kept_edges_wide(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> WideCrossings {
+    let last = hull.edge_count - 1u;
+    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    var kept = WideCrossings(empty, empty, empty, empty);
+    for (var j = 0u; j < hull.edge_count; j += 64u) {
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 0u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 4u, last, inner, tolerance, limit, slack, floor) << 4u), j + 0u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 8u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 12u, last, inner, tolerance, limit, slack, floor) << 4u), j + 8u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 16u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 20u, last, inner, tolerance, limit, slack, floor) << 4u), j + 16u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 24u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 28u, last, inner, tolerance, limit, slack, floor) << 4u), j + 24u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 32u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 36u, last, inner, tolerance, limit, slack, floor) << 4u), j + 32u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 40u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 44u, last, inner, tolerance, limit, slack, floor) << 4u), j + 40u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 48u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 52u, last, inner, tolerance, limit, slack, floor) << 4u), j + 48u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 56u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 60u, last, inner, tolerance, limit, slack, floor) << 4u), j + 56u);
+    }
+    return kept;
+}
+
+fn count_crossings(c: Crossings) -> u32 {
+    let low = countOneBits(c.low);
+    let high = countOneBits(c.high);
+    return ((low.x + low.y) + (low.z + low.w)) + (high.x + high.y);
+}
+
+fn count_wide(edges: WideCrossings) -> u32 {
+    return (count_crossings(edges.c0) + count_crossings(edges.c1)) + (count_crossings(edges.c2) + count_crossings(edges.c3));
+}
+
+// The lowest edge left in `kept` into slot `s` (a constant once inlined),
+// and taken out (none left: the last edge again, whose slot is not used).
+fn cache_kept_edge(kept: WideCrossings, hull_a: HullRecord, s: u32) -> WideCrossings {
+    let i = select(hull_a.edge_count - 1u, lowest_crossing_wide(kept), any_crossing_wide(kept));
+    let n = edge_normals(hull_a, i);
+    kept_u[s] = n.u;
+    kept_v[s] = n.v;
+    kept_arc[s] = cross3(n.v, n.u);
+    kept_edge[s] = i;
+    return remove_crossing_wide(kept, i);
+}
+
+// A's first 64 kept edges into the cache, in order.
+fn cache_kept_edges(kept: WideCrossings, hull_a: HullRecord) {
+    var rest = kept;
+    rest = cache_kept_edge(rest, hull_a, 0u);
+    rest = cache_kept_edge(rest, hull_a, 1u);
+    rest = cache_kept_edge(rest, hull_a, 2u);
+    rest = cache_kept_edge(rest, hull_a, 3u);
+    rest = cache_kept_edge(rest, hull_a, 4u);
+    rest = cache_kept_edge(rest, hull_a, 5u);
+    rest = cache_kept_edge(rest, hull_a, 6u);
+    rest = cache_kept_edge(rest, hull_a, 7u);
+    rest = cache_kept_edge(rest, hull_a, 8u);
+    rest = cache_kept_edge(rest, hull_a, 9u);
+    rest = cache_kept_edge(rest, hull_a, 10u);
+    rest = cache_kept_edge(rest, hull_a, 11u);
+    rest = cache_kept_edge(rest, hull_a, 12u);
+    rest = cache_kept_edge(rest, hull_a, 13u);
+    rest = cache_kept_edge(rest, hull_a, 14u);
+    rest = cache_kept_edge(rest, hull_a, 15u);
+    rest = cache_kept_edge(rest, hull_a, 16u);
+    rest = cache_kept_edge(rest, hull_a, 17u);
+    rest = cache_kept_edge(rest, hull_a, 18u);
+    rest = cache_kept_edge(rest, hull_a, 19u);
+    rest = cache_kept_edge(rest, hull_a, 20u);
+    rest = cache_kept_edge(rest, hull_a, 21u);
+    rest = cache_kept_edge(rest, hull_a, 22u);
+    rest = cache_kept_edge(rest, hull_a, 23u);
+    rest = cache_kept_edge(rest, hull_a, 24u);
+    rest = cache_kept_edge(rest, hull_a, 25u);
+    rest = cache_kept_edge(rest, hull_a, 26u);
+    rest = cache_kept_edge(rest, hull_a, 27u);
+    rest = cache_kept_edge(rest, hull_a, 28u);
+    rest = cache_kept_edge(rest, hull_a, 29u);
+    rest = cache_kept_edge(rest, hull_a, 30u);
+    rest = cache_kept_edge(rest, hull_a, 31u);
+    rest = cache_kept_edge(rest, hull_a, 32u);
+    rest = cache_kept_edge(rest, hull_a, 33u);
+    rest = cache_kept_edge(rest, hull_a, 34u);
+    rest = cache_kept_edge(rest, hull_a, 35u);
+    rest = cache_kept_edge(rest, hull_a, 36u);
+    rest = cache_kept_edge(rest, hull_a, 37u);
+    rest = cache_kept_edge(rest, hull_a, 38u);
+    rest = cache_kept_edge(rest, hull_a, 39u);
+    rest = cache_kept_edge(rest, hull_a, 40u);
+    rest = cache_kept_edge(rest, hull_a, 41u);
+    rest = cache_kept_edge(rest, hull_a, 42u);
+    rest = cache_kept_edge(rest, hull_a, 43u);
+    rest = cache_kept_edge(rest, hull_a, 44u);
+    rest = cache_kept_edge(rest, hull_a, 45u);
+    rest = cache_kept_edge(rest, hull_a, 46u);
+    rest = cache_kept_edge(rest, hull_a, 47u);
+    rest = cache_kept_edge(rest, hull_a, 48u);
+    rest = cache_kept_edge(rest, hull_a, 49u);
+    rest = cache_kept_edge(rest, hull_a, 50u);
+    rest = cache_kept_edge(rest, hull_a, 51u);
+    rest = cache_kept_edge(rest, hull_a, 52u);
+    rest = cache_kept_edge(rest, hull_a, 53u);
+    rest = cache_kept_edge(rest, hull_a, 54u);
+    rest = cache_kept_edge(rest, hull_a, 55u);
+    rest = cache_kept_edge(rest, hull_a, 56u);
+    rest = cache_kept_edge(rest, hull_a, 57u);
+    rest = cache_kept_edge(rest, hull_a, 58u);
+    rest = cache_kept_edge(rest, hull_a, 59u);
+    rest = cache_kept_edge(rest, hull_a, 60u);
+    rest = cache_kept_edge(rest, hull_a, 61u);
+    rest = cache_kept_edge(rest, hull_a, 62u);
+    rest = cache_kept_edge(rest, hull_a, 63u);
+}
+
+// Bit `s` set if the cached edge in slot `s` (one of the first `count`)
+// and B's moved edge cross on the Gauss maps.
+fn kept_bit(b: MovedEdge, s: u32, count: u32) -> u32 {
+    let crossing = gauss_test(kept_u[s], kept_v[s], kept_arc[s], b.u, b.v, b.arc);
+    return select(0u, 1u << (s & 31u), crossing.z != 0.0 && s < count);
+}
+
+// The cached edges that cross B's moved edge, as slots (two words).
+fn kept_crossings(b: MovedEdge, count: u32) -> vec2<u32> {
+    var low = 0u;
+    var high = 0u;
+    low |= kept_bit(b, 0u, count);
+    low |= kept_bit(b, 1u, count);
+    low |= kept_bit(b, 2u, count);
+    low |= kept_bit(b, 3u, count);
+    low |= kept_bit(b, 4u, count);
+    low |= kept_bit(b, 5u, count);
+    low |= kept_bit(b, 6u, count);
+    low |= kept_bit(b, 7u, count);
+    low |= kept_bit(b, 8u, count);
+    low |= kept_bit(b, 9u, count);
+    low |= kept_bit(b, 10u, count);
+    low |= kept_bit(b, 11u, count);
+    low |= kept_bit(b, 12u, count);
+    low |= kept_bit(b, 13u, count);
+    low |= kept_bit(b, 14u, count);
+    low |= kept_bit(b, 15u, count);
+    low |= kept_bit(b, 16u, count);
+    low |= kept_bit(b, 17u, count);
+    low |= kept_bit(b, 18u, count);
+    low |= kept_bit(b, 19u, count);
+    low |= kept_bit(b, 20u, count);
+    low |= kept_bit(b, 21u, count);
+    low |= kept_bit(b, 22u, count);
+    low |= kept_bit(b, 23u, count);
+    low |= kept_bit(b, 24u, count);
+    low |= kept_bit(b, 25u, count);
+    low |= kept_bit(b, 26u, count);
+    low |= kept_bit(b, 27u, count);
+    low |= kept_bit(b, 28u, count);
+    low |= kept_bit(b, 29u, count);
+    low |= kept_bit(b, 30u, count);
+    low |= kept_bit(b, 31u, count);
+    high |= kept_bit(b, 32u, count);
+    high |= kept_bit(b, 33u, count);
+    high |= kept_bit(b, 34u, count);
+    high |= kept_bit(b, 35u, count);
+    high |= kept_bit(b, 36u, count);
+    high |= kept_bit(b, 37u, count);
+    high |= kept_bit(b, 38u, count);
+    high |= kept_bit(b, 39u, count);
+    high |= kept_bit(b, 40u, count);
+    high |= kept_bit(b, 41u, count);
+    high |= kept_bit(b, 42u, count);
+    high |= kept_bit(b, 43u, count);
+    high |= kept_bit(b, 44u, count);
+    high |= kept_bit(b, 45u, count);
+    high |= kept_bit(b, 46u, count);
+    high |= kept_bit(b, 47u, count);
+    high |= kept_bit(b, 48u, count);
+    high |= kept_bit(b, 49u, count);
+    high |= kept_bit(b, 50u, count);
+    high |= kept_bit(b, 51u, count);
+    high |= kept_bit(b, 52u, count);
+    high |= kept_bit(b, 53u, count);
+    high |= kept_bit(b, 54u, count);
+    high |= kept_bit(b, 55u, count);
+    high |= kept_bit(b, 56u, count);
+    high |= kept_bit(b, 57u, count);
+    high |= kept_bit(b, 58u, count);
+    high |= kept_bit(b, 59u, count);
+    high |= kept_bit(b, 60u, count);
+    high |= kept_bit(b, 61u, count);
+    high |= kept_bit(b, 62u, count);
+    high |= kept_bit(b, 63u, count);
+    return vec2<u32>(low, high);
+}
+
+// The edge of A in slot `s`.
+fn kept_edge_at(s: u32) -> u32 {
+    var i = kept_edge[0];
+    i = select(i, kept_edge[1u], s == 1u);
+    i = select(i, kept_edge[2u], s == 2u);
+    i = select(i, kept_edge[3u], s == 3u);
+    i = select(i, kept_edge[4u], s == 4u);
+    i = select(i, kept_edge[5u], s == 5u);
+    i = select(i, kept_edge[6u], s == 6u);
+    i = select(i, kept_edge[7u], s == 7u);
+    i = select(i, kept_edge[8u], s == 8u);
+    i = select(i, kept_edge[9u], s == 9u);
+    i = select(i, kept_edge[10u], s == 10u);
+    i = select(i, kept_edge[11u], s == 11u);
+    i = select(i, kept_edge[12u], s == 12u);
+    i = select(i, kept_edge[13u], s == 13u);
+    i = select(i, kept_edge[14u], s == 14u);
+    i = select(i, kept_edge[15u], s == 15u);
+    i = select(i, kept_edge[16u], s == 16u);
+    i = select(i, kept_edge[17u], s == 17u);
+    i = select(i, kept_edge[18u], s == 18u);
+    i = select(i, kept_edge[19u], s == 19u);
+    i = select(i, kept_edge[20u], s == 20u);
+    i = select(i, kept_edge[21u], s == 21u);
+    i = select(i, kept_edge[22u], s == 22u);
+    i = select(i, kept_edge[23u], s == 23u);
+    i = select(i, kept_edge[24u], s == 24u);
+    i = select(i, kept_edge[25u], s == 25u);
+    i = select(i, kept_edge[26u], s == 26u);
+    i = select(i, kept_edge[27u], s == 27u);
+    i = select(i, kept_edge[28u], s == 28u);
+    i = select(i, kept_edge[29u], s == 29u);
+    i = select(i, kept_edge[30u], s == 30u);
+    i = select(i, kept_edge[31u], s == 31u);
+    i = select(i, kept_edge[32u], s == 32u);
+    i = select(i, kept_edge[33u], s == 33u);
+    i = select(i, kept_edge[34u], s == 34u);
+    i = select(i, kept_edge[35u], s == 35u);
+    i = select(i, kept_edge[36u], s == 36u);
+    i = select(i, kept_edge[37u], s == 37u);
+    i = select(i, kept_edge[38u], s == 38u);
+    i = select(i, kept_edge[39u], s == 39u);
+    i = select(i, kept_edge[40u], s == 40u);
+    i = select(i, kept_edge[41u], s == 41u);
+    i = select(i, kept_edge[42u], s == 42u);
+    i = select(i, kept_edge[43u], s == 43u);
+    i = select(i, kept_edge[44u], s == 44u);
+    i = select(i, kept_edge[45u], s == 45u);
+    i = select(i, kept_edge[46u], s == 46u);
+    i = select(i, kept_edge[47u], s == 47u);
+    i = select(i, kept_edge[48u], s == 48u);
+    i = select(i, kept_edge[49u], s == 49u);
+    i = select(i, kept_edge[50u], s == 50u);
+    i = select(i, kept_edge[51u], s == 51u);
+    i = select(i, kept_edge[52u], s == 52u);
+    i = select(i, kept_edge[53u], s == 53u);
+    i = select(i, kept_edge[54u], s == 54u);
+    i = select(i, kept_edge[55u], s == 55u);
+    i = select(i, kept_edge[56u], s == 56u);
+    i = select(i, kept_edge[57u], s == 57u);
+    i = select(i, kept_edge[58u], s == 58u);
+    i = select(i, kept_edge[59u], s == 59u);
+    i = select(i, kept_edge[60u], s == 60u);
+    i = select(i, kept_edge[61u], s == 61u);
+    i = select(i, kept_edge[62u], s == 62u);
+    i = select(i, kept_edge[63u], s == 63u);
+    return i;
+}
+
+// The crossings of B's current edge still to offer (slots), and the scan.
+struct SlotOffering {
+    slots: vec2<u32>,
+    scan: EdgeScan,
+}
+
+// The lowest slot left offered and taken out (none left: nothing offered).
+fn offer_lowest_slot(offering: SlotOffering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32) -> SlotOffering {
+    let slots = offering.slots;
+    let s = select(32u + firstTrailingBit(slots.y), firstTrailingBit(slots.x), slots.x != 0u);
+    var result = offering;
+    if any(slots != vec2<u32>(0u)) {
+        result.slots = slots & select(vec2<u32>(~0u), vec2<u32>(~(1u << (s & 31u))), vec2<u32>(s >> 5u) == vec2<u32>(0u, 1u));
+        result.scan = edge_step(offering.scan, hull_a, b, kept_edge_at(s), j, tolerance, limit, floor);
+    }
+    return result;
+}
+
+// The edge query of "hulls_large" (see above).
+fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
+    let inner_a = inner_in_b(hull_a, xf);
+    let inner = hull_inner(hull_b);
+    let inner_b = vec4<f32>(transform_point3(xf, inner.xyz), inner.w);
+    let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
+    let kept_a = kept_edges_wide(hull_a, inner_b, tolerance, limit, slack, floor);
+    let kept_b = kept_edges_wide(hull_b, inner_a, tolerance, limit, slack, floor);
+    let count = count_wide(kept_a);
+    let cached = count <= 64u;
+    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    let none = WideCrossings(empty, empty, empty, empty);
+    var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
+    // A's kept edges in registers, B's kept edges one a step.
+    cache_kept_edges(kept_a, hull_a);
+    var candidates = none;
+    if cached {
+        candidates = kept_b;
+    }
     loop {
-        let cursor = next_edge_b(scan, hull_b, xf, j, inner_a, tolerance, limit, slack, floor);
-        j = cursor.j;
-        if j >= hull_b.edge_count {
+        if !any_crossing_wide(candidates) {
             break;
         }
-        var crossings = WideCrossings(empty, empty, empty, empty);
+        let j = lowest_crossing_wide(candidates);
+        candidates = remove_crossing_wide(candidates, j);
+        let b = moved_edge(hull_b, j, xf);
+        var offering = SlotOffering(kept_crossings(b, count), scan);
+        loop {
+            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
+            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
+            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
+            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
+            if offering.scan.done || all(offering.slots == vec2<u32>(0u)) {
+                break;
+            }
+        }
+        scan = offering.scan;
+        if scan.done {
+            return scan.best;
+        }
+    }
+    // More than 64 kept edges of A: each kept edge of B against all of A's.
+    candidates = kept_b;
+    if cached {
+        candidates = none;
+    }
+    let last = hull_a.edge_count - 1u;
+    loop {
+        if !any_crossing_wide(candidates) {
+            break;
+        }
+        let j = lowest_crossing_wide(candidates);
+        candidates = remove_crossing_wide(candidates, j);
+        let b = moved_edge(hull_b, j, xf);
+        var crossings = none;
         for (var i = 0u; i < hull_a.edge_count; i += 64u) {
-            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 0u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 8u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 16u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 24u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 32u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 40u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 48u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, cursor.b, i + 56u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 0u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 8u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 16u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 24u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 32u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 40u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 48u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 56u, last);
         }
         var offering = Offering(crossings, scan, 0u);
         loop {
             if !any_crossing_wide(offering.crossings) {
                 break;
             }
-            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit, floor);
-            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit, floor);
-            offering = offer_lowest8(offering, hull_a, cursor.b, j, tolerance, limit, floor);
+            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor);
+            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor);
+            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor);
+            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor);
             if offering.scan.done {
                 return offering.scan.best;
             }
         }
         scan = offering.scan;
-        j++;
     }
     return scan.best;
 }
@@ -1366,7 +1719,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
     var edge: EdgeSeparation;
     if wide {
-        edge = find_max_edge_separation_wide(hull_a, hull_b, xf_ab, tolerance, margin, floor);
+        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     } else if cached {
         edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, big);
     } else {
