@@ -330,12 +330,17 @@ fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: ve
 // The deepest face of `hull1` against the vertices of `hull2`; `xf` takes
 // `hull1`'s local points into `hull2`'s frame. `wide`: 32 vertices a step;
 // `cached`: `hull2`'s vertices read once into registers (at most 32, 64
-// when `big`; see cache_vertices). As lanes.rs, faces the bound rules out
+// when `big`; see cache_vertices); `gridded`: only the vertices `hull2`'s
+// Gauss-map grid lists for the face (see grid_face_min). As lanes.rs, faces the bound rules out
 // are passed over when `hull2` has more than eight vertices; each lane goes
 // on to its own next face.
-fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool, cached: bool, big: bool) -> Separation {
+fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool, cached: bool, big: bool, gridded: bool) -> Separation {
     if cached {
         cache_vertices(hull2, big);
+    }
+    var grid = HullGrid(0u, 0u);
+    if gridded {
+        grid = hull_grid(hull2);
     }
     var best = Separation(LOWEST, 0u);
     let last = hull2.vertex_count - 1u;
@@ -354,6 +359,8 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
         var separation = HIGHEST;
         if cached {
             separation = cached_face_min(moved, moved_offset, big);
+        } else if gridded {
+            separation = grid_face_min(hull2, grid, moved, moved_offset);
         } else {
             for (var k = 0u; k < hull2.vertex_count; k += step) {
                 separation = min(separation, vertex_min8(hull2, moved, moved_offset, k, last));
@@ -479,6 +486,87 @@ fn cached_face_min(moved: vec3<f32>, moved_offset: f32, big: bool) -> f32 {
         separation = min(separation, cached_min8(moved, moved_offset, 40u));
         separation = min(separation, cached_min8(moved, moved_offset, 48u));
         separation = min(separation, cached_min8(moved, moved_offset, 56u));
+    }
+    return separation;
+}
+
+// ---- gauss_grid.rs: each face's deepest vertex looked up --------------------
+//
+// A face query asks, for each face computed, `hull2`'s deepest vertex along
+// the face's negated normal: the vertex whose Gauss-map region holds that
+// direction. `hull2`'s grid (src/d3/gauss_grid.rs) lists, for each square
+// of a cube map around the sphere, the vertices whose regions come within
+// a pad of it, so the minimum over the square's list is the minimum over
+// every vertex, bit for bit (the module's doc has the argument). In
+// "hulls_gridded" (a hull above 64 vertices, both hulls' lists at most 32
+// long) a face reads its square's list four vertices a step, some 16
+// vertices on a 256-vertex hull instead of all 256. The lists are in
+// hull_ints (src/gpu/spatial.rs: gpu_grid): per square its first texel
+// and its texels, two squares a texel, then each list four vertices a
+// texel, padded with its last (a minimum is unchanged by repeats); where
+// they are, in the spare slots of face 0's loop record.
+
+struct HullGrid {
+    base: u32,  // the squares' first texel
+    cells: u32, // squares per side of a cube face
+}
+
+fn hull_grid(hull: HullRecord) -> HullGrid {
+    let record = textureLoad(hull_ints, texel(hull.int_base + hull.edge_count), 0);
+    return HullGrid(record.z, record.w);
+}
+
+// GaussGrid::square_of: the square of a direction (any length but zero).
+fn grid_square(cells: u32, p: vec3<f32>) -> u32 {
+    let a = abs(p);
+    var face: u32;
+    var major: f32;
+    var u: f32;
+    var v: f32;
+    if a.x >= a.y && a.x >= a.z {
+        face = select(0u, 1u, p.x < 0.0);
+        major = a.x;
+        u = p.y;
+        v = p.z;
+    } else if a.y >= a.z {
+        face = select(2u, 3u, p.y < 0.0);
+        major = a.y;
+        u = p.z;
+        v = p.x;
+    } else {
+        face = select(4u, 5u, p.z < 0.0);
+        major = a.z;
+        u = p.x;
+        v = p.y;
+    }
+    let n = f32(cells);
+    let scale = n * 0.5 / max(major, 1e-30);
+    let top = i32(cells) - 1;
+    let cell_u = u32(clamp(i32(u * scale + n * 0.5), 0, top));
+    let cell_v = u32(clamp(i32(v * scale + n * 0.5), 0, top));
+    return (face * cells + cell_u) * cells + cell_v;
+}
+
+// walk.rs deepest_vertex on the grid: the lowest `n . w - d` over the
+// vertices listed in the square of `-moved`, four a step.
+fn grid_face_min(hull2: HullRecord, grid: HullGrid, moved: vec3<f32>, moved_offset: f32) -> f32 {
+    let square = grid_square(grid.cells, -moved);
+    let entry = textureLoad(hull_ints, texel(grid.base + (square >> 1u)), 0);
+    let odd = (square & 1u) == 1u;
+    let start = select(entry.x, entry.z, odd);
+    let texels = select(entry.y, entry.w, odd);
+    var separation = HIGHEST;
+    var k = 0u;
+    loop {
+        let four = textureLoad(hull_ints, texel(start + k), 0);
+        separation = min(separation, dot3(moved, hull_vertex(hull2, four.x)) - moved_offset);
+        separation = min(separation, dot3(moved, hull_vertex(hull2, four.y)) - moved_offset);
+        separation = min(separation, dot3(moved, hull_vertex(hull2, four.z)) - moved_offset);
+        separation = min(separation, dot3(moved, hull_vertex(hull2, four.w)) - moved_offset);
+        k++;
+        if k >= texels {
+            break;
+        }
     }
     return separation;
 }
@@ -1705,14 +1793,16 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // `wide`: the queries' wide steps (see "Loops and lavapipe"); `cached`: the
 // queries hold the other hull's vertices and A's edges in registers (both
 // hulls of 9 to 32 vertices, "hulls_cached"), `big` with room for 64
-// vertices and 192 edges ("hulls_cached64"). Each is a constant of its
-// entry point, so the code it leaves out is not compiled in.
-fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, big: bool) -> PairResult {
-    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, big);
+// vertices and 192 edges ("hulls_cached64"); `gridded`: the face queries
+// look each face's deepest vertex up on the other hull's Gauss-map grid
+// ("hulls_gridded", with `wide`). Each is a constant of its entry point, so
+// the code it leaves out is not compiled in.
+fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, big: bool, gridded: bool) -> PairResult {
+    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, big, gridded);
     if face_a.value >= margin {
         return PairResult(false, 0u, face_a.value);
     }
-    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, big);
+    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, big, gridded);
     if face_b.value >= margin {
         return PairResult(false, 0u, face_b.value);
     }
@@ -1746,8 +1836,9 @@ fn body_shape(body: u32) -> HullRecord {
 
 // The pair functions, one per kind (src/gpu/spatial.rs: ENTRY_POINTS).
 
-// Two hulls; `wide` for "hulls_large", `cached` for "hulls_cached".
-fn hulls_pair(pair: Pair, wide: bool, cached: bool, big: bool) -> PairResult {
+// Two hulls; `wide` for "hulls_large" and "hulls_gridded", `cached` for
+// "hulls_cached", `gridded` for "hulls_gridded".
+fn hulls_pair(pair: Pair, wide: bool, cached: bool, big: bool, gridded: bool) -> PairResult {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
     let xf_ab = inv_mul_transforms3(xf_a, xf_b);
@@ -1755,7 +1846,7 @@ fn hulls_pair(pair: Pair, wide: bool, cached: bool, big: bool) -> PairResult {
     let hull_a = body_shape(pair.a);
     let hull_b = body_shape(pair.b);
     let sizes = hull_a.size + hull_b.size;
-    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, big);
+    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, big, gridded);
 }
 
 // A hull and a sphere, either way round: one call for both orders, so that
@@ -1783,7 +1874,7 @@ fn spheres_pair(pair: Pair) -> PairResult {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false, false));
+    finish(task, hulls_pair(task.pair, false, false, false, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -1801,17 +1892,23 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, false));
+    finish(task, hulls_pair(task.pair, true, false, false, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, false));
+    finish(task, hulls_pair(task.pair, false, true, false, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached64(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, true));
+    finish(task, hulls_pair(task.pair, false, true, true, false));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hulls_gridded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hulls_pair(task.pair, true, false, false, true));
 }

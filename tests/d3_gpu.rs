@@ -204,3 +204,60 @@ fn the_largest_hulls_run_to_the_end() {
         assert_eq!(agreement.identical, 63, "{agreement:?}");
     }
 }
+
+/// The points of a cylinder of radius 1 and half height 0.6, `ring` points
+/// on each cap's rim.
+fn cylinder_points(ring: usize) -> Vec<Vec3> {
+    (0..2 * ring)
+        .map(|k| {
+            let angle = std::f32::consts::TAU * (k % ring) as f32 / ring as f32;
+            let y = if k < ring { -0.6 } else { 0.6 };
+            Vec3::new(angle.cos(), y, angle.sin())
+        })
+        .collect()
+}
+
+/// A 128-vertex cylinder's Gauss-map grid lists more than 32 vertices in
+/// some squares (each rim vertex's region runs from the side to the cap),
+/// so its pairs scan every vertex (`hulls_large`), where random 128-vertex
+/// hulls look each face's deepest vertex up on the grid (`hulls_gridded`);
+/// both against the CPU, with each other and with small hulls and boxes.
+#[test]
+fn cylinders_and_round_hulls_agree_with_the_cpu() {
+    use gpusat::Pair;
+    use gpusat::d3::{Body, Hull, ShapeSet};
+    use gpusat::generate::d3::{random_hull, random_rotation};
+    use gpusat::generate::rng;
+    let mut random = rng(1811);
+    let mut shapes = ShapeSet::new();
+    let cylinder = Hull::new(&cylinder_points(64)).expect("a cylinder");
+    assert_eq!(cylinder.vertices().len(), 128);
+    let longest = cylinder.gauss_grid().map_or(0, |grid| grid.longest_list());
+    assert!(longest > 32, "the cylinder's longest grid list: {longest}");
+    shapes.push(cylinder.into());
+    shapes.push(random_hull(&mut random, 128, 1.0, 1.0).into());
+    shapes.push(random_hull(&mut random, 16, 0.8, 1.0).into());
+    shapes.push(
+        Hull::cuboid(Vec3::new(0.5, 0.3, 0.7))
+            .expect("a box")
+            .into(),
+    );
+    let bodies: Vec<Body> = (0..48)
+        .map(|i| {
+            let position = gpusat::generate::d3::random_direction(&mut random) * 1.2;
+            Body::new(i % 4, position, random_rotation(&mut random))
+        })
+        .collect();
+    let pairs: Vec<Pair> = (0..48u32)
+        .flat_map(|a| (a + 1..48).map(move |b| Pair::new(a, b)))
+        .collect();
+    let scene = Scene {
+        shapes,
+        bodies,
+        pairs,
+    };
+    let agreement = run("cylinders", &scene, 0.0, GpuOptions::default());
+    if gpu_context().is_some() {
+        assert!(agreement.reference_hits > 300, "{agreement:?}");
+    }
+}

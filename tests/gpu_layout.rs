@@ -320,7 +320,8 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "spheres",
             "hulls_large",
             "hulls_cached",
-            "hulls_cached64"
+            "hulls_cached64",
+            "hulls_gridded"
         ]
     );
 }

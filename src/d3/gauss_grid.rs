@@ -107,7 +107,8 @@ impl GaussGrid {
         }
     }
 
-    /// The square of a direction (any length but zero).
+    /// The square of a direction (any length but zero). Its twin is
+    /// `grid_square` in `shaders/sat3.wgsl`: the same operations.
     #[inline(always)]
     fn square_of(cells: u32, p: Vec3) -> u32 {
         let a = p.abs();
@@ -182,6 +183,20 @@ impl GaussGrid {
     pub(crate) fn prefetch(&self) {
         crate::simd::prefetch_all(&self.region_start);
         crate::simd::prefetch_all(&self.regions);
+    }
+
+    /// Each square's vertex regions, in square order: cube face, then the
+    /// square's row and column (`shaders/sat3.wgsl`'s `grid_square`, the
+    /// twin of the lookup [`GaussGrid::regions_at`] makes).
+    pub fn lists(&self) -> impl Iterator<Item = &[u16]> {
+        self.region_start
+            .windows(2)
+            .map(|w| &self.regions[w[0] as usize..w[1] as usize])
+    }
+
+    /// The most vertex regions one square lists.
+    pub fn longest_list(&self) -> usize {
+        self.lists().map(<[u16]>::len).max().unwrap_or(0)
     }
 
     /// Squares per side of a cube face.

@@ -12,7 +12,7 @@ use super::kinds::BodyClasses;
 use super::layout::{
     HullRecord, SAT3_WGSL, Transform3Texels, hull_record_texels, transform3_texels,
 };
-use crate::d3::{Axis, Batch, EdgeSearch, SatHit, Shape, ShapeSet};
+use crate::d3::{Axis, Batch, EdgeSearch, Hull, SatHit, Shape, ShapeSet};
 use crate::types::Pair;
 use glam::Vec3;
 
@@ -44,12 +44,47 @@ pub(crate) const CACHED_HULL_VERTICES: usize = 32;
 /// in full, whatever the hull's size), so those keep `hulls_cached`.
 pub(crate) const CACHED64_HULL_VERTICES: usize = WIDE_HULL_VERTICES;
 
+/// The longest vertex list of a hull's Gauss-map grid for the kernel to
+/// look its faces' deepest vertices up in it (`hulls_gridded`). Four
+/// vertices a step, so at most eight steps a face: no more than the scan
+/// over 256 vertices, 32 a step, takes (the loop-limit bound holds as it
+/// is). The bench's random hulls list at most 17 (256 vertices; 12 to 17,
+/// 300 hulls of each size from 24 to 256 vertices).
+pub(crate) const GPU_GRID_LIST_MAX: usize = 32;
+
+/// A hull's Gauss-map grid as the kernel reads it: squares per side of a
+/// cube face, and each square's vertex list, in square order. Hulls with a
+/// grid ([`GRID_MIN_VERTICES`](crate::d3::GRID_MIN_VERTICES) vertices or
+/// more) give theirs; a smaller hull a one-cell grid whose six squares each
+/// list every vertex. `None` where a list is empty or longer than
+/// [`GPU_GRID_LIST_MAX`]: such a hull's pairs scan every vertex
+/// (`hulls_large`).
+fn gpu_grid(hull: &Hull) -> Option<(u32, Vec<Vec<u16>>)> {
+    let (cells, lists) = match hull.gauss_grid() {
+        Some(grid) => (grid.cells(), grid.lists().map(<[u16]>::to_vec).collect()),
+        None => (1, vec![(0..hull.vertices().len() as u16).collect(); 6]),
+    };
+    let usable = lists
+        .iter()
+        .all(|list| (1..=GPU_GRID_LIST_MAX).contains(&list.len()));
+    usable.then_some((cells, lists))
+}
+
+/// Marks a body class whose hull has no grid the kernel can use
+/// ([`gpu_grid`]).
+const NO_GRID: u8 = 8;
+
 /// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`] vertices (not
 /// class 3 or 4), 1 a sphere, 2 a larger hull; when `cached` (on a
 /// software adapter) 3 a hull of 9 to [`CACHED_HULL_VERTICES`] and 4 a hull
-/// of more, up to [`CACHED64_HULL_VERTICES`].
-fn body_class(shape: &Shape, cached: bool) -> u8 {
-    match shape {
+/// of more, up to [`CACHED64_HULL_VERTICES`]; a hull's class with
+/// [`NO_GRID`] added where it has no `gridded` grid ([`gpu_grid`]).
+fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
+    let flag = match shape {
+        Shape::Hull(_) if !gridded => NO_GRID,
+        _ => 0,
+    };
+    flag | match shape {
         Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
         Shape::Hull(hull)
             if cached && (9..=CACHED_HULL_VERTICES).contains(&hull.vertices().len()) =>
@@ -71,14 +106,17 @@ fn body_class(shape: &Shape, cached: bool) -> u8 {
 /// The entry point of two classes: 0 `hulls`, 1 `hull_sphere` (either
 /// order), 2 `spheres`, 3 `hulls_large` (a large hull with any hull), 4
 /// `hulls_cached` (two hulls of class 3), 5 `hulls_cached64` (classes 3
-/// and 4, one of them 4).
+/// and 4, one of them 4), 6 `hulls_gridded` (a large hull with any hull,
+/// both with a grid the kernel can use).
 fn kind_of(a: u8, b: u8) -> u8 {
-    match (a, b) {
+    let gridded = (a | b) & NO_GRID == 0;
+    match (a & !NO_GRID, b & !NO_GRID) {
         (1, 1) => 2,
         (1, _) | (_, 1) => 1,
         (3, 3) => 4,
         (3 | 4, 3 | 4) => 5,
         (0 | 3 | 4, 0 | 3 | 4) => 0,
+        _ if gridded => 6,
         _ => 3,
     }
 }
@@ -93,6 +131,8 @@ pub struct SpatialResources {
     uploaded_shapes: Option<(u64, usize)>,
     /// Each shape's record, once uploaded.
     records: Vec<HullRecord>,
+    /// Whether each shape's grid went up with it ([`gpu_grid`]).
+    gridded: Vec<bool>,
     floats: Vec<[f32; 4]>,
     ints: Vec<[u32; 4]>,
     transform_texels: Vec<[f32; 4]>,
@@ -104,10 +144,12 @@ pub struct SpatialResources {
 pub(crate) fn library_texels(
     shapes: &ShapeSet,
     records: &mut Vec<HullRecord>,
+    gridded: &mut Vec<bool>,
     floats: &mut Vec<[f32; 4]>,
     ints: &mut Vec<[u32; 4]>,
 ) {
     records.clear();
+    gridded.clear();
     floats.clear();
     ints.clear();
     for shape in shapes.shapes() {
@@ -174,10 +216,54 @@ pub(crate) fn library_texels(
                     texel[..chunk.len()].copy_from_slice(chunk);
                     texel
                 }));
+                let grid = gpu_grid(hull);
+                if let Some((cells, lists)) = &grid {
+                    // Where the grid is: face 0's loop record's spare slots.
+                    let base = ints.len() as u32;
+                    let face_0 = (record.int_base + record.edge_count) as usize;
+                    ints[face_0][2..].copy_from_slice(&[base, *cells]);
+                    grid_texels(lists, ints);
+                }
+                gridded.push(grid.is_some());
                 record
             }
         };
+        if matches!(shape, Shape::Sphere(_)) {
+            gridded.push(false);
+        }
         records.push(record);
+    }
+}
+
+/// A grid's lists in texels (`shaders/sat3.wgsl`, `grid_face_min`): per
+/// square its list's first texel and its texels, two squares a texel; then
+/// each list four vertices a texel, the last texel padded with the list's
+/// last vertex (a minimum is unchanged by repeats).
+fn grid_texels(lists: &[Vec<u16>], ints: &mut Vec<[u32; 4]>) {
+    let squares_base = ints.len();
+    let mut next = (squares_base + lists.len().div_ceil(2)) as u32;
+    let entries: Vec<[u32; 2]> = lists
+        .iter()
+        .map(|list| {
+            let texels = list.len().div_ceil(4) as u32;
+            let entry = [next, texels];
+            next += texels;
+            entry
+        })
+        .collect();
+    ints.extend(entries.chunks(2).map(|pair| {
+        let second = pair.get(1).copied().unwrap_or([0, 0]);
+        [pair[0][0], pair[0][1], second[0], second[1]]
+    }));
+    for list in lists {
+        let last = u32::from(list[list.len() - 1]);
+        ints.extend(list.chunks(4).map(|chunk| {
+            let mut texel = [last; 4];
+            for (slot, &vertex) in texel.iter_mut().zip(chunk) {
+                *slot = u32::from(vertex);
+            }
+            texel
+        }));
     }
 }
 
@@ -194,6 +280,7 @@ impl Dimension for Spatial {
         "hulls_large",
         "hulls_cached",
         "hulls_cached64",
+        "hulls_gridded",
     ];
 
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
@@ -217,6 +304,7 @@ impl Dimension for Spatial {
             body_shapes: GrowTexture::new(context, "body shape", uint, 1)?,
             uploaded_shapes: None,
             records: Vec::new(),
+            gridded: Vec::new(),
             floats: Vec::new(),
             ints: Vec::new(),
             transform_texels: Vec::new(),
@@ -263,7 +351,13 @@ impl Dimension for Spatial {
         let key = (shapes.uid(), shapes.len());
         if r.uploaded_shapes != Some(key) {
             r.uploaded_shapes = None;
-            library_texels(shapes, &mut r.records, &mut r.floats, &mut r.ints);
+            library_texels(
+                shapes,
+                &mut r.records,
+                &mut r.gridded,
+                &mut r.floats,
+                &mut r.ints,
+            );
             upload.grew |= r
                 .hull_floats
                 .ensure(context, r.floats.len(), texture_rows)?;
@@ -286,7 +380,10 @@ impl Dimension for Spatial {
         }
         let cached = context.is_software();
         classes.classify(
-            (0..bodies.len() as u32).map(|body| body_class(batch.shape_of(body), cached)),
+            bodies.iter().enumerate().map(|(index, body)| {
+                let gridded = r.gridded[body.shape as usize];
+                body_class(batch.shape_of(index as u32), cached, gridded)
+            }),
             kind_of,
         );
         upload.grew |= r
@@ -379,7 +476,10 @@ mod tests {
                 Shape::Sphere(_) => 0,
             };
             assert_eq!(
-                (body_class(shape, false), body_class(shape, true)),
+                (
+                    body_class(shape, false, true),
+                    body_class(shape, true, true)
+                ),
                 (*on_gpu, *on_software),
                 "a shape of {vertices} vertices: (GPU, software) classes"
             );
@@ -392,13 +492,60 @@ mod tests {
         assert_eq!(kind_of(4, 0), 0, "up to 64 and a box: hulls");
         assert_eq!(
             kind_of(3, 2),
+            6,
+            "a mid-sized and a large hull with grids: hulls_gridded"
+        );
+        assert_eq!(
+            kind_of(3, 2 | NO_GRID),
             3,
-            "a mid-sized and a large hull: hulls_large"
+            "a mid-sized hull and a large one without a grid: hulls_large"
         );
         assert_eq!(
             kind_of(1, 3),
             1,
             "a sphere and a mid-sized hull: hull_sphere"
+        );
+    }
+
+    /// Random hulls and boxes go up with a grid (a box's: one cell, every
+    /// vertex in each square); a cylinder's rims list more than
+    /// [`GPU_GRID_LIST_MAX`] vertices in a square, so it goes without, and
+    /// its pairs with a large hull take `hulls_large`, not `hulls_gridded`.
+    #[test]
+    fn grids_go_up_where_their_lists_are_short() {
+        let mut random = crate::generate::rng(5);
+        let round = crate::generate::d3::random_hull(&mut random, 128, 1.0, 1.0);
+        let (cells, lists) = gpu_grid(&round).expect("a round hull's grid");
+        assert_eq!(cells, round.gauss_grid().expect("a grid").cells());
+        assert_eq!(lists.len(), (6 * cells * cells) as usize);
+        let cuboid = Hull::cuboid(Vec3::ONE).expect("a valid box");
+        let (cells, lists) = gpu_grid(&cuboid).expect("a box's grid");
+        assert_eq!((cells, lists.len()), (1, 6));
+        assert!(lists.iter().all(|list| list == &[0, 1, 2, 3, 4, 5, 6, 7]));
+        let rims: Vec<Vec3> = (0..128)
+            .map(|k| {
+                let angle = std::f32::consts::TAU * (k % 64) as f32 / 64.0;
+                Vec3::new(angle.cos(), if k < 64 { -0.6 } else { 0.6 }, angle.sin())
+            })
+            .collect();
+        let cylinder = Hull::new(&rims).expect("a cylinder");
+        assert!(gpu_grid(&cylinder).is_none(), "the cylinder's grid went up");
+        let (round_class, cylinder_class) = (
+            body_class(&Shape::Hull(round), true, true),
+            body_class(&Shape::Hull(cylinder), true, false),
+        );
+        assert_eq!(kind_of(round_class, round_class), 6, "hulls_gridded");
+        assert_eq!(
+            kind_of(round_class, 0),
+            6,
+            "a large and a small hull with grids"
+        );
+        assert_eq!(kind_of(round_class, cylinder_class), 3, "hulls_large");
+        assert_eq!(kind_of(cylinder_class, 1), 1, "hull_sphere");
+        assert_eq!(
+            kind_of(round_class, NO_GRID),
+            3,
+            "a mid-sized hull without a grid"
         );
     }
 
