@@ -1222,17 +1222,11 @@ struct WideCrossings {
     c3: Crossings,
 }
 
+// A's edges `i` to `i + 7` (`i` a multiple of eight) against B's moved
+// edge, their crossings added.
 fn add_crossings8_wide(crossings: WideCrossings, hull_a: HullRecord, b: MovedEdge, i: u32, last: u32) -> WideCrossings {
-    let block = i / 192u;
     let bits = crossing_bits4(hull_a, b, i, last) | (crossing_bits4(hull_a, b, i + 4u, last) << 4u);
-    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
-    let added = add_crossings(empty, bits, i % 192u);
-    var result = crossings;
-    if block == 0u { result.c0 = merge_crossings(result.c0, added); }
-    if block == 1u { result.c1 = merge_crossings(result.c1, added); }
-    if block == 2u { result.c2 = merge_crossings(result.c2, added); }
-    if block == 3u { result.c3 = merge_crossings(result.c3, added); }
-    return result;
+    return place_bits8_wide(crossings, bits, i);
 }
 
 fn any_crossing_wide(crossings: WideCrossings) -> bool {
