@@ -1596,6 +1596,13 @@ fn offer_lowest_slot(offering: SlotOffering, hull_a: HullRecord, b: MovedEdge, j
     return result;
 }
 
+// The lowest edge left in `*edges` (which must hold one), taken out.
+fn take_lowest_wide(edges: ptr<function, WideCrossings>) -> u32 {
+    let j = lowest_crossing_wide(*edges);
+    *edges = remove_crossing_wide(*edges, j);
+    return j;
+}
+
 // The edge query of "hulls_large" (see above).
 fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
     let inner_a = inner_in_b(hull_a, xf);
@@ -1619,8 +1626,7 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
         if !any_crossing_wide(candidates) {
             break;
         }
-        let j = lowest_crossing_wide(candidates);
-        candidates = remove_crossing_wide(candidates, j);
+        let j = take_lowest_wide(&candidates);
         let b = moved_edge(hull_b, j, xf);
         var offering = SlotOffering(kept_crossings(b, count), scan);
         loop {
@@ -1647,8 +1653,7 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
         if !any_crossing_wide(candidates) {
             break;
         }
-        let j = lowest_crossing_wide(candidates);
-        candidates = remove_crossing_wide(candidates, j);
+        let j = take_lowest_wide(&candidates);
         let b = moved_edge(hull_b, j, xf);
         var crossings = none;
         for (var i = 0u; i < hull_a.edge_count; i += 64u) {
