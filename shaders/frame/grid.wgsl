@@ -115,6 +115,15 @@ fn cells_of(box: vec4<f32>) -> Cells {
     return Cells(first, select(vec2<i32>(0), span, small));
 }
 
+// Whether every coordinate of a box is finite, read from the bits: WGSL
+// lets a compiler assume that no value is infinite or NaN, and one that
+// does cannot be asked by a float comparison: on an H100, `abs(x) <=
+// HIGHEST` let NaN and infinite boxes through (as if folded to true). The exponent's bits all set: infinite or NaN.
+fn is_finite_box(box: vec4<f32>) -> bool {
+    let exponent = vec4<u32>(0x7f800000u);
+    return all((bitcast<vec4<u32>>(box) & exponent) != exponent);
+}
+
 fn is_static(body: u32) -> bool {
     return bodies[body].inv_mass == 0.0;
 }
@@ -160,8 +169,9 @@ fn bound_body(index: u32) {
     textureStore(transforms_out, texel(index), vec4<f32>(body.position, body.rotation));
     textureStore(shapes_out, texel(index), vec4<u32>(record.first, record.count, bitcast<u32>(record.radius), bitcast<u32>(record.size)));
     // A box that is not finite (a caller-written body with a position or
-    // rotation that is not) is in no pair: in neither the grid nor the list.
-    if !all(abs(box) <= vec4<f32>(HIGHEST)) {
+    // rotation that is not) is in no pair: in neither the grid nor the list
+    // (scatter and find_pairs pass over it the same way).
+    if !is_finite_box(box) {
         return;
     }
 
@@ -202,7 +212,11 @@ fn scatter(@builtin(global_invocation_id) id: vec3<u32>) {
     if index >= grid_params.body_count {
         return;
     }
-    let cells = cells_of(boxes[index]);
+    let box = boxes[index];
+    if !is_finite_box(box) {
+        return;
+    }
+    let cells = cells_of(box);
     let flags = select(0u, 16u, is_static(index));
     for (var y = 0; y < cells.span.y; y++) {
         for (var x = 0; x < cells.span.x; x++) {
@@ -272,6 +286,9 @@ const GROUP_SIZE: u32 = 64u;
 // Body a's pairs with the bodies after it in its cells.
 fn find_body_pairs(a: u32) {
     let box_a = boxes[a];
+    if !is_finite_box(box_a) {
+        return;
+    }
     let cells = cells_of(box_a);
     let skip_static = grid_params.skip_static == 1u && is_static(a);
     var scanned = 0u;
@@ -327,7 +344,7 @@ fn find_large_pairs(b: u32) {
         return;
     }
     let box_b = boxes[b];
-    if !all(abs(box_b) <= vec4<f32>(HIGHEST)) {
+    if !is_finite_box(box_b) {
         return;
     }
     let b_large = cells_of(box_b).span.x == 0;
