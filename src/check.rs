@@ -6,11 +6,22 @@
 //! * a pair may be reported by one backend only if its depth is within
 //!   `TOUCH_TOLERANCE × size` of the reporting threshold (`-margin`);
 //! * the axes may differ only at a near-tie, where both depths agree within
-//!   `DEPTH_TOLERANCE × size`;
-//! * depths must always agree within `DEPTH_TOLERANCE × size`.
+//!   `DEPTH_TOLERANCE × size`, or, where the tie rule itself keeps one kind
+//!   of axis over another by a tolerance (3D: a face over an edge pair by
+//!   `EDGE_TOLERANCE × (size_a + size_b)`), within that tolerance more;
+//! * on the same axis, depths must always agree within
+//!   `DEPTH_TOLERANCE × size`.
 //!
 //! `size` is the larger of the two shapes' sizes. Anything else is a
 //! disagreement.
+//!
+//! Why the second allowance: when an edge pair's separation and the best
+//! face's differ by about the edge tolerance, the tie rule's choice turns
+//! on their last bits. A backend whose arithmetic rounds differently (a
+//! hardware GPU that fuses a multiply and an add: an NVIDIA H100 did) can
+//! then keep the face where the CPU took the edge pair, and the two depths
+//! differ by the tolerance, not by rounding. On lavapipe, which computes
+//! the CPU's bits, it never arises.
 
 use crate::batch::Batch;
 use crate::types::SatHit;
@@ -68,6 +79,13 @@ pub(crate) trait CheckedHit: Copy + std::fmt::Debug {
     fn depth(&self) -> f32;
     /// Whether the two name the same axis.
     fn same_axis(&self, other: &Self) -> bool;
+    /// How much more than `DEPTH_TOLERANCE` (times the pair's size) the
+    /// depths of two different axes may differ by at a near-tie: the tie
+    /// rule's own tolerance between their kinds. None in 2D (its face tie
+    /// tolerance lies inside `DEPTH_TOLERANCE`).
+    fn tie_allowance(&self, _other: &Self) -> f32 {
+        0.0
+    }
 }
 
 impl CheckedHit for SatHit {
@@ -134,12 +152,22 @@ pub(crate) fn compare<H: CheckedHit>(
         j += 1;
         let size = pair_size(r.pair());
         let error = (r.depth() - c.depth()).abs();
+        let same_axis = r.same_axis(&c);
+        if !same_axis
+            && error > DEPTH_TOLERANCE * size
+            && error <= (DEPTH_TOLERANCE + r.tie_allowance(&c)) * size
+        {
+            // A near-tie across the tie rule's tolerance: counted, and
+            // left out of the depth error, which measures rounding.
+            agreement.near_ties += 1;
+            continue;
+        }
         agreement.max_depth_error = agreement.max_depth_error.max(error / size);
         if error > DEPTH_TOLERANCE * size {
             agreement
                 .disagreements
                 .push(format!("pair {}: {r:?} against {c:?}", r.pair()));
-        } else if !r.same_axis(&c) {
+        } else if !same_axis {
             agreement.near_ties += 1;
         } else if r.depth().to_bits() == c.depth().to_bits() {
             agreement.identical += 1;

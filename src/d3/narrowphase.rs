@@ -3,8 +3,9 @@
 use super::batch::Batch;
 use super::manifold::{Manifold, contact_points};
 use super::sat;
+use super::sat::EDGE_TOLERANCE;
 use super::shapes::Shape;
-use super::types::{EdgeSearch, EdgeStats, Hit, SatHit};
+use super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 
 impl Batch<'_> {
     /// Runs the SAT on the pair at `index`.
@@ -191,12 +192,26 @@ impl crate::check::CheckedHit for SatHit {
     fn same_axis(&self, other: &SatHit) -> bool {
         self.axis == other.axis
     }
+    /// A face against an edge pair: the tie rule keeps the face unless the
+    /// edge pair's separation is larger by more than
+    /// `EDGE_TOLERANCE x (size_a + size_b)`, at most twice that times the
+    /// larger size.
+    fn tie_allowance(&self, other: &SatHit) -> f32 {
+        let is_edges = |axis: &Axis| matches!(axis, Axis::Edges(..));
+        if is_edges(&self.axis) != is_edges(&other.axis) {
+            2.0 * EDGE_TOLERANCE
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Compares a candidate backend's 3D hits with the reference's (both in pair
 /// order), with the 2D rules ([`crate::compare_hits`]): one side only within
 /// `TOUCH_TOLERANCE x size` of touching, other axes only at near-ties, depths
-/// within `DEPTH_TOLERANCE x size`.
+/// within `DEPTH_TOLERANCE x size`; a face against an edge pair at a near-tie
+/// within the edge tolerance more (the tie rule's window, see
+/// [`crate::check`]).
 pub fn compare_hits(
     batch: &Batch,
     reference: &[SatHit],
