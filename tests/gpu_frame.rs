@@ -301,11 +301,15 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
             "seed {seed}: {identical} of {} hits identical to the CPU",
             cpu.len()
         );
-        assert!(
-            identical * 1000 >= cpu.len() * 999,
-            "seed {seed}: only {identical} of {} hits identical to the CPU's",
-            cpu.len()
-        );
+        if common::gpu_is_bit_exact() {
+            assert!(
+                identical * 1000 >= cpu.len() * 999,
+                "seed {seed}: only {identical} of {} hits identical to the CPU's",
+                cpu.len()
+            );
+        }
+        let agreement = gpusat::compare_hits(&batch, &cpu, &frame_hits);
+        assert!(agreement.agrees(), "seed {seed}: {agreement:?}");
         if count > 100 {
             assert!(
                 cpu.len() > count / 4,
@@ -327,6 +331,10 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
             .zip(&cpu_manifolds)
         {
             let gpu = gpu.to_manifold(cpu.pair, hit.a, hit.b);
+            if !common::gpu_is_bit_exact() {
+                assert_manifolds_close(&batch, seed, &gpu, cpu);
+                continue;
+            }
             assert_eq!(
                 (gpu.a, gpu.b, gpu.normal.to_array().map(f32::to_bits)),
                 (cpu.a, cpu.b, cpu.normal.to_array().map(f32::to_bits)),
@@ -630,4 +638,26 @@ fn a_body_written_as_nan_by_the_caller_is_in_no_pair() {
             .iter()
             .all(|hit| ![5, 9].contains(&hit.a) && ![5, 9].contains(&hit.b))
     );
+}
+
+/// On a GPU that does not compute the CPU's bits (`common::gpu_is_bit_exact`):
+/// the same bodies, points and feature ids, the normal within 1e-5 and
+/// each point and depth within `DEPTH_TOLERANCE x size`.
+fn assert_manifolds_close(
+    batch: &Batch,
+    seed: u64,
+    gpu: &gpusat::Manifold,
+    cpu: &gpusat::Manifold,
+) {
+    let size = batch.pair_size(cpu.pair);
+    let tolerance = gpusat::DEPTH_TOLERANCE * size;
+    let what = format!("seed {seed}: pair {}: GPU {gpu:?}, CPU {cpu:?}", cpu.pair);
+    assert_eq!((gpu.a, gpu.b), (cpu.a, cpu.b), "{what}");
+    assert!((gpu.normal - cpu.normal).length() <= 1e-5, "{what}");
+    assert_eq!(gpu.points().len(), cpu.points().len(), "{what}");
+    for (g, c) in gpu.points().iter().zip(cpu.points()) {
+        assert_eq!(g.id, c.id, "{what}");
+        assert!((g.point - c.point).length() <= tolerance, "{what}");
+        assert!((g.depth - c.depth).abs() <= tolerance, "{what}");
+    }
 }

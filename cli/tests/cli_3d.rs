@@ -128,7 +128,37 @@ fn collide_writes_3d_hits_and_every_backend_agrees() {
     if common::gpu_context().is_some() {
         let gpu = collide(&path, "gpu", &dir.path().join("gpu.json"));
         assert_eq!(gpu.backend, "gpu");
-        assert_eq!(gpu.hits, cpu.hits, "gpu");
+        if common::gpu_is_bit_exact() {
+            assert_eq!(gpu.hits, cpu.hits, "gpu");
+        } else {
+            assert_close_to_the_cpu(&batch, &gpu, &cpu);
+        }
+    }
+}
+
+/// On a GPU that does not compute the CPU's bits: the same pairs, and on
+/// each the same axis with depths within `DEPTH_TOLERANCE x size`, or a
+/// face against an edge pair at a near-tie within the edge tolerance more
+/// (`gpusat::check`).
+fn assert_close_to_the_cpu(batch: &Batch, gpu: &CollideOutput3, cpu: &CollideOutput3) {
+    let pairs = |output: &CollideOutput3| output.hits.iter().map(|h| h.pair).collect::<Vec<_>>();
+    assert_eq!(pairs(gpu), pairs(cpu), "gpu: the pairs reported");
+    for (g, c) in gpu.hits.iter().zip(&cpu.hits) {
+        let size = batch.pair_size(c.pair);
+        let error = (g.depth - c.depth).abs();
+        let faces_and_edges = (g.axis.kind == "edges") != (c.axis.kind == "edges");
+        let allowed = if g.axis == c.axis {
+            gpusat::DEPTH_TOLERANCE
+        } else if faces_and_edges {
+            gpusat::DEPTH_TOLERANCE + 2.0 * gpusat::d3::sat::EDGE_TOLERANCE
+        } else {
+            gpusat::DEPTH_TOLERANCE
+        };
+        assert!(
+            error <= allowed * size,
+            "gpu: pair {}: {g:?} against the CPU's {c:?}",
+            c.pair
+        );
     }
 }
 
