@@ -329,14 +329,14 @@ fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: ve
 
 // The deepest face of `hull1` against the vertices of `hull2`; `xf` takes
 // `hull1`'s local points into `hull2`'s frame. `wide`: 32 vertices a step;
-// `cached`: `hull2`'s vertices read once into registers (at most 32, 64
-// when `big`; see cache_vertices); `gridded`: only the vertices `hull2`'s
+// `cached`: `hull2`'s vertices read once into registers (at most `slots`:
+// 8, 32 or 64; see cache_vertices); `gridded`: only the vertices `hull2`'s
 // Gauss-map grid lists for the face (see grid_face_min). As lanes.rs, faces the bound rules out
 // are passed over when `hull2` has more than eight vertices; each lane goes
 // on to its own next face.
-fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool, cached: bool, big: bool, gridded: bool) -> Separation {
+fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool, cached: bool, slots: u32, gridded: bool) -> Separation {
     if cached {
-        cache_vertices(hull2, big);
+        cache_vertices(hull2, slots);
     }
     var grid = HullGrid(0u, 0u);
     if gridded {
@@ -358,7 +358,7 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
         }
         var separation = HIGHEST;
         if cached {
-            separation = cached_face_min(moved, moved_offset, big);
+            separation = cached_face_min(moved, moved_offset, slots);
         } else if gridded {
             separation = grid_face_min(hull2, grid, moved, moved_offset);
         } else {
@@ -382,15 +382,16 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
     return best;
 }
 
-// The vertices of a hull of at most 32 vertices (64 when `big`; past the last, the last
-// again: a minimum is unchanged by repeats), for the face query against it
-// in "hulls_cached". Every index into the array is a constant once the
+// The vertices of a hull of at most `slots` vertices (8, 32 or 64; past
+// the last, the last again: a minimum is unchanged by repeats), for the
+// face query against it in "hulls_small", "hulls_cached" and
+// "hulls_cached64". Every index into the array is a constant once the
 // calls are inlined, so llvmpipe keeps it in registers (an array indexed
 // at run time would live in memory and cost more than the texels): each
 // vertex is read once per query instead of once per face computed.
 var<private> vertex_cache: array<vec3<f32>, 64>;
 
-fn cache_vertices(hull2: HullRecord, big: bool) {
+fn cache_vertices(hull2: HullRecord, slots: u32) {
     let last = hull2.vertex_count - 1u;
     vertex_cache[0] = hull_vertex(hull2, min(0u, last));
     vertex_cache[1] = hull_vertex(hull2, min(1u, last));
@@ -400,31 +401,33 @@ fn cache_vertices(hull2: HullRecord, big: bool) {
     vertex_cache[5] = hull_vertex(hull2, min(5u, last));
     vertex_cache[6] = hull_vertex(hull2, min(6u, last));
     vertex_cache[7] = hull_vertex(hull2, min(7u, last));
-    vertex_cache[8] = hull_vertex(hull2, min(8u, last));
-    vertex_cache[9] = hull_vertex(hull2, min(9u, last));
-    vertex_cache[10] = hull_vertex(hull2, min(10u, last));
-    vertex_cache[11] = hull_vertex(hull2, min(11u, last));
-    vertex_cache[12] = hull_vertex(hull2, min(12u, last));
-    vertex_cache[13] = hull_vertex(hull2, min(13u, last));
-    vertex_cache[14] = hull_vertex(hull2, min(14u, last));
-    vertex_cache[15] = hull_vertex(hull2, min(15u, last));
-    vertex_cache[16] = hull_vertex(hull2, min(16u, last));
-    vertex_cache[17] = hull_vertex(hull2, min(17u, last));
-    vertex_cache[18] = hull_vertex(hull2, min(18u, last));
-    vertex_cache[19] = hull_vertex(hull2, min(19u, last));
-    vertex_cache[20] = hull_vertex(hull2, min(20u, last));
-    vertex_cache[21] = hull_vertex(hull2, min(21u, last));
-    vertex_cache[22] = hull_vertex(hull2, min(22u, last));
-    vertex_cache[23] = hull_vertex(hull2, min(23u, last));
-    vertex_cache[24] = hull_vertex(hull2, min(24u, last));
-    vertex_cache[25] = hull_vertex(hull2, min(25u, last));
-    vertex_cache[26] = hull_vertex(hull2, min(26u, last));
-    vertex_cache[27] = hull_vertex(hull2, min(27u, last));
-    vertex_cache[28] = hull_vertex(hull2, min(28u, last));
-    vertex_cache[29] = hull_vertex(hull2, min(29u, last));
-    vertex_cache[30] = hull_vertex(hull2, min(30u, last));
-    vertex_cache[31] = hull_vertex(hull2, min(31u, last));
-    if big {
+    if slots > 8u {
+        vertex_cache[8] = hull_vertex(hull2, min(8u, last));
+        vertex_cache[9] = hull_vertex(hull2, min(9u, last));
+        vertex_cache[10] = hull_vertex(hull2, min(10u, last));
+        vertex_cache[11] = hull_vertex(hull2, min(11u, last));
+        vertex_cache[12] = hull_vertex(hull2, min(12u, last));
+        vertex_cache[13] = hull_vertex(hull2, min(13u, last));
+        vertex_cache[14] = hull_vertex(hull2, min(14u, last));
+        vertex_cache[15] = hull_vertex(hull2, min(15u, last));
+        vertex_cache[16] = hull_vertex(hull2, min(16u, last));
+        vertex_cache[17] = hull_vertex(hull2, min(17u, last));
+        vertex_cache[18] = hull_vertex(hull2, min(18u, last));
+        vertex_cache[19] = hull_vertex(hull2, min(19u, last));
+        vertex_cache[20] = hull_vertex(hull2, min(20u, last));
+        vertex_cache[21] = hull_vertex(hull2, min(21u, last));
+        vertex_cache[22] = hull_vertex(hull2, min(22u, last));
+        vertex_cache[23] = hull_vertex(hull2, min(23u, last));
+        vertex_cache[24] = hull_vertex(hull2, min(24u, last));
+        vertex_cache[25] = hull_vertex(hull2, min(25u, last));
+        vertex_cache[26] = hull_vertex(hull2, min(26u, last));
+        vertex_cache[27] = hull_vertex(hull2, min(27u, last));
+        vertex_cache[28] = hull_vertex(hull2, min(28u, last));
+        vertex_cache[29] = hull_vertex(hull2, min(29u, last));
+        vertex_cache[30] = hull_vertex(hull2, min(30u, last));
+        vertex_cache[31] = hull_vertex(hull2, min(31u, last));
+    }
+    if slots > 32u {
         vertex_cache[32] = hull_vertex(hull2, min(32u, last));
         vertex_cache[33] = hull_vertex(hull2, min(33u, last));
         vertex_cache[34] = hull_vertex(hull2, min(34u, last));
@@ -473,15 +476,17 @@ fn cached_min8(moved: vec3<f32>, moved_offset: f32, k: u32) -> f32 {
     return separation;
 }
 
-// The lowest of `n . w - d` over the cached vertices (32, or 64 when
-// `big`): vertex_min8's groups in the same order.
-fn cached_face_min(moved: vec3<f32>, moved_offset: f32, big: bool) -> f32 {
+// The lowest of `n . w - d` over the cached vertices (`slots` of them):
+// vertex_min8's groups in the same order.
+fn cached_face_min(moved: vec3<f32>, moved_offset: f32, slots: u32) -> f32 {
     var separation = HIGHEST;
     separation = min(separation, cached_min8(moved, moved_offset, 0u));
-    separation = min(separation, cached_min8(moved, moved_offset, 8u));
-    separation = min(separation, cached_min8(moved, moved_offset, 16u));
-    separation = min(separation, cached_min8(moved, moved_offset, 24u));
-    if big {
+    if slots > 8u {
+        separation = min(separation, cached_min8(moved, moved_offset, 8u));
+        separation = min(separation, cached_min8(moved, moved_offset, 16u));
+        separation = min(separation, cached_min8(moved, moved_offset, 24u));
+    }
+    if slots > 32u {
         separation = min(separation, cached_min8(moved, moved_offset, 32u));
         separation = min(separation, cached_min8(moved, moved_offset, 40u));
         separation = min(separation, cached_min8(moved, moved_offset, 48u));
@@ -818,19 +823,21 @@ fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transfor
 // ---- hulls_cached: A's edges in registers -----------------------------------
 //
 // The edge query of "hulls_cached" (both hulls of at most 32 vertices, so A
-// has at most 90 edges; "hulls_cached64", `big`: 64 and 186): A's edges'
+// has at most 90 edges; "hulls_cached64": 64 and 186; "hulls_small": 8
+// and 18, the caches' first 20 edges; `slots` says which): A's edges'
 // face normals are read once per query
 // into an array indexed only by constants (kept in registers, as the
 // vertex cache), and each edge of B that the bound keeps is tested against
 // all of them without a texel read. The rest is find_max_edge_separation's.
 
-// Two edges' normals a slot: 96 slots, 192 edges (the first 96 unless `big`). Private to the
+// Two edges' normals a slot: 96 slots, 192 edges (the first 20 when `slots`
+// is 8, 96 when 32). Private to the
 // invocation; module-scope, so that no call copies it.
 var<private> edge_cache_u: array<vec3<f32>, 192>;
 var<private> edge_cache_v: array<vec3<f32>, 192>;
 
 // A's edges' normals, pair by pair (past the last pair, the last again).
-fn cache_edges(hull_a: HullRecord, big: bool) {
+fn cache_edges(hull_a: HullRecord, slots: u32) {
     let last_pair = (hull_a.edge_count - 1u) >> 1u;
     var n: EdgePairNormals;
     n = edge_pair_normals(hull_a, min(0u, last_pair));
@@ -853,83 +860,85 @@ fn cache_edges(hull_a: HullRecord, big: bool) {
     edge_cache_u[16] = n.first.u; edge_cache_v[16] = n.first.v; edge_cache_u[17] = n.second.u; edge_cache_v[17] = n.second.v;
     n = edge_pair_normals(hull_a, min(9u, last_pair));
     edge_cache_u[18] = n.first.u; edge_cache_v[18] = n.first.v; edge_cache_u[19] = n.second.u; edge_cache_v[19] = n.second.v;
-    n = edge_pair_normals(hull_a, min(10u, last_pair));
-    edge_cache_u[20] = n.first.u; edge_cache_v[20] = n.first.v; edge_cache_u[21] = n.second.u; edge_cache_v[21] = n.second.v;
-    n = edge_pair_normals(hull_a, min(11u, last_pair));
-    edge_cache_u[22] = n.first.u; edge_cache_v[22] = n.first.v; edge_cache_u[23] = n.second.u; edge_cache_v[23] = n.second.v;
-    n = edge_pair_normals(hull_a, min(12u, last_pair));
-    edge_cache_u[24] = n.first.u; edge_cache_v[24] = n.first.v; edge_cache_u[25] = n.second.u; edge_cache_v[25] = n.second.v;
-    n = edge_pair_normals(hull_a, min(13u, last_pair));
-    edge_cache_u[26] = n.first.u; edge_cache_v[26] = n.first.v; edge_cache_u[27] = n.second.u; edge_cache_v[27] = n.second.v;
-    n = edge_pair_normals(hull_a, min(14u, last_pair));
-    edge_cache_u[28] = n.first.u; edge_cache_v[28] = n.first.v; edge_cache_u[29] = n.second.u; edge_cache_v[29] = n.second.v;
-    n = edge_pair_normals(hull_a, min(15u, last_pair));
-    edge_cache_u[30] = n.first.u; edge_cache_v[30] = n.first.v; edge_cache_u[31] = n.second.u; edge_cache_v[31] = n.second.v;
-    n = edge_pair_normals(hull_a, min(16u, last_pair));
-    edge_cache_u[32] = n.first.u; edge_cache_v[32] = n.first.v; edge_cache_u[33] = n.second.u; edge_cache_v[33] = n.second.v;
-    n = edge_pair_normals(hull_a, min(17u, last_pair));
-    edge_cache_u[34] = n.first.u; edge_cache_v[34] = n.first.v; edge_cache_u[35] = n.second.u; edge_cache_v[35] = n.second.v;
-    n = edge_pair_normals(hull_a, min(18u, last_pair));
-    edge_cache_u[36] = n.first.u; edge_cache_v[36] = n.first.v; edge_cache_u[37] = n.second.u; edge_cache_v[37] = n.second.v;
-    n = edge_pair_normals(hull_a, min(19u, last_pair));
-    edge_cache_u[38] = n.first.u; edge_cache_v[38] = n.first.v; edge_cache_u[39] = n.second.u; edge_cache_v[39] = n.second.v;
-    n = edge_pair_normals(hull_a, min(20u, last_pair));
-    edge_cache_u[40] = n.first.u; edge_cache_v[40] = n.first.v; edge_cache_u[41] = n.second.u; edge_cache_v[41] = n.second.v;
-    n = edge_pair_normals(hull_a, min(21u, last_pair));
-    edge_cache_u[42] = n.first.u; edge_cache_v[42] = n.first.v; edge_cache_u[43] = n.second.u; edge_cache_v[43] = n.second.v;
-    n = edge_pair_normals(hull_a, min(22u, last_pair));
-    edge_cache_u[44] = n.first.u; edge_cache_v[44] = n.first.v; edge_cache_u[45] = n.second.u; edge_cache_v[45] = n.second.v;
-    n = edge_pair_normals(hull_a, min(23u, last_pair));
-    edge_cache_u[46] = n.first.u; edge_cache_v[46] = n.first.v; edge_cache_u[47] = n.second.u; edge_cache_v[47] = n.second.v;
-    n = edge_pair_normals(hull_a, min(24u, last_pair));
-    edge_cache_u[48] = n.first.u; edge_cache_v[48] = n.first.v; edge_cache_u[49] = n.second.u; edge_cache_v[49] = n.second.v;
-    n = edge_pair_normals(hull_a, min(25u, last_pair));
-    edge_cache_u[50] = n.first.u; edge_cache_v[50] = n.first.v; edge_cache_u[51] = n.second.u; edge_cache_v[51] = n.second.v;
-    n = edge_pair_normals(hull_a, min(26u, last_pair));
-    edge_cache_u[52] = n.first.u; edge_cache_v[52] = n.first.v; edge_cache_u[53] = n.second.u; edge_cache_v[53] = n.second.v;
-    n = edge_pair_normals(hull_a, min(27u, last_pair));
-    edge_cache_u[54] = n.first.u; edge_cache_v[54] = n.first.v; edge_cache_u[55] = n.second.u; edge_cache_v[55] = n.second.v;
-    n = edge_pair_normals(hull_a, min(28u, last_pair));
-    edge_cache_u[56] = n.first.u; edge_cache_v[56] = n.first.v; edge_cache_u[57] = n.second.u; edge_cache_v[57] = n.second.v;
-    n = edge_pair_normals(hull_a, min(29u, last_pair));
-    edge_cache_u[58] = n.first.u; edge_cache_v[58] = n.first.v; edge_cache_u[59] = n.second.u; edge_cache_v[59] = n.second.v;
-    n = edge_pair_normals(hull_a, min(30u, last_pair));
-    edge_cache_u[60] = n.first.u; edge_cache_v[60] = n.first.v; edge_cache_u[61] = n.second.u; edge_cache_v[61] = n.second.v;
-    n = edge_pair_normals(hull_a, min(31u, last_pair));
-    edge_cache_u[62] = n.first.u; edge_cache_v[62] = n.first.v; edge_cache_u[63] = n.second.u; edge_cache_v[63] = n.second.v;
-    n = edge_pair_normals(hull_a, min(32u, last_pair));
-    edge_cache_u[64] = n.first.u; edge_cache_v[64] = n.first.v; edge_cache_u[65] = n.second.u; edge_cache_v[65] = n.second.v;
-    n = edge_pair_normals(hull_a, min(33u, last_pair));
-    edge_cache_u[66] = n.first.u; edge_cache_v[66] = n.first.v; edge_cache_u[67] = n.second.u; edge_cache_v[67] = n.second.v;
-    n = edge_pair_normals(hull_a, min(34u, last_pair));
-    edge_cache_u[68] = n.first.u; edge_cache_v[68] = n.first.v; edge_cache_u[69] = n.second.u; edge_cache_v[69] = n.second.v;
-    n = edge_pair_normals(hull_a, min(35u, last_pair));
-    edge_cache_u[70] = n.first.u; edge_cache_v[70] = n.first.v; edge_cache_u[71] = n.second.u; edge_cache_v[71] = n.second.v;
-    n = edge_pair_normals(hull_a, min(36u, last_pair));
-    edge_cache_u[72] = n.first.u; edge_cache_v[72] = n.first.v; edge_cache_u[73] = n.second.u; edge_cache_v[73] = n.second.v;
-    n = edge_pair_normals(hull_a, min(37u, last_pair));
-    edge_cache_u[74] = n.first.u; edge_cache_v[74] = n.first.v; edge_cache_u[75] = n.second.u; edge_cache_v[75] = n.second.v;
-    n = edge_pair_normals(hull_a, min(38u, last_pair));
-    edge_cache_u[76] = n.first.u; edge_cache_v[76] = n.first.v; edge_cache_u[77] = n.second.u; edge_cache_v[77] = n.second.v;
-    n = edge_pair_normals(hull_a, min(39u, last_pair));
-    edge_cache_u[78] = n.first.u; edge_cache_v[78] = n.first.v; edge_cache_u[79] = n.second.u; edge_cache_v[79] = n.second.v;
-    n = edge_pair_normals(hull_a, min(40u, last_pair));
-    edge_cache_u[80] = n.first.u; edge_cache_v[80] = n.first.v; edge_cache_u[81] = n.second.u; edge_cache_v[81] = n.second.v;
-    n = edge_pair_normals(hull_a, min(41u, last_pair));
-    edge_cache_u[82] = n.first.u; edge_cache_v[82] = n.first.v; edge_cache_u[83] = n.second.u; edge_cache_v[83] = n.second.v;
-    n = edge_pair_normals(hull_a, min(42u, last_pair));
-    edge_cache_u[84] = n.first.u; edge_cache_v[84] = n.first.v; edge_cache_u[85] = n.second.u; edge_cache_v[85] = n.second.v;
-    n = edge_pair_normals(hull_a, min(43u, last_pair));
-    edge_cache_u[86] = n.first.u; edge_cache_v[86] = n.first.v; edge_cache_u[87] = n.second.u; edge_cache_v[87] = n.second.v;
-    n = edge_pair_normals(hull_a, min(44u, last_pair));
-    edge_cache_u[88] = n.first.u; edge_cache_v[88] = n.first.v; edge_cache_u[89] = n.second.u; edge_cache_v[89] = n.second.v;
-    n = edge_pair_normals(hull_a, min(45u, last_pair));
-    edge_cache_u[90] = n.first.u; edge_cache_v[90] = n.first.v; edge_cache_u[91] = n.second.u; edge_cache_v[91] = n.second.v;
-    n = edge_pair_normals(hull_a, min(46u, last_pair));
-    edge_cache_u[92] = n.first.u; edge_cache_v[92] = n.first.v; edge_cache_u[93] = n.second.u; edge_cache_v[93] = n.second.v;
-    n = edge_pair_normals(hull_a, min(47u, last_pair));
+    if slots > 8u {
+        n = edge_pair_normals(hull_a, min(10u, last_pair));
+        edge_cache_u[20] = n.first.u; edge_cache_v[20] = n.first.v; edge_cache_u[21] = n.second.u; edge_cache_v[21] = n.second.v;
+        n = edge_pair_normals(hull_a, min(11u, last_pair));
+        edge_cache_u[22] = n.first.u; edge_cache_v[22] = n.first.v; edge_cache_u[23] = n.second.u; edge_cache_v[23] = n.second.v;
+        n = edge_pair_normals(hull_a, min(12u, last_pair));
+        edge_cache_u[24] = n.first.u; edge_cache_v[24] = n.first.v; edge_cache_u[25] = n.second.u; edge_cache_v[25] = n.second.v;
+        n = edge_pair_normals(hull_a, min(13u, last_pair));
+        edge_cache_u[26] = n.first.u; edge_cache_v[26] = n.first.v; edge_cache_u[27] = n.second.u; edge_cache_v[27] = n.second.v;
+        n = edge_pair_normals(hull_a, min(14u, last_pair));
+        edge_cache_u[28] = n.first.u; edge_cache_v[28] = n.first.v; edge_cache_u[29] = n.second.u; edge_cache_v[29] = n.second.v;
+        n = edge_pair_normals(hull_a, min(15u, last_pair));
+        edge_cache_u[30] = n.first.u; edge_cache_v[30] = n.first.v; edge_cache_u[31] = n.second.u; edge_cache_v[31] = n.second.v;
+        n = edge_pair_normals(hull_a, min(16u, last_pair));
+        edge_cache_u[32] = n.first.u; edge_cache_v[32] = n.first.v; edge_cache_u[33] = n.second.u; edge_cache_v[33] = n.second.v;
+        n = edge_pair_normals(hull_a, min(17u, last_pair));
+        edge_cache_u[34] = n.first.u; edge_cache_v[34] = n.first.v; edge_cache_u[35] = n.second.u; edge_cache_v[35] = n.second.v;
+        n = edge_pair_normals(hull_a, min(18u, last_pair));
+        edge_cache_u[36] = n.first.u; edge_cache_v[36] = n.first.v; edge_cache_u[37] = n.second.u; edge_cache_v[37] = n.second.v;
+        n = edge_pair_normals(hull_a, min(19u, last_pair));
+        edge_cache_u[38] = n.first.u; edge_cache_v[38] = n.first.v; edge_cache_u[39] = n.second.u; edge_cache_v[39] = n.second.v;
+        n = edge_pair_normals(hull_a, min(20u, last_pair));
+        edge_cache_u[40] = n.first.u; edge_cache_v[40] = n.first.v; edge_cache_u[41] = n.second.u; edge_cache_v[41] = n.second.v;
+        n = edge_pair_normals(hull_a, min(21u, last_pair));
+        edge_cache_u[42] = n.first.u; edge_cache_v[42] = n.first.v; edge_cache_u[43] = n.second.u; edge_cache_v[43] = n.second.v;
+        n = edge_pair_normals(hull_a, min(22u, last_pair));
+        edge_cache_u[44] = n.first.u; edge_cache_v[44] = n.first.v; edge_cache_u[45] = n.second.u; edge_cache_v[45] = n.second.v;
+        n = edge_pair_normals(hull_a, min(23u, last_pair));
+        edge_cache_u[46] = n.first.u; edge_cache_v[46] = n.first.v; edge_cache_u[47] = n.second.u; edge_cache_v[47] = n.second.v;
+        n = edge_pair_normals(hull_a, min(24u, last_pair));
+        edge_cache_u[48] = n.first.u; edge_cache_v[48] = n.first.v; edge_cache_u[49] = n.second.u; edge_cache_v[49] = n.second.v;
+        n = edge_pair_normals(hull_a, min(25u, last_pair));
+        edge_cache_u[50] = n.first.u; edge_cache_v[50] = n.first.v; edge_cache_u[51] = n.second.u; edge_cache_v[51] = n.second.v;
+        n = edge_pair_normals(hull_a, min(26u, last_pair));
+        edge_cache_u[52] = n.first.u; edge_cache_v[52] = n.first.v; edge_cache_u[53] = n.second.u; edge_cache_v[53] = n.second.v;
+        n = edge_pair_normals(hull_a, min(27u, last_pair));
+        edge_cache_u[54] = n.first.u; edge_cache_v[54] = n.first.v; edge_cache_u[55] = n.second.u; edge_cache_v[55] = n.second.v;
+        n = edge_pair_normals(hull_a, min(28u, last_pair));
+        edge_cache_u[56] = n.first.u; edge_cache_v[56] = n.first.v; edge_cache_u[57] = n.second.u; edge_cache_v[57] = n.second.v;
+        n = edge_pair_normals(hull_a, min(29u, last_pair));
+        edge_cache_u[58] = n.first.u; edge_cache_v[58] = n.first.v; edge_cache_u[59] = n.second.u; edge_cache_v[59] = n.second.v;
+        n = edge_pair_normals(hull_a, min(30u, last_pair));
+        edge_cache_u[60] = n.first.u; edge_cache_v[60] = n.first.v; edge_cache_u[61] = n.second.u; edge_cache_v[61] = n.second.v;
+        n = edge_pair_normals(hull_a, min(31u, last_pair));
+        edge_cache_u[62] = n.first.u; edge_cache_v[62] = n.first.v; edge_cache_u[63] = n.second.u; edge_cache_v[63] = n.second.v;
+        n = edge_pair_normals(hull_a, min(32u, last_pair));
+        edge_cache_u[64] = n.first.u; edge_cache_v[64] = n.first.v; edge_cache_u[65] = n.second.u; edge_cache_v[65] = n.second.v;
+        n = edge_pair_normals(hull_a, min(33u, last_pair));
+        edge_cache_u[66] = n.first.u; edge_cache_v[66] = n.first.v; edge_cache_u[67] = n.second.u; edge_cache_v[67] = n.second.v;
+        n = edge_pair_normals(hull_a, min(34u, last_pair));
+        edge_cache_u[68] = n.first.u; edge_cache_v[68] = n.first.v; edge_cache_u[69] = n.second.u; edge_cache_v[69] = n.second.v;
+        n = edge_pair_normals(hull_a, min(35u, last_pair));
+        edge_cache_u[70] = n.first.u; edge_cache_v[70] = n.first.v; edge_cache_u[71] = n.second.u; edge_cache_v[71] = n.second.v;
+        n = edge_pair_normals(hull_a, min(36u, last_pair));
+        edge_cache_u[72] = n.first.u; edge_cache_v[72] = n.first.v; edge_cache_u[73] = n.second.u; edge_cache_v[73] = n.second.v;
+        n = edge_pair_normals(hull_a, min(37u, last_pair));
+        edge_cache_u[74] = n.first.u; edge_cache_v[74] = n.first.v; edge_cache_u[75] = n.second.u; edge_cache_v[75] = n.second.v;
+        n = edge_pair_normals(hull_a, min(38u, last_pair));
+        edge_cache_u[76] = n.first.u; edge_cache_v[76] = n.first.v; edge_cache_u[77] = n.second.u; edge_cache_v[77] = n.second.v;
+        n = edge_pair_normals(hull_a, min(39u, last_pair));
+        edge_cache_u[78] = n.first.u; edge_cache_v[78] = n.first.v; edge_cache_u[79] = n.second.u; edge_cache_v[79] = n.second.v;
+        n = edge_pair_normals(hull_a, min(40u, last_pair));
+        edge_cache_u[80] = n.first.u; edge_cache_v[80] = n.first.v; edge_cache_u[81] = n.second.u; edge_cache_v[81] = n.second.v;
+        n = edge_pair_normals(hull_a, min(41u, last_pair));
+        edge_cache_u[82] = n.first.u; edge_cache_v[82] = n.first.v; edge_cache_u[83] = n.second.u; edge_cache_v[83] = n.second.v;
+        n = edge_pair_normals(hull_a, min(42u, last_pair));
+        edge_cache_u[84] = n.first.u; edge_cache_v[84] = n.first.v; edge_cache_u[85] = n.second.u; edge_cache_v[85] = n.second.v;
+        n = edge_pair_normals(hull_a, min(43u, last_pair));
+        edge_cache_u[86] = n.first.u; edge_cache_v[86] = n.first.v; edge_cache_u[87] = n.second.u; edge_cache_v[87] = n.second.v;
+        n = edge_pair_normals(hull_a, min(44u, last_pair));
+        edge_cache_u[88] = n.first.u; edge_cache_v[88] = n.first.v; edge_cache_u[89] = n.second.u; edge_cache_v[89] = n.second.v;
+        n = edge_pair_normals(hull_a, min(45u, last_pair));
+        edge_cache_u[90] = n.first.u; edge_cache_v[90] = n.first.v; edge_cache_u[91] = n.second.u; edge_cache_v[91] = n.second.v;
+        n = edge_pair_normals(hull_a, min(46u, last_pair));
+        edge_cache_u[92] = n.first.u; edge_cache_v[92] = n.first.v; edge_cache_u[93] = n.second.u; edge_cache_v[93] = n.second.v;
+        n = edge_pair_normals(hull_a, min(47u, last_pair));
+    }
     edge_cache_u[94] = n.first.u; edge_cache_v[94] = n.first.v; edge_cache_u[95] = n.second.u; edge_cache_v[95] = n.second.v;
-    if big {
+    if slots > 32u {
         n = edge_pair_normals(hull_a, min(48u, last_pair));
         edge_cache_u[96] = n.first.u; edge_cache_v[96] = n.first.v; edge_cache_u[97] = n.second.u; edge_cache_v[97] = n.second.v;
         n = edge_pair_normals(hull_a, min(49u, last_pair));
@@ -1038,33 +1047,35 @@ fn cached_bits4(b: MovedEdge, i: u32, last: u32) -> u32 {
 }
 
 // All of A's cached edges against B's moved edge, as crossings.
-fn cached_crossings(b: MovedEdge, last: u32, big: bool) -> Crossings {
+fn cached_crossings(b: MovedEdge, last: u32, slots: u32) -> Crossings {
     var crossings = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     crossings = add_crossings(crossings, cached_bits4(b, 0u, last), 0u);
     crossings = add_crossings(crossings, cached_bits4(b, 4u, last), 4u);
     crossings = add_crossings(crossings, cached_bits4(b, 8u, last), 8u);
     crossings = add_crossings(crossings, cached_bits4(b, 12u, last), 12u);
     crossings = add_crossings(crossings, cached_bits4(b, 16u, last), 16u);
-    crossings = add_crossings(crossings, cached_bits4(b, 20u, last), 20u);
-    crossings = add_crossings(crossings, cached_bits4(b, 24u, last), 24u);
-    crossings = add_crossings(crossings, cached_bits4(b, 28u, last), 28u);
-    crossings = add_crossings(crossings, cached_bits4(b, 32u, last), 32u);
-    crossings = add_crossings(crossings, cached_bits4(b, 36u, last), 36u);
-    crossings = add_crossings(crossings, cached_bits4(b, 40u, last), 40u);
-    crossings = add_crossings(crossings, cached_bits4(b, 44u, last), 44u);
-    crossings = add_crossings(crossings, cached_bits4(b, 48u, last), 48u);
-    crossings = add_crossings(crossings, cached_bits4(b, 52u, last), 52u);
-    crossings = add_crossings(crossings, cached_bits4(b, 56u, last), 56u);
-    crossings = add_crossings(crossings, cached_bits4(b, 60u, last), 60u);
-    crossings = add_crossings(crossings, cached_bits4(b, 64u, last), 64u);
-    crossings = add_crossings(crossings, cached_bits4(b, 68u, last), 68u);
-    crossings = add_crossings(crossings, cached_bits4(b, 72u, last), 72u);
-    crossings = add_crossings(crossings, cached_bits4(b, 76u, last), 76u);
-    crossings = add_crossings(crossings, cached_bits4(b, 80u, last), 80u);
-    crossings = add_crossings(crossings, cached_bits4(b, 84u, last), 84u);
-    crossings = add_crossings(crossings, cached_bits4(b, 88u, last), 88u);
-    crossings = add_crossings(crossings, cached_bits4(b, 92u, last), 92u);
-    if big {
+    if slots > 8u {
+        crossings = add_crossings(crossings, cached_bits4(b, 20u, last), 20u);
+        crossings = add_crossings(crossings, cached_bits4(b, 24u, last), 24u);
+        crossings = add_crossings(crossings, cached_bits4(b, 28u, last), 28u);
+        crossings = add_crossings(crossings, cached_bits4(b, 32u, last), 32u);
+        crossings = add_crossings(crossings, cached_bits4(b, 36u, last), 36u);
+        crossings = add_crossings(crossings, cached_bits4(b, 40u, last), 40u);
+        crossings = add_crossings(crossings, cached_bits4(b, 44u, last), 44u);
+        crossings = add_crossings(crossings, cached_bits4(b, 48u, last), 48u);
+        crossings = add_crossings(crossings, cached_bits4(b, 52u, last), 52u);
+        crossings = add_crossings(crossings, cached_bits4(b, 56u, last), 56u);
+        crossings = add_crossings(crossings, cached_bits4(b, 60u, last), 60u);
+        crossings = add_crossings(crossings, cached_bits4(b, 64u, last), 64u);
+        crossings = add_crossings(crossings, cached_bits4(b, 68u, last), 68u);
+        crossings = add_crossings(crossings, cached_bits4(b, 72u, last), 72u);
+        crossings = add_crossings(crossings, cached_bits4(b, 76u, last), 76u);
+        crossings = add_crossings(crossings, cached_bits4(b, 80u, last), 80u);
+        crossings = add_crossings(crossings, cached_bits4(b, 84u, last), 84u);
+        crossings = add_crossings(crossings, cached_bits4(b, 88u, last), 88u);
+        crossings = add_crossings(crossings, cached_bits4(b, 92u, last), 92u);
+    }
+    if slots > 32u {
         crossings = add_crossings(crossings, cached_bits4(b, 96u, last), 96u);
         crossings = add_crossings(crossings, cached_bits4(b, 100u, last), 100u);
         crossings = add_crossings(crossings, cached_bits4(b, 104u, last), 104u);
@@ -1108,10 +1119,11 @@ fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, inner_a: vec4<f32>, 
         | candidate_bit(hull_b, j, 3u, last_b, inner_a, tolerance, limit, slack, floor);
 }
 
-// B's edges (at most 90, 186 when `big`) that the bound keeps at the floor, as bits, in
+// B's edges (at most 18, 90 or 186 as `slots` is 8, 32 or 64) that the
+// bound keeps at the floor, as bits, in
 // straight-line code: two texels an edge, read once, no lane waiting on
 // another's skips.
-fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, big: bool) -> Crossings {
+fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, slots: u32) -> Crossings {
     let last_b = hull_b.edge_count - 1u;
     var candidates = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, inner_a, tolerance, limit, slack, floor), 0u);
@@ -1119,26 +1131,28 @@ fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, lim
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 8u, last_b, inner_a, tolerance, limit, slack, floor), 8u);
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 12u, last_b, inner_a, tolerance, limit, slack, floor), 12u);
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 16u, last_b, inner_a, tolerance, limit, slack, floor), 16u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, inner_a, tolerance, limit, slack, floor), 20u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, inner_a, tolerance, limit, slack, floor), 24u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, inner_a, tolerance, limit, slack, floor), 28u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, inner_a, tolerance, limit, slack, floor), 32u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, inner_a, tolerance, limit, slack, floor), 36u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, inner_a, tolerance, limit, slack, floor), 40u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, inner_a, tolerance, limit, slack, floor), 44u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, inner_a, tolerance, limit, slack, floor), 48u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, inner_a, tolerance, limit, slack, floor), 52u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, inner_a, tolerance, limit, slack, floor), 56u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, inner_a, tolerance, limit, slack, floor), 60u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, inner_a, tolerance, limit, slack, floor), 64u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, inner_a, tolerance, limit, slack, floor), 68u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, inner_a, tolerance, limit, slack, floor), 72u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, inner_a, tolerance, limit, slack, floor), 76u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, inner_a, tolerance, limit, slack, floor), 80u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, inner_a, tolerance, limit, slack, floor), 84u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, inner_a, tolerance, limit, slack, floor), 88u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, inner_a, tolerance, limit, slack, floor), 92u);
-    if big {
+    if slots > 8u {
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, inner_a, tolerance, limit, slack, floor), 20u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, inner_a, tolerance, limit, slack, floor), 24u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, inner_a, tolerance, limit, slack, floor), 28u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, inner_a, tolerance, limit, slack, floor), 32u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, inner_a, tolerance, limit, slack, floor), 36u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, inner_a, tolerance, limit, slack, floor), 40u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, inner_a, tolerance, limit, slack, floor), 44u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, inner_a, tolerance, limit, slack, floor), 48u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, inner_a, tolerance, limit, slack, floor), 52u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, inner_a, tolerance, limit, slack, floor), 56u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, inner_a, tolerance, limit, slack, floor), 60u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, inner_a, tolerance, limit, slack, floor), 64u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, inner_a, tolerance, limit, slack, floor), 68u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, inner_a, tolerance, limit, slack, floor), 72u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, inner_a, tolerance, limit, slack, floor), 76u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, inner_a, tolerance, limit, slack, floor), 80u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, inner_a, tolerance, limit, slack, floor), 84u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, inner_a, tolerance, limit, slack, floor), 88u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, inner_a, tolerance, limit, slack, floor), 92u);
+    }
+    if slots > 32u {
         candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, inner_a, tolerance, limit, slack, floor), 96u);
         candidates = add_crossings(candidates, candidate_bits4(hull_b, 100u, last_b, inner_a, tolerance, limit, slack, floor), 100u);
         candidates = add_crossings(candidates, candidate_bits4(hull_b, 104u, last_b, inner_a, tolerance, limit, slack, floor), 104u);
@@ -1170,16 +1184,16 @@ fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, lim
 // find_max_edge_separation with A's edges cached, and B's edges taken from
 // the candidates, each checked again at the scan's current level before it
 // is moved and tested.
-fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, big: bool) -> EdgeSeparation {
+fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, slots: u32) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
     let inner_a = inner_in_b(hull_a, xf);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    var candidates = candidate_edges_b(hull_b, inner_a, tolerance, limit, slack, floor, big);
+    var candidates = candidate_edges_b(hull_b, inner_a, tolerance, limit, slack, floor, slots);
     if !any_crossing(candidates) {
         return scan.best;
     }
-    cache_edges(hull_a, big);
+    cache_edges(hull_a, slots);
     loop {
         loop {
             if !any_crossing(candidates) {
@@ -1197,7 +1211,7 @@ fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: T
         let j = lowest_crossing(candidates);
         candidates = remove_crossing(candidates, j);
         let b = moved_edge(hull_b, j, xf);
-        var crossings = cached_crossings(b, last, big);
+        var crossings = cached_crossings(b, last, slots);
         loop {
             if !any_crossing(crossings) {
                 break;
@@ -1791,17 +1805,18 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // the margin.
 // `wide`: the queries' wide steps (see "Loops and lavapipe"); `cached`: the
 // queries hold the other hull's vertices and A's edges in registers (both
-// hulls of 9 to 32 vertices, "hulls_cached"), `big` with room for 64
-// vertices and 192 edges ("hulls_cached64"); `gridded`: the face queries
+// hulls of 9 to 32 vertices, "hulls_cached"; `slots`: 32), with room for
+// 64 vertices and 192 edges ("hulls_cached64"; 64) or 8 and 20 ("hulls_small",
+// both hulls of at most 8 vertices, boxes among them; 8); `gridded`: the face queries
 // look each face's deepest vertex up on the other hull's Gauss-map grid
 // ("hulls_gridded", with `wide`). Each is a constant of its entry point, so
 // the code it leaves out is not compiled in.
-fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, big: bool, gridded: bool) -> PairResult {
-    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, big, gridded);
+fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool) -> PairResult {
+    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded);
     if face_a.value >= margin {
         return PairResult(false, 0u, face_a.value);
     }
-    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, big, gridded);
+    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, slots, gridded);
     if face_b.value >= margin {
         return PairResult(false, 0u, face_b.value);
     }
@@ -1810,7 +1825,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     if wide {
         edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     } else if cached {
-        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, big);
+        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots);
     } else {
         edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     }
@@ -1837,7 +1852,7 @@ fn body_shape(body: u32) -> HullRecord {
 
 // Two hulls; `wide` for "hulls_large" and "hulls_gridded", `cached` for
 // "hulls_cached", `gridded` for "hulls_gridded".
-fn hulls_pair(pair: Pair, wide: bool, cached: bool, big: bool, gridded: bool) -> PairResult {
+fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool) -> PairResult {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
     let xf_ab = inv_mul_transforms3(xf_a, xf_b);
@@ -1845,7 +1860,7 @@ fn hulls_pair(pair: Pair, wide: bool, cached: bool, big: bool, gridded: bool) ->
     let hull_a = body_shape(pair.a);
     let hull_b = body_shape(pair.b);
     let sizes = hull_a.size + hull_b.size;
-    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, big, gridded);
+    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, slots, gridded);
 }
 
 // A hull and a sphere, either way round: one call for both orders, so that
@@ -1873,7 +1888,7 @@ fn spheres_pair(pair: Pair) -> PairResult {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false, false, false));
+    finish(task, hulls_pair(task.pair, false, false, 0u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -1891,23 +1906,29 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, false, false));
+    finish(task, hulls_pair(task.pair, true, false, 0u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, false, false));
+    finish(task, hulls_pair(task.pair, false, true, 32u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached64(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, true, false));
+    finish(task, hulls_pair(task.pair, false, true, 64u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, false, true));
+    finish(task, hulls_pair(task.pair, true, false, 0u, true));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hulls_small(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hulls_pair(task.pair, false, true, 8u, false));
 }

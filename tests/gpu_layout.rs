@@ -321,7 +321,8 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "hulls_large",
             "hulls_cached",
             "hulls_cached64",
-            "hulls_gridded"
+            "hulls_gridded",
+            "hulls_small"
         ]
     );
 }

@@ -1,8 +1,9 @@
 //! The 3D side of the GPU narrowphase: `shaders/sat3.wgsl`, the hull
-//! library and the bodies as textures (see [`HullRecord`]), six kinds of
-//! pair (two hulls: small, large, or, on a software adapter, both of 9 to
-//! 32 or to 64 vertices; a hull and a sphere either way round; two
-//! spheres).
+//! library and the bodies as textures (see [`HullRecord`]), eight kinds of
+//! pair (two hulls: up to 64 vertices, a larger one with or without a
+//! Gauss-map grid, or, on a software adapter, both of up to 8, up to 32 or
+//! up to 64 vertices with caches of that size; a hull and a sphere either
+//! way round; two spheres).
 
 use super::buffers::{GrowTexture, pad_to_rows};
 use super::context::GpuContext;
@@ -36,6 +37,15 @@ pub(crate) const WIDE_HULL_VERTICES: usize = 64;
 /// 700 floats per invocation to local memory and lose occupancy, and its
 /// texture cache serves the repeated reads well, so GPUs keep `hulls`.
 pub(crate) const CACHED_HULL_VERTICES: usize = 32;
+
+/// Pairs of hulls of at most this many vertices on both sides (boxes among
+/// them: a hull of 8 vertices has at most 18 edges) take `hulls_small` on a
+/// software adapter: the caches of `hulls_cached` cut to 8 vertices and 20
+/// edges, read in full as those are. Measured with `gpusat bench --dim 3
+/// --shapes boxes --backends cpu,gpu-kernel` on lavapipe (20,000 pairs,
+/// three interleaved runs, ns per pair): boxes 955-1,056 (`hulls`) ->
+/// 576-651; at 1M pairs 481.5 against one CPU thread's 295.8 (0.61x).
+pub(crate) const SMALL_HULL_VERTICES: usize = 8;
 
 /// The same with caches twice the size (`hulls_cached64`): pairs of hulls
 /// of 9 to this many vertices, one of them above [`CACHED_HULL_VERTICES`].
@@ -75,9 +85,10 @@ fn gpu_grid(hull: &Hull) -> Option<(u32, Vec<Vec<u16>>)> {
 const NO_GRID: u8 = 8;
 
 /// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`] vertices (not
-/// class 3 or 4), 1 a sphere, 2 a larger hull; when `cached` (on a
-/// software adapter) 3 a hull of 9 to [`CACHED_HULL_VERTICES`] and 4 a hull
-/// of more, up to [`CACHED64_HULL_VERTICES`]; a hull's class with
+/// class 3, 4 or 5), 1 a sphere, 2 a larger hull; when `cached` (on a
+/// software adapter) 5 a hull of up to [`SMALL_HULL_VERTICES`], 3 of up to
+/// [`CACHED_HULL_VERTICES`] and 4 of more, up to
+/// [`CACHED64_HULL_VERTICES`]; a hull's class with
 /// [`NO_GRID`] added where it has no `gridded` grid ([`gpu_grid`]).
 fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
     let flag = match shape {
@@ -86,6 +97,7 @@ fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
     };
     flag | match shape {
         Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
+        Shape::Hull(hull) if cached && hull.vertices().len() <= SMALL_HULL_VERTICES => 5,
         Shape::Hull(hull)
             if cached && (9..=CACHED_HULL_VERTICES).contains(&hull.vertices().len()) =>
         {
@@ -107,7 +119,8 @@ fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
 /// order), 2 `spheres`, 3 `hulls_large` (a large hull with any hull), 4
 /// `hulls_cached` (two hulls of class 3), 5 `hulls_cached64` (classes 3
 /// and 4, one of them 4), 6 `hulls_gridded` (a large hull with any hull,
-/// both with a grid the kernel can use).
+/// both with a grid the kernel can use), 7 `hulls_small` (two hulls of
+/// class 5).
 fn kind_of(a: u8, b: u8) -> u8 {
     let gridded = (a | b) & NO_GRID == 0;
     match (a & !NO_GRID, b & !NO_GRID) {
@@ -115,7 +128,8 @@ fn kind_of(a: u8, b: u8) -> u8 {
         (1, _) | (_, 1) => 1,
         (3, 3) => 4,
         (3 | 4, 3 | 4) => 5,
-        (0 | 3 | 4, 0 | 3 | 4) => 0,
+        (5, 5) => 7,
+        (0 | 3 | 4 | 5, 0 | 3 | 4 | 5) => 0,
         _ if gridded => 6,
         _ => 3,
     }
@@ -281,6 +295,7 @@ impl Dimension for Spatial {
         "hulls_cached",
         "hulls_cached64",
         "hulls_gridded",
+        "hulls_small",
     ];
 
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
@@ -438,8 +453,8 @@ mod tests {
     use super::*;
     use crate::d3::MAX_HULL_VERTICES;
 
-    /// Hulls of 9 to 32 vertices take the cached kind only on a software
-    /// adapter, and only against each other.
+    /// Hulls of up to 8, 9 to 32 and 33 to 64 vertices take the cached
+    /// kinds only on a software adapter, and only against each other.
     #[test]
     fn the_cached_kind_is_for_software_adapters_and_mid_sized_hulls() {
         use crate::d3::{Hull, Sphere};
@@ -461,8 +476,10 @@ mod tests {
             (
                 Shape::Hull(Hull::cuboid(Vec3::ONE).expect("a valid box")),
                 0,
-                0,
+                5,
             ),
+            (hull(4), 0, 5),
+            (hull(8), 0, 5),
             (hull(9), 0, 3),
             (hull(32), 0, 3),
             (hull(33), 0, 4),
@@ -485,8 +502,13 @@ mod tests {
             );
         }
         assert_eq!(kind_of(3, 3), 4, "two mid-sized hulls: hulls_cached");
-        assert_eq!(kind_of(3, 0), 0, "a mid-sized hull and a box: hulls");
-        assert_eq!(kind_of(0, 3), 0, "a box and a mid-sized hull: hulls");
+        assert_eq!(kind_of(5, 5), 7, "two boxes: hulls_small");
+        assert_eq!(kind_of(0, 0), 0, "two boxes on a GPU: hulls");
+        assert_eq!(kind_of(3, 5), 0, "a mid-sized hull and a box: hulls");
+        assert_eq!(kind_of(5, 3), 0, "a box and a mid-sized hull: hulls");
+        assert_eq!(kind_of(5, 4), 0, "a box and up to 64: hulls");
+        assert_eq!(kind_of(5, 1), 1, "a box and a sphere: hull_sphere");
+        assert_eq!(kind_of(5, 2), 6, "a box and a large hull: hulls_gridded");
         assert_eq!(kind_of(3, 4), 5, "up to 32 and up to 64: hulls_cached64");
         assert_eq!(kind_of(4, 4), 5, "two up to 64: hulls_cached64");
         assert_eq!(kind_of(4, 0), 0, "up to 64 and a box: hulls");
