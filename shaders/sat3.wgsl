@@ -410,22 +410,24 @@ fn cache_vertices(hull2: HullRecord, slots: u32) {
         vertex_cache[13] = hull_vertex(hull2, min(13u, last));
         vertex_cache[14] = hull_vertex(hull2, min(14u, last));
         vertex_cache[15] = hull_vertex(hull2, min(15u, last));
-        vertex_cache[16] = hull_vertex(hull2, min(16u, last));
-        vertex_cache[17] = hull_vertex(hull2, min(17u, last));
-        vertex_cache[18] = hull_vertex(hull2, min(18u, last));
-        vertex_cache[19] = hull_vertex(hull2, min(19u, last));
-        vertex_cache[20] = hull_vertex(hull2, min(20u, last));
-        vertex_cache[21] = hull_vertex(hull2, min(21u, last));
-        vertex_cache[22] = hull_vertex(hull2, min(22u, last));
-        vertex_cache[23] = hull_vertex(hull2, min(23u, last));
-        vertex_cache[24] = hull_vertex(hull2, min(24u, last));
-        vertex_cache[25] = hull_vertex(hull2, min(25u, last));
-        vertex_cache[26] = hull_vertex(hull2, min(26u, last));
-        vertex_cache[27] = hull_vertex(hull2, min(27u, last));
-        vertex_cache[28] = hull_vertex(hull2, min(28u, last));
-        vertex_cache[29] = hull_vertex(hull2, min(29u, last));
-        vertex_cache[30] = hull_vertex(hull2, min(30u, last));
-        vertex_cache[31] = hull_vertex(hull2, min(31u, last));
+        if slots > 16u {
+            vertex_cache[16] = hull_vertex(hull2, min(16u, last));
+            vertex_cache[17] = hull_vertex(hull2, min(17u, last));
+            vertex_cache[18] = hull_vertex(hull2, min(18u, last));
+            vertex_cache[19] = hull_vertex(hull2, min(19u, last));
+            vertex_cache[20] = hull_vertex(hull2, min(20u, last));
+            vertex_cache[21] = hull_vertex(hull2, min(21u, last));
+            vertex_cache[22] = hull_vertex(hull2, min(22u, last));
+            vertex_cache[23] = hull_vertex(hull2, min(23u, last));
+            vertex_cache[24] = hull_vertex(hull2, min(24u, last));
+            vertex_cache[25] = hull_vertex(hull2, min(25u, last));
+            vertex_cache[26] = hull_vertex(hull2, min(26u, last));
+            vertex_cache[27] = hull_vertex(hull2, min(27u, last));
+            vertex_cache[28] = hull_vertex(hull2, min(28u, last));
+            vertex_cache[29] = hull_vertex(hull2, min(29u, last));
+            vertex_cache[30] = hull_vertex(hull2, min(30u, last));
+            vertex_cache[31] = hull_vertex(hull2, min(31u, last));
+        }
     }
     if slots > 32u {
         vertex_cache[32] = hull_vertex(hull2, min(32u, last));
@@ -483,8 +485,10 @@ fn cached_face_min(moved: vec3<f32>, moved_offset: f32, slots: u32) -> f32 {
     separation = min(separation, cached_min8(moved, moved_offset, 0u));
     if slots > 8u {
         separation = min(separation, cached_min8(moved, moved_offset, 8u));
-        separation = min(separation, cached_min8(moved, moved_offset, 16u));
-        separation = min(separation, cached_min8(moved, moved_offset, 24u));
+        if slots > 16u {
+            separation = min(separation, cached_min8(moved, moved_offset, 16u));
+            separation = min(separation, cached_min8(moved, moved_offset, 24u));
+        }
     }
     if slots > 32u {
         separation = min(separation, cached_min8(moved, moved_offset, 32u));
@@ -885,57 +889,59 @@ fn cache_edges(hull_a: HullRecord, slots: u32) {
         edge_cache_u[40] = n.first.u; edge_cache_v[40] = n.first.v; edge_cache_u[41] = n.second.u; edge_cache_v[41] = n.second.v;
         n = edge_pair_normals(hull_a, min(21u, last_pair));
         edge_cache_u[42] = n.first.u; edge_cache_v[42] = n.first.v; edge_cache_u[43] = n.second.u; edge_cache_v[43] = n.second.v;
-        n = edge_pair_normals(hull_a, min(22u, last_pair));
-        edge_cache_u[44] = n.first.u; edge_cache_v[44] = n.first.v; edge_cache_u[45] = n.second.u; edge_cache_v[45] = n.second.v;
-        n = edge_pair_normals(hull_a, min(23u, last_pair));
-        edge_cache_u[46] = n.first.u; edge_cache_v[46] = n.first.v; edge_cache_u[47] = n.second.u; edge_cache_v[47] = n.second.v;
-        n = edge_pair_normals(hull_a, min(24u, last_pair));
-        edge_cache_u[48] = n.first.u; edge_cache_v[48] = n.first.v; edge_cache_u[49] = n.second.u; edge_cache_v[49] = n.second.v;
-        n = edge_pair_normals(hull_a, min(25u, last_pair));
-        edge_cache_u[50] = n.first.u; edge_cache_v[50] = n.first.v; edge_cache_u[51] = n.second.u; edge_cache_v[51] = n.second.v;
-        n = edge_pair_normals(hull_a, min(26u, last_pair));
-        edge_cache_u[52] = n.first.u; edge_cache_v[52] = n.first.v; edge_cache_u[53] = n.second.u; edge_cache_v[53] = n.second.v;
-        n = edge_pair_normals(hull_a, min(27u, last_pair));
-        edge_cache_u[54] = n.first.u; edge_cache_v[54] = n.first.v; edge_cache_u[55] = n.second.u; edge_cache_v[55] = n.second.v;
-        n = edge_pair_normals(hull_a, min(28u, last_pair));
-        edge_cache_u[56] = n.first.u; edge_cache_v[56] = n.first.v; edge_cache_u[57] = n.second.u; edge_cache_v[57] = n.second.v;
-        n = edge_pair_normals(hull_a, min(29u, last_pair));
-        edge_cache_u[58] = n.first.u; edge_cache_v[58] = n.first.v; edge_cache_u[59] = n.second.u; edge_cache_v[59] = n.second.v;
-        n = edge_pair_normals(hull_a, min(30u, last_pair));
-        edge_cache_u[60] = n.first.u; edge_cache_v[60] = n.first.v; edge_cache_u[61] = n.second.u; edge_cache_v[61] = n.second.v;
-        n = edge_pair_normals(hull_a, min(31u, last_pair));
-        edge_cache_u[62] = n.first.u; edge_cache_v[62] = n.first.v; edge_cache_u[63] = n.second.u; edge_cache_v[63] = n.second.v;
-        n = edge_pair_normals(hull_a, min(32u, last_pair));
-        edge_cache_u[64] = n.first.u; edge_cache_v[64] = n.first.v; edge_cache_u[65] = n.second.u; edge_cache_v[65] = n.second.v;
-        n = edge_pair_normals(hull_a, min(33u, last_pair));
-        edge_cache_u[66] = n.first.u; edge_cache_v[66] = n.first.v; edge_cache_u[67] = n.second.u; edge_cache_v[67] = n.second.v;
-        n = edge_pair_normals(hull_a, min(34u, last_pair));
-        edge_cache_u[68] = n.first.u; edge_cache_v[68] = n.first.v; edge_cache_u[69] = n.second.u; edge_cache_v[69] = n.second.v;
-        n = edge_pair_normals(hull_a, min(35u, last_pair));
-        edge_cache_u[70] = n.first.u; edge_cache_v[70] = n.first.v; edge_cache_u[71] = n.second.u; edge_cache_v[71] = n.second.v;
-        n = edge_pair_normals(hull_a, min(36u, last_pair));
-        edge_cache_u[72] = n.first.u; edge_cache_v[72] = n.first.v; edge_cache_u[73] = n.second.u; edge_cache_v[73] = n.second.v;
-        n = edge_pair_normals(hull_a, min(37u, last_pair));
-        edge_cache_u[74] = n.first.u; edge_cache_v[74] = n.first.v; edge_cache_u[75] = n.second.u; edge_cache_v[75] = n.second.v;
-        n = edge_pair_normals(hull_a, min(38u, last_pair));
-        edge_cache_u[76] = n.first.u; edge_cache_v[76] = n.first.v; edge_cache_u[77] = n.second.u; edge_cache_v[77] = n.second.v;
-        n = edge_pair_normals(hull_a, min(39u, last_pair));
-        edge_cache_u[78] = n.first.u; edge_cache_v[78] = n.first.v; edge_cache_u[79] = n.second.u; edge_cache_v[79] = n.second.v;
-        n = edge_pair_normals(hull_a, min(40u, last_pair));
-        edge_cache_u[80] = n.first.u; edge_cache_v[80] = n.first.v; edge_cache_u[81] = n.second.u; edge_cache_v[81] = n.second.v;
-        n = edge_pair_normals(hull_a, min(41u, last_pair));
-        edge_cache_u[82] = n.first.u; edge_cache_v[82] = n.first.v; edge_cache_u[83] = n.second.u; edge_cache_v[83] = n.second.v;
-        n = edge_pair_normals(hull_a, min(42u, last_pair));
-        edge_cache_u[84] = n.first.u; edge_cache_v[84] = n.first.v; edge_cache_u[85] = n.second.u; edge_cache_v[85] = n.second.v;
-        n = edge_pair_normals(hull_a, min(43u, last_pair));
-        edge_cache_u[86] = n.first.u; edge_cache_v[86] = n.first.v; edge_cache_u[87] = n.second.u; edge_cache_v[87] = n.second.v;
-        n = edge_pair_normals(hull_a, min(44u, last_pair));
-        edge_cache_u[88] = n.first.u; edge_cache_v[88] = n.first.v; edge_cache_u[89] = n.second.u; edge_cache_v[89] = n.second.v;
-        n = edge_pair_normals(hull_a, min(45u, last_pair));
-        edge_cache_u[90] = n.first.u; edge_cache_v[90] = n.first.v; edge_cache_u[91] = n.second.u; edge_cache_v[91] = n.second.v;
-        n = edge_pair_normals(hull_a, min(46u, last_pair));
-        edge_cache_u[92] = n.first.u; edge_cache_v[92] = n.first.v; edge_cache_u[93] = n.second.u; edge_cache_v[93] = n.second.v;
-        n = edge_pair_normals(hull_a, min(47u, last_pair));
+        if slots > 16u {
+            n = edge_pair_normals(hull_a, min(22u, last_pair));
+            edge_cache_u[44] = n.first.u; edge_cache_v[44] = n.first.v; edge_cache_u[45] = n.second.u; edge_cache_v[45] = n.second.v;
+            n = edge_pair_normals(hull_a, min(23u, last_pair));
+            edge_cache_u[46] = n.first.u; edge_cache_v[46] = n.first.v; edge_cache_u[47] = n.second.u; edge_cache_v[47] = n.second.v;
+            n = edge_pair_normals(hull_a, min(24u, last_pair));
+            edge_cache_u[48] = n.first.u; edge_cache_v[48] = n.first.v; edge_cache_u[49] = n.second.u; edge_cache_v[49] = n.second.v;
+            n = edge_pair_normals(hull_a, min(25u, last_pair));
+            edge_cache_u[50] = n.first.u; edge_cache_v[50] = n.first.v; edge_cache_u[51] = n.second.u; edge_cache_v[51] = n.second.v;
+            n = edge_pair_normals(hull_a, min(26u, last_pair));
+            edge_cache_u[52] = n.first.u; edge_cache_v[52] = n.first.v; edge_cache_u[53] = n.second.u; edge_cache_v[53] = n.second.v;
+            n = edge_pair_normals(hull_a, min(27u, last_pair));
+            edge_cache_u[54] = n.first.u; edge_cache_v[54] = n.first.v; edge_cache_u[55] = n.second.u; edge_cache_v[55] = n.second.v;
+            n = edge_pair_normals(hull_a, min(28u, last_pair));
+            edge_cache_u[56] = n.first.u; edge_cache_v[56] = n.first.v; edge_cache_u[57] = n.second.u; edge_cache_v[57] = n.second.v;
+            n = edge_pair_normals(hull_a, min(29u, last_pair));
+            edge_cache_u[58] = n.first.u; edge_cache_v[58] = n.first.v; edge_cache_u[59] = n.second.u; edge_cache_v[59] = n.second.v;
+            n = edge_pair_normals(hull_a, min(30u, last_pair));
+            edge_cache_u[60] = n.first.u; edge_cache_v[60] = n.first.v; edge_cache_u[61] = n.second.u; edge_cache_v[61] = n.second.v;
+            n = edge_pair_normals(hull_a, min(31u, last_pair));
+            edge_cache_u[62] = n.first.u; edge_cache_v[62] = n.first.v; edge_cache_u[63] = n.second.u; edge_cache_v[63] = n.second.v;
+            n = edge_pair_normals(hull_a, min(32u, last_pair));
+            edge_cache_u[64] = n.first.u; edge_cache_v[64] = n.first.v; edge_cache_u[65] = n.second.u; edge_cache_v[65] = n.second.v;
+            n = edge_pair_normals(hull_a, min(33u, last_pair));
+            edge_cache_u[66] = n.first.u; edge_cache_v[66] = n.first.v; edge_cache_u[67] = n.second.u; edge_cache_v[67] = n.second.v;
+            n = edge_pair_normals(hull_a, min(34u, last_pair));
+            edge_cache_u[68] = n.first.u; edge_cache_v[68] = n.first.v; edge_cache_u[69] = n.second.u; edge_cache_v[69] = n.second.v;
+            n = edge_pair_normals(hull_a, min(35u, last_pair));
+            edge_cache_u[70] = n.first.u; edge_cache_v[70] = n.first.v; edge_cache_u[71] = n.second.u; edge_cache_v[71] = n.second.v;
+            n = edge_pair_normals(hull_a, min(36u, last_pair));
+            edge_cache_u[72] = n.first.u; edge_cache_v[72] = n.first.v; edge_cache_u[73] = n.second.u; edge_cache_v[73] = n.second.v;
+            n = edge_pair_normals(hull_a, min(37u, last_pair));
+            edge_cache_u[74] = n.first.u; edge_cache_v[74] = n.first.v; edge_cache_u[75] = n.second.u; edge_cache_v[75] = n.second.v;
+            n = edge_pair_normals(hull_a, min(38u, last_pair));
+            edge_cache_u[76] = n.first.u; edge_cache_v[76] = n.first.v; edge_cache_u[77] = n.second.u; edge_cache_v[77] = n.second.v;
+            n = edge_pair_normals(hull_a, min(39u, last_pair));
+            edge_cache_u[78] = n.first.u; edge_cache_v[78] = n.first.v; edge_cache_u[79] = n.second.u; edge_cache_v[79] = n.second.v;
+            n = edge_pair_normals(hull_a, min(40u, last_pair));
+            edge_cache_u[80] = n.first.u; edge_cache_v[80] = n.first.v; edge_cache_u[81] = n.second.u; edge_cache_v[81] = n.second.v;
+            n = edge_pair_normals(hull_a, min(41u, last_pair));
+            edge_cache_u[82] = n.first.u; edge_cache_v[82] = n.first.v; edge_cache_u[83] = n.second.u; edge_cache_v[83] = n.second.v;
+            n = edge_pair_normals(hull_a, min(42u, last_pair));
+            edge_cache_u[84] = n.first.u; edge_cache_v[84] = n.first.v; edge_cache_u[85] = n.second.u; edge_cache_v[85] = n.second.v;
+            n = edge_pair_normals(hull_a, min(43u, last_pair));
+            edge_cache_u[86] = n.first.u; edge_cache_v[86] = n.first.v; edge_cache_u[87] = n.second.u; edge_cache_v[87] = n.second.v;
+            n = edge_pair_normals(hull_a, min(44u, last_pair));
+            edge_cache_u[88] = n.first.u; edge_cache_v[88] = n.first.v; edge_cache_u[89] = n.second.u; edge_cache_v[89] = n.second.v;
+            n = edge_pair_normals(hull_a, min(45u, last_pair));
+            edge_cache_u[90] = n.first.u; edge_cache_v[90] = n.first.v; edge_cache_u[91] = n.second.u; edge_cache_v[91] = n.second.v;
+            n = edge_pair_normals(hull_a, min(46u, last_pair));
+            edge_cache_u[92] = n.first.u; edge_cache_v[92] = n.first.v; edge_cache_u[93] = n.second.u; edge_cache_v[93] = n.second.v;
+            n = edge_pair_normals(hull_a, min(47u, last_pair));
+        }
     }
     edge_cache_u[94] = n.first.u; edge_cache_v[94] = n.first.v; edge_cache_u[95] = n.second.u; edge_cache_v[95] = n.second.v;
     if slots > 32u {
@@ -1061,19 +1067,21 @@ fn cached_crossings(b: MovedEdge, last: u32, slots: u32) -> Crossings {
         crossings = add_crossings(crossings, cached_bits4(b, 32u, last), 32u);
         crossings = add_crossings(crossings, cached_bits4(b, 36u, last), 36u);
         crossings = add_crossings(crossings, cached_bits4(b, 40u, last), 40u);
-        crossings = add_crossings(crossings, cached_bits4(b, 44u, last), 44u);
-        crossings = add_crossings(crossings, cached_bits4(b, 48u, last), 48u);
-        crossings = add_crossings(crossings, cached_bits4(b, 52u, last), 52u);
-        crossings = add_crossings(crossings, cached_bits4(b, 56u, last), 56u);
-        crossings = add_crossings(crossings, cached_bits4(b, 60u, last), 60u);
-        crossings = add_crossings(crossings, cached_bits4(b, 64u, last), 64u);
-        crossings = add_crossings(crossings, cached_bits4(b, 68u, last), 68u);
-        crossings = add_crossings(crossings, cached_bits4(b, 72u, last), 72u);
-        crossings = add_crossings(crossings, cached_bits4(b, 76u, last), 76u);
-        crossings = add_crossings(crossings, cached_bits4(b, 80u, last), 80u);
-        crossings = add_crossings(crossings, cached_bits4(b, 84u, last), 84u);
-        crossings = add_crossings(crossings, cached_bits4(b, 88u, last), 88u);
-        crossings = add_crossings(crossings, cached_bits4(b, 92u, last), 92u);
+        if slots > 16u {
+            crossings = add_crossings(crossings, cached_bits4(b, 44u, last), 44u);
+            crossings = add_crossings(crossings, cached_bits4(b, 48u, last), 48u);
+            crossings = add_crossings(crossings, cached_bits4(b, 52u, last), 52u);
+            crossings = add_crossings(crossings, cached_bits4(b, 56u, last), 56u);
+            crossings = add_crossings(crossings, cached_bits4(b, 60u, last), 60u);
+            crossings = add_crossings(crossings, cached_bits4(b, 64u, last), 64u);
+            crossings = add_crossings(crossings, cached_bits4(b, 68u, last), 68u);
+            crossings = add_crossings(crossings, cached_bits4(b, 72u, last), 72u);
+            crossings = add_crossings(crossings, cached_bits4(b, 76u, last), 76u);
+            crossings = add_crossings(crossings, cached_bits4(b, 80u, last), 80u);
+            crossings = add_crossings(crossings, cached_bits4(b, 84u, last), 84u);
+            crossings = add_crossings(crossings, cached_bits4(b, 88u, last), 88u);
+            crossings = add_crossings(crossings, cached_bits4(b, 92u, last), 92u);
+        }
     }
     if slots > 32u {
         crossings = add_crossings(crossings, cached_bits4(b, 96u, last), 96u);
@@ -1138,19 +1146,21 @@ fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, lim
         candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, inner_a, tolerance, limit, slack, floor), 32u);
         candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, inner_a, tolerance, limit, slack, floor), 36u);
         candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, inner_a, tolerance, limit, slack, floor), 40u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, inner_a, tolerance, limit, slack, floor), 44u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, inner_a, tolerance, limit, slack, floor), 48u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, inner_a, tolerance, limit, slack, floor), 52u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, inner_a, tolerance, limit, slack, floor), 56u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, inner_a, tolerance, limit, slack, floor), 60u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, inner_a, tolerance, limit, slack, floor), 64u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, inner_a, tolerance, limit, slack, floor), 68u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, inner_a, tolerance, limit, slack, floor), 72u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, inner_a, tolerance, limit, slack, floor), 76u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, inner_a, tolerance, limit, slack, floor), 80u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, inner_a, tolerance, limit, slack, floor), 84u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, inner_a, tolerance, limit, slack, floor), 88u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, inner_a, tolerance, limit, slack, floor), 92u);
+        if slots > 16u {
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, inner_a, tolerance, limit, slack, floor), 44u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, inner_a, tolerance, limit, slack, floor), 48u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, inner_a, tolerance, limit, slack, floor), 52u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, inner_a, tolerance, limit, slack, floor), 56u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, inner_a, tolerance, limit, slack, floor), 60u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, inner_a, tolerance, limit, slack, floor), 64u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, inner_a, tolerance, limit, slack, floor), 68u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, inner_a, tolerance, limit, slack, floor), 72u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, inner_a, tolerance, limit, slack, floor), 76u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, inner_a, tolerance, limit, slack, floor), 80u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, inner_a, tolerance, limit, slack, floor), 84u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, inner_a, tolerance, limit, slack, floor), 88u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, inner_a, tolerance, limit, slack, floor), 92u);
+        }
     }
     if slots > 32u {
         candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, inner_a, tolerance, limit, slack, floor), 96u);
@@ -1931,4 +1941,10 @@ fn hulls_gridded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocat
 fn hulls_small(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
     finish(task, hulls_pair(task.pair, false, true, 8u, false));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hulls_cached16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hulls_pair(task.pair, false, true, 16u, false));
 }

@@ -322,7 +322,8 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "hulls_cached",
             "hulls_cached64",
             "hulls_gridded",
-            "hulls_small"
+            "hulls_small",
+            "hulls_cached16"
         ]
     );
 }

@@ -13,8 +13,8 @@
 use crate::types::Pair;
 
 /// The most kinds of pair a kernel has (entry points; the 2D kernel has six,
-/// the 3D kernel eight).
-pub(crate) const PAIR_KINDS: usize = 8;
+/// the 3D kernel nine).
+pub(crate) const PAIR_KINDS: usize = 9;
 
 /// Every body's class, the kind of pair each pair of classes makes, and the
 /// class of all the bodies if they share one. Each dimension says what its

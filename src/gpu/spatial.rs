@@ -1,8 +1,8 @@
 //! The 3D side of the GPU narrowphase: `shaders/sat3.wgsl`, the hull
-//! library and the bodies as textures (see [`HullRecord`]), eight kinds of
+//! library and the bodies as textures (see [`HullRecord`]), nine kinds of
 //! pair (two hulls: up to 64 vertices, a larger one with or without a
-//! Gauss-map grid, or, on a software adapter, both of up to 8, up to 32 or
-//! up to 64 vertices with caches of that size; a hull and a sphere either
+//! Gauss-map grid, or, on a software adapter, both of up to 8, 16, 32 or
+//! 64 vertices with caches of that size; a hull and a sphere either
 //! way round; two spheres).
 
 use super::buffers::{GrowTexture, pad_to_rows};
@@ -47,6 +47,16 @@ pub(crate) const CACHED_HULL_VERTICES: usize = 32;
 /// 576-651; at 1M pairs 481.5 against one CPU thread's 295.8 (0.61x).
 pub(crate) const SMALL_HULL_VERTICES: usize = 8;
 
+/// Pairs of hulls of 9 to this many vertices on both sides take
+/// `hulls_cached16` on a software adapter: the caches cut to 16 vertices
+/// and 44 edges (a hull of 16 vertices has at most 42), where
+/// `hulls_cached` reads 32 vertices, 96 edges and 96 of B's bound records
+/// whatever the hull. Measured as `hulls_small`: 16-vertex hulls
+/// 1,515-1,589 -> 1,163-1,238 ns (32-vertex hulls, the control, 2,158 to
+/// 2,322 both ways); at 1M pairs 1,150 against one CPU thread's 780
+/// (0.68x).
+pub(crate) const CACHED16_HULL_VERTICES: usize = 16;
+
 /// The same with caches twice the size (`hulls_cached64`): pairs of hulls
 /// of 9 to this many vertices, one of them above [`CACHED_HULL_VERTICES`].
 /// Measured the same way: 64-vertex hulls 10,482 -> 4,382 ns; the larger
@@ -86,8 +96,9 @@ const NO_GRID: u8 = 8;
 
 /// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`] vertices (not
 /// class 3, 4 or 5), 1 a sphere, 2 a larger hull; when `cached` (on a
-/// software adapter) 5 a hull of up to [`SMALL_HULL_VERTICES`], 3 of up to
-/// [`CACHED_HULL_VERTICES`] and 4 of more, up to
+/// software adapter) 5 a hull of up to [`SMALL_HULL_VERTICES`], 6 of up to
+/// [`CACHED16_HULL_VERTICES`], 3 of up to [`CACHED_HULL_VERTICES`] and 4 of
+/// more, up to
 /// [`CACHED64_HULL_VERTICES`]; a hull's class with
 /// [`NO_GRID`] added where it has no `gridded` grid ([`gpu_grid`]).
 fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
@@ -98,8 +109,11 @@ fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
     flag | match shape {
         Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
         Shape::Hull(hull) if cached && hull.vertices().len() <= SMALL_HULL_VERTICES => 5,
+        Shape::Hull(hull) if cached && hull.vertices().len() <= CACHED16_HULL_VERTICES => 6,
         Shape::Hull(hull)
-            if cached && (9..=CACHED_HULL_VERTICES).contains(&hull.vertices().len()) =>
+            if cached
+                && (CACHED16_HULL_VERTICES + 1..=CACHED_HULL_VERTICES)
+                    .contains(&hull.vertices().len()) =>
         {
             3
         }
@@ -120,16 +134,17 @@ fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
 /// `hulls_cached` (two hulls of class 3), 5 `hulls_cached64` (classes 3
 /// and 4, one of them 4), 6 `hulls_gridded` (a large hull with any hull,
 /// both with a grid the kernel can use), 7 `hulls_small` (two hulls of
-/// class 5).
+/// class 5), 8 `hulls_cached16` (two hulls of class 6).
 fn kind_of(a: u8, b: u8) -> u8 {
     let gridded = (a | b) & NO_GRID == 0;
     match (a & !NO_GRID, b & !NO_GRID) {
         (1, 1) => 2,
         (1, _) | (_, 1) => 1,
-        (3, 3) => 4,
-        (3 | 4, 3 | 4) => 5,
+        (6, 6) => 8,
+        (3 | 6, 3 | 6) => 4,
+        (3 | 4 | 6, 3 | 4 | 6) => 5,
         (5, 5) => 7,
-        (0 | 3 | 4 | 5, 0 | 3 | 4 | 5) => 0,
+        (0 | 3 | 4 | 5 | 6, 0 | 3 | 4 | 5 | 6) => 0,
         _ if gridded => 6,
         _ => 3,
     }
@@ -296,6 +311,7 @@ impl Dimension for Spatial {
         "hulls_cached64",
         "hulls_gridded",
         "hulls_small",
+        "hulls_cached16",
     ];
 
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
@@ -480,7 +496,9 @@ mod tests {
             ),
             (hull(4), 0, 5),
             (hull(8), 0, 5),
-            (hull(9), 0, 3),
+            (hull(9), 0, 6),
+            (hull(16), 0, 6),
+            (hull(17), 0, 3),
             (hull(32), 0, 3),
             (hull(33), 0, 4),
             (hull(64), 0, 4),
@@ -503,6 +521,11 @@ mod tests {
         }
         assert_eq!(kind_of(3, 3), 4, "two mid-sized hulls: hulls_cached");
         assert_eq!(kind_of(5, 5), 7, "two boxes: hulls_small");
+        assert_eq!(kind_of(6, 6), 8, "two up to 16: hulls_cached16");
+        assert_eq!(kind_of(6, 3), 4, "up to 16 and up to 32: hulls_cached");
+        assert_eq!(kind_of(3, 6), 4, "up to 32 and up to 16: hulls_cached");
+        assert_eq!(kind_of(6, 4), 5, "up to 16 and up to 64: hulls_cached64");
+        assert_eq!(kind_of(6, 5), 0, "up to 16 and a box: hulls");
         assert_eq!(kind_of(0, 0), 0, "two boxes on a GPU: hulls");
         assert_eq!(kind_of(3, 5), 0, "a mid-sized hull and a box: hulls");
         assert_eq!(kind_of(5, 3), 0, "a box and a mid-sized hull: hulls");
