@@ -147,9 +147,7 @@ fn assert_close_to_the_cpu(batch: &Batch, gpu: &CollideOutput3, cpu: &CollideOut
         let size = batch.pair_size(c.pair);
         let error = (g.depth - c.depth).abs();
         let faces_and_edges = (g.axis.kind == "edges") != (c.axis.kind == "edges");
-        let allowed = if g.axis == c.axis {
-            gpusat::DEPTH_TOLERANCE
-        } else if faces_and_edges {
+        let allowed = if g.axis != c.axis && faces_and_edges {
             gpusat::DEPTH_TOLERANCE + 2.0 * gpusat::d3::sat::EDGE_TOLERANCE
         } else {
             gpusat::DEPTH_TOLERANCE

@@ -98,8 +98,7 @@ const NO_GRID: u8 = 8;
 /// class 3, 4 or 5), 1 a sphere, 2 a larger hull; when `cached` (on a
 /// software adapter) 5 a hull of up to [`SMALL_HULL_VERTICES`], 6 of up to
 /// [`CACHED16_HULL_VERTICES`], 3 of up to [`CACHED_HULL_VERTICES`] and 4 of
-/// more, up to
-/// [`CACHED64_HULL_VERTICES`]; a hull's class with
+/// more, up to [`CACHED64_HULL_VERTICES`]; a hull's class with
 /// [`NO_GRID`] added where it has no `gridded` grid ([`gpu_grid`]).
 fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
     let flag = match shape {
@@ -131,8 +130,8 @@ fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
 
 /// The entry point of two classes: 0 `hulls`, 1 `hull_sphere` (either
 /// order), 2 `spheres`, 3 `hulls_large` (a large hull with any hull), 4
-/// `hulls_cached` (two hulls of class 3), 5 `hulls_cached64` (classes 3
-/// and 4, one of them 4), 6 `hulls_gridded` (a large hull with any hull,
+/// `hulls_cached` (classes 3 and 6, one of them 3), 5 `hulls_cached64`
+/// (classes 3, 4 and 6, one of them 4), 6 `hulls_gridded` (a large hull with any hull,
 /// both with a grid the kernel can use), 7 `hulls_small` (two hulls of
 /// class 5), 8 `hulls_cached16` (two hulls of class 6).
 fn kind_of(a: u8, b: u8) -> u8 {
