@@ -1324,11 +1324,14 @@ fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, t
 // lane takes costs one edge of B's work.) Either way the pairs offered are the pairs of kept edges that
 // cross, in the pairwise loop's order: the CPU's result, bit for bit.
 
-// Up to 64 of A's kept edges, in order: their normals, their arcs
-// (cross3(v, u), as crossing_bit computes them) and their index.
+// Up to 64 of A's kept edges, in order: their normals and their index.
+// Their arcs (cross3(v, u), as crossing_bit computes them) are recomputed
+// per test rather than held: a third array of 64 vectors made the large
+// kinds slightly slower on lavapipe (2,000 pairs, four interleaved runs:
+// 128 vertices 10.7-13.1 -> 10.0-10.9 us, 256: 20.7-21.5 -> 19.9-20.6 but
+// for one outlier), the likelier cost being registers, not arithmetic.
 var<private> kept_u: array<vec3<f32>, 64>;
 var<private> kept_v: array<vec3<f32>, 64>;
-var<private> kept_arc: array<vec3<f32>, 64>;
 var<private> kept_edge: array<u32, 64>;
 
 // `bits` (eight) placed in `edges` from bit `i` (a multiple of eight).
@@ -1381,7 +1384,6 @@ fn cache_kept_edge(kept: WideCrossings, hull_a: HullRecord, s: u32) -> WideCross
     let n = edge_normals(hull_a, i);
     kept_u[s] = n.u;
     kept_v[s] = n.v;
-    kept_arc[s] = cross3(n.v, n.u);
     kept_edge[s] = i;
     return remove_crossing_wide(kept, i);
 }
@@ -1458,7 +1460,7 @@ fn cache_kept_edges(kept: WideCrossings, hull_a: HullRecord) {
 // Bit `s` set if the cached edge in slot `s` (one of the first `count`)
 // and B's moved edge cross on the Gauss maps.
 fn kept_bit(b: MovedEdge, s: u32, count: u32) -> u32 {
-    let crossing = gauss_test(kept_u[s], kept_v[s], kept_arc[s], b.u, b.v, b.arc);
+    let crossing = gauss_test(kept_u[s], kept_v[s], cross3(kept_v[s], kept_u[s]), b.u, b.v, b.arc);
     return select(0u, 1u << (s & 31u), crossing.z != 0.0 && s < count);
 }
 
