@@ -99,9 +99,20 @@ fn overlaps(a: vec4<f32>, b: vec4<f32>) -> bool {
     return a.x <= b.z && b.x <= a.z && a.y <= b.w && b.y <= a.w;
 }
 
+// Whether every coordinate of a box is finite, read from the bits (the
+// exponent's all set: infinite or NaN). WGSL lets a compiler assume that no
+// value is infinite or NaN, so a float comparison cannot tell: on an H100,
+// `abs(x) <= HIGHEST` let NaN and infinite boxes through (as if folded to
+// true).
+fn is_finite_box(box: vec4<f32>) -> bool {
+    let exponent = vec4<u32>(0x7f800000u);
+    return all((bitcast<vec4<u32>>(box) & exponent) != exponent);
+}
+
 // The cells a box covers: the first cell and the count on each axis; a
-// count of 0 marks a large body (more than MAX_SPAN cells on an axis, or a
-// box that is not a number).
+// count of 0 marks a large body (more than MAX_SPAN cells on an axis) or a
+// box that is not finite (in neither the grid nor the large list: `bounds`
+// and `find_large_pairs` pass over it), so no cell loop runs for it.
 struct Cells {
     first: vec2<i32>,
     span: vec2<i32>,
@@ -110,18 +121,9 @@ struct Cells {
 fn cells_of(box: vec4<f32>) -> Cells {
     let first = cell_of(box.xy);
     let span = cell_of(box.zw) - first + vec2<i32>(1);
-    let small = span.x >= 1 && span.y >= 1 && span.x <= MAX_SPAN && span.y <= MAX_SPAN
-        && box.x <= box.z && box.y <= box.w;
+    let small = is_finite_box(box) && span.x >= 1 && span.y >= 1 && span.x <= MAX_SPAN
+        && span.y <= MAX_SPAN && box.x <= box.z && box.y <= box.w;
     return Cells(first, select(vec2<i32>(0), span, small));
-}
-
-// Whether every coordinate of a box is finite, read from the bits: WGSL
-// lets a compiler assume that no value is infinite or NaN, and one that
-// does cannot be asked by a float comparison: on an H100, `abs(x) <=
-// HIGHEST` let NaN and infinite boxes through (as if folded to true). The exponent's bits all set: infinite or NaN.
-fn is_finite_box(box: vec4<f32>) -> bool {
-    let exponent = vec4<u32>(0x7f800000u);
-    return all((bitcast<vec4<u32>>(box) & exponent) != exponent);
 }
 
 fn is_static(body: u32) -> bool {
@@ -170,7 +172,7 @@ fn bound_body(index: u32) {
     textureStore(shapes_out, texel(index), vec4<u32>(record.first, record.count, bitcast<u32>(record.radius), bitcast<u32>(record.size)));
     // A box that is not finite (a caller-written body with a position or
     // rotation that is not) is in no pair: in neither the grid nor the list
-    // (scatter and find_pairs pass over it the same way).
+    // (cells_of gives it no cells in scatter and find_pairs).
     if !is_finite_box(box) {
         return;
     }
@@ -212,11 +214,7 @@ fn scatter(@builtin(global_invocation_id) id: vec3<u32>) {
     if index >= grid_params.body_count {
         return;
     }
-    let box = boxes[index];
-    if !is_finite_box(box) {
-        return;
-    }
-    let cells = cells_of(box);
+    let cells = cells_of(boxes[index]);
     let flags = select(0u, 16u, is_static(index));
     for (var y = 0; y < cells.span.y; y++) {
         for (var x = 0; x < cells.span.x; x++) {
@@ -286,9 +284,6 @@ const GROUP_SIZE: u32 = 64u;
 // Body a's pairs with the bodies after it in its cells.
 fn find_body_pairs(a: u32) {
     let box_a = boxes[a];
-    if !is_finite_box(box_a) {
-        return;
-    }
     let cells = cells_of(box_a);
     let skip_static = grid_params.skip_static == 1u && is_static(a);
     var scanned = 0u;
