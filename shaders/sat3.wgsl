@@ -18,10 +18,13 @@
 // `hull_floats` holds each hull's vertices, its face planes (normal, offset),
 // its edges' face normals two edges to three texels (the edge's arc on the
 // Gauss map being their cross product, recomputed here as the CPU computed
-// it), its inner ball (centre, radius: HullLanes) and each edge's bound
-// record ((u, u . p), (v, v . p): two texels); `hull_ints` holds each edge's vertices and faces, each
-// face's loop (start, length) and the loops' vertex indices, four to a
-// texel. Per body: its transform (three texels: a rotation column and a
+// it), its inner ball (centre, radius: HullLanes), each edge's bound
+// record ((u, u . p), (v, v . p): two texels) and the face bound's `k` and
+// `delta` (one texel); `hull_ints` holds each edge's vertices and faces,
+// each face's loop (start, length) and the loops' vertex indices, four to
+// a texel, the Gauss-map grid where it has one, and each edge's faces as
+// 16-bit pairs, four edges to a texel (where: face 0's and face 1's loop
+// records' spare slots). Per body: its transform (three texels: a rotation column and a
 // position coordinate each) and its shape's record (two texels, copied per
 // body so that no lookup depends on another).
 
@@ -1112,81 +1115,214 @@ fn cached_crossings(b: MovedEdge, last: u32, slots: u32) -> Crossings {
     return crossings;
 }
 
-// Bit `k` set if B's edge `j + k` (up to `last_b`) is not ruled out by the
-// bound at the query's first level (the floor: the level only rises).
-fn candidate_bit(hull_b: HullRecord, j: u32, k: u32, last_b: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> u32 {
-    let none = EdgeSeparation(LOWEST, 0u, 0u);
-    let keeps = !skips_edge(none, edge_bound_record(hull_b, min(j + k, last_b)), inner_a, tolerance, limit, slack, floor);
-    return select(0u, 1u << k, keeps && j + k <= last_b);
+// ---- Edge masks from face bounds ---------------------------------------------
+//
+// The edges a bound keeps at the floor (B's in the cached kinds, both
+// hulls' in the large ones) are found from the faces, not from each edge's
+// bound record. skips_edge bounds an edge by
+//
+//     max(u . c - u . p, v . c - v . p) / cos(angle / 2) - r
+//
+// (`u`, `v` its faces' normals, `p` its first vertex, `c` and `r` the other
+// hull's inner ball in this hull's frame). `u` is face f0's normal, and
+// `u . p` lies at most `delta` below f0's offset `d` (the plane fit), so
+// `u . c - u . p <= n . c - d + delta`, a quantity of the face alone; and
+// `1 / cos(angle / 2)` is at most `k` over all the hull's edges. So a face
+// is "hot" when
+//
+//     (n . c - d + delta) (times k when positive) - r + 3 slack
+//
+// can reach the level (or the limit), and an edge can be kept only if one
+// of its faces is hot: one plane read per face and a 16-bit pair of face
+// indices per edge (four edges to a texel) instead of two texels per edge
+// (a 64-vertex hull: 124 + 47 texels instead of 372; 256 vertices: 508 +
+// 191 instead of 1,524). `k` and `delta` come with the hull (src/gpu/
+// spatial.rs: face_bound_texel), rounded up; the third slack covers the
+// rounding of this bound beside skips_edge's (its two cover the frame
+// change). Whatever this keeps, a kept edge is still tested against the
+// scan as before, so the answer does not change; on the bench's hulls it
+// keeps 7.8 edges of B where the edge bound keeps 7.3 (64 vertices), 13.5
+// where it keeps 12.3 (256).
+
+// A bit per face of a hull (up to 512).
+struct FaceBits {
+    w0: vec4<u32>,
+    w1: vec4<u32>,
+    w2: vec4<u32>,
+    w3: vec4<u32>,
+    edge_faces: u32, // where the hull's edges' faces are, in hull_ints
 }
 
-fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> u32 {
-    return candidate_bit(hull_b, j, 0u, last_b, inner_a, tolerance, limit, slack, floor)
-        | candidate_bit(hull_b, j, 1u, last_b, inner_a, tolerance, limit, slack, floor)
-        | candidate_bit(hull_b, j, 2u, last_b, inner_a, tolerance, limit, slack, floor)
-        | candidate_bit(hull_b, j, 3u, last_b, inner_a, tolerance, limit, slack, floor);
+// The hull's `k` and `delta`, in the texel after the edges' bound records.
+fn face_bound_extra(hull: HullRecord) -> vec2<f32> {
+    let at = edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 1u + 2u * hull.edge_count;
+    return textureLoad(hull_floats, texel(at), 0).xy;
 }
 
-// B's edges (at most 18, 90 or 186 as `slots` is 8, 32 or 64) that the
-// bound keeps at the floor, as bits, in
-// straight-line code: two texels an edge, read once, no lane waiting on
-// another's skips.
+// Bit `f & 31` set if face `f` (up to `last`) is hot: an edge of it may be
+// kept at `level` or reach `limit`.
+fn hot_face_bit(hull: HullRecord, f: u32, last: u32, inner: vec4<f32>, extra: vec2<f32>, level: f32, limit: f32, allowance: f32) -> u32 {
+    let plane = hull_plane(hull, min(f, last));
+    let s = (dot3(plane.xyz, inner.xyz) - plane.w) + extra.y;
+    let along = select(s, s * extra.x, s > 0.0);
+    let bound = along - inner.w + allowance;
+    let hot = !(bound <= level && bound < limit);
+    return select(0u, 1u << (f & 31u), hot && f <= last);
+}
+
+// Faces `f` to `f + 31` hot, in straight-line code.
+fn hot_face_word(hull: HullRecord, f: u32, last: u32, inner: vec4<f32>, extra: vec2<f32>, level: f32, limit: f32, allowance: f32) -> u32 {
+    return hot_face_bit(hull, f, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 1u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 2u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 3u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 4u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 5u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 6u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 7u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 8u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 9u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 10u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 11u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 12u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 13u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 14u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 15u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 16u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 17u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 18u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 19u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 20u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 21u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 22u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 23u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 24u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 25u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 26u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 27u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 28u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 29u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 30u, last, inner, extra, level, limit, allowance)
+        | hot_face_bit(hull, f + 31u, last, inner, extra, level, limit, allowance);
+}
+
+// The hot faces of `hull` against the other hull's inner ball (`inner`, in
+// `hull`'s frame), 32 a step; every face while the level is the lowest
+// value (nothing is skipped then, as in skips_edge).
+fn hot_faces(hull: HullRecord, inner: vec4<f32>, level: f32, limit: f32, slack: f32) -> FaceBits {
+    let extra = face_bound_extra(hull);
+    let last = hull.face_count - 1u;
+    let edge_faces = textureLoad(hull_ints, texel(hull.int_base + hull.edge_count + 1u), 0).z;
+    var bits = FaceBits(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), edge_faces);
+    let all = level <= LOWEST;
+    for (var f = 0u; f < hull.face_count; f += 32u) {
+        var word = hot_face_word(hull, f, last, inner, extra, level, limit, 3.0 * slack);
+        if all {
+            word = ~0u;
+        }
+        let w = vec4<u32>(f >> 5u);
+        bits.w0 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(0u, 1u, 2u, 3u) == w);
+        bits.w1 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(4u, 5u, 6u, 7u) == w);
+        bits.w2 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(8u, 9u, 10u, 11u) == w);
+        bits.w3 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(12u, 13u, 14u, 15u) == w);
+    }
+    return bits;
+}
+
+// Whether face `f` is hot: its word chosen by selects (a private array
+// indexed at run time would live in memory).
+fn face_is_hot(bits: FaceBits, f: u32) -> bool {
+    let w = f >> 5u;
+    var q = bits.w0;
+    q = select(q, bits.w1, w >= 4u);
+    q = select(q, bits.w2, w >= 8u);
+    q = select(q, bits.w3, w >= 12u);
+    let word = q[w & 3u];
+    return ((word >> (f & 31u)) & 1u) != 0u;
+}
+
+// The texel of edges `j` to `j + 3`'s faces (16 bits each).
+fn edge_faces4(hull: HullRecord, hot: FaceBits, j: u32) -> vec4<u32> {
+    return textureLoad(hull_ints, texel(hot.edge_faces + min(j, hull.edge_count - 1u) / 4u), 0);
+}
+
+// Bit `k` set if edge `j + k` (up to `last`; its faces packed in `faces`)
+// has a hot face.
+fn edge_bit_hot(hot: FaceBits, faces: u32, j: u32, k: u32, last: u32) -> u32 {
+    let keeps = face_is_hot(hot, faces & 0xffffu) || face_is_hot(hot, faces >> 16u);
+    return select(0u, 1u << k, keeps && j + k <= last);
+}
+
+// Bits 0 to 3 for edges `j` to `j + 3` (`j` a multiple of four) of the
+// hull whose hot faces `hot` holds.
+fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, hot: FaceBits) -> u32 {
+    let faces = edge_faces4(hull_b, hot, j);
+    return edge_bit_hot(hot, faces.x, j, 0u, last_b)
+        | edge_bit_hot(hot, faces.y, j, 1u, last_b)
+        | edge_bit_hot(hot, faces.z, j, 2u, last_b)
+        | edge_bit_hot(hot, faces.w, j, 3u, last_b);
+}
+
+// B's edges (at most 18, 44, 90 or 186 as `slots` is 8, 16, 32 or 64)
+// that have a hot face at the floor, as bits, in straight-line code: no
+// lane waiting on another's skips.
 fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, slots: u32) -> Crossings {
+    let hot = hot_faces(hull_b, inner_a, scan_level(EdgeSeparation(LOWEST, 0u, 0u), tolerance, floor), limit, slack);
     let last_b = hull_b.edge_count - 1u;
     var candidates = Crossings(vec4<u32>(0u), vec2<u32>(0u));
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, inner_a, tolerance, limit, slack, floor), 0u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 4u, last_b, inner_a, tolerance, limit, slack, floor), 4u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 8u, last_b, inner_a, tolerance, limit, slack, floor), 8u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 12u, last_b, inner_a, tolerance, limit, slack, floor), 12u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 16u, last_b, inner_a, tolerance, limit, slack, floor), 16u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, hot), 0u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 4u, last_b, hot), 4u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 8u, last_b, hot), 8u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 12u, last_b, hot), 12u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 16u, last_b, hot), 16u);
     if slots > 8u {
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, inner_a, tolerance, limit, slack, floor), 20u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, inner_a, tolerance, limit, slack, floor), 24u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, inner_a, tolerance, limit, slack, floor), 28u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, inner_a, tolerance, limit, slack, floor), 32u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, inner_a, tolerance, limit, slack, floor), 36u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, inner_a, tolerance, limit, slack, floor), 40u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, hot), 20u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, hot), 24u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, hot), 28u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, hot), 32u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, hot), 36u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, hot), 40u);
         if slots > 16u {
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, inner_a, tolerance, limit, slack, floor), 44u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, inner_a, tolerance, limit, slack, floor), 48u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, inner_a, tolerance, limit, slack, floor), 52u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, inner_a, tolerance, limit, slack, floor), 56u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, inner_a, tolerance, limit, slack, floor), 60u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, inner_a, tolerance, limit, slack, floor), 64u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, inner_a, tolerance, limit, slack, floor), 68u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, inner_a, tolerance, limit, slack, floor), 72u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, inner_a, tolerance, limit, slack, floor), 76u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, inner_a, tolerance, limit, slack, floor), 80u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, inner_a, tolerance, limit, slack, floor), 84u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, inner_a, tolerance, limit, slack, floor), 88u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, inner_a, tolerance, limit, slack, floor), 92u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, hot), 44u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, hot), 48u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, hot), 52u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, hot), 56u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, hot), 60u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, hot), 64u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, hot), 68u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, hot), 72u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, hot), 76u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, hot), 80u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, hot), 84u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, hot), 88u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, hot), 92u);
         }
     }
     if slots > 32u {
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, inner_a, tolerance, limit, slack, floor), 96u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 100u, last_b, inner_a, tolerance, limit, slack, floor), 100u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 104u, last_b, inner_a, tolerance, limit, slack, floor), 104u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 108u, last_b, inner_a, tolerance, limit, slack, floor), 108u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 112u, last_b, inner_a, tolerance, limit, slack, floor), 112u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 116u, last_b, inner_a, tolerance, limit, slack, floor), 116u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 120u, last_b, inner_a, tolerance, limit, slack, floor), 120u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 124u, last_b, inner_a, tolerance, limit, slack, floor), 124u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 128u, last_b, inner_a, tolerance, limit, slack, floor), 128u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 132u, last_b, inner_a, tolerance, limit, slack, floor), 132u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 136u, last_b, inner_a, tolerance, limit, slack, floor), 136u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 140u, last_b, inner_a, tolerance, limit, slack, floor), 140u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 144u, last_b, inner_a, tolerance, limit, slack, floor), 144u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 148u, last_b, inner_a, tolerance, limit, slack, floor), 148u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 152u, last_b, inner_a, tolerance, limit, slack, floor), 152u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 156u, last_b, inner_a, tolerance, limit, slack, floor), 156u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 160u, last_b, inner_a, tolerance, limit, slack, floor), 160u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 164u, last_b, inner_a, tolerance, limit, slack, floor), 164u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 168u, last_b, inner_a, tolerance, limit, slack, floor), 168u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 172u, last_b, inner_a, tolerance, limit, slack, floor), 172u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 176u, last_b, inner_a, tolerance, limit, slack, floor), 176u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 180u, last_b, inner_a, tolerance, limit, slack, floor), 180u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 184u, last_b, inner_a, tolerance, limit, slack, floor), 184u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 188u, last_b, inner_a, tolerance, limit, slack, floor), 188u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, hot), 96u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 100u, last_b, hot), 100u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 104u, last_b, hot), 104u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 108u, last_b, hot), 108u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 112u, last_b, hot), 112u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 116u, last_b, hot), 116u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 120u, last_b, hot), 120u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 124u, last_b, hot), 124u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 128u, last_b, hot), 128u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 132u, last_b, hot), 132u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 136u, last_b, hot), 136u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 140u, last_b, hot), 140u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 144u, last_b, hot), 144u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 148u, last_b, hot), 148u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 152u, last_b, hot), 152u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 156u, last_b, hot), 156u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 160u, last_b, hot), 160u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 164u, last_b, hot), 164u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 168u, last_b, hot), 168u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 172u, last_b, hot), 172u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 176u, last_b, hot), 176u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 180u, last_b, hot), 180u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 184u, last_b, hot), 184u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 188u, last_b, hot), 188u);
     }
     return candidates;
 }
@@ -1312,8 +1448,8 @@ fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, t
 // tested only against the edges of A whose bound keeps them. The kernel
 // does the same once, at the floor (the scan's level only rises from there,
 // so an edge skipped at the floor could never be kept nor reach the
-// limit): both hulls' kept edges as bits, 64 edges a step in straight-line
-// code, two texels an edge, read once. Where A keeps at most 64 edges (on
+// limit): both hulls' edges with a hot face (see "Edge masks from face
+// bounds") as bits, 64 edges a step in straight-line code. Where A keeps at most 64 edges (on
 // 256-vertex hulls of the bench, 98% of the pairs that reach the edge
 // query), their normals and arcs are read once into registers (an array
 // indexed only by constants), and each kept edge of B is tested against
@@ -1347,22 +1483,23 @@ fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32) -> WideCrossings {
     return result;
 }
 
-// The edges of `hull` (all its edges: at most 762) that the bound keeps at
-// the floor against the other hull's inner ball (`inner`, in `hull`'s
-// frame), 64 a step.
+// The edges of `hull` (all its edges: at most 762) with a hot face at the
+// floor against the other hull's inner ball (`inner`, in `hull`'s frame),
+// 64 a step.
 fn kept_edges_wide(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> WideCrossings {
+    let hot = hot_faces(hull, inner, scan_level(EdgeSeparation(LOWEST, 0u, 0u), tolerance, floor), limit, slack);
     let last = hull.edge_count - 1u;
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var kept = WideCrossings(empty, empty, empty, empty);
     for (var j = 0u; j < hull.edge_count; j += 64u) {
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 0u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 4u, last, inner, tolerance, limit, slack, floor) << 4u), j + 0u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 8u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 12u, last, inner, tolerance, limit, slack, floor) << 4u), j + 8u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 16u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 20u, last, inner, tolerance, limit, slack, floor) << 4u), j + 16u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 24u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 28u, last, inner, tolerance, limit, slack, floor) << 4u), j + 24u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 32u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 36u, last, inner, tolerance, limit, slack, floor) << 4u), j + 32u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 40u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 44u, last, inner, tolerance, limit, slack, floor) << 4u), j + 40u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 48u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 52u, last, inner, tolerance, limit, slack, floor) << 4u), j + 48u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 56u, last, inner, tolerance, limit, slack, floor) | (candidate_bits4(hull, j + 60u, last, inner, tolerance, limit, slack, floor) << 4u), j + 56u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 0u, last, hot) | (candidate_bits4(hull, j + 4u, last, hot) << 4u), j + 0u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 8u, last, hot) | (candidate_bits4(hull, j + 12u, last, hot) << 4u), j + 8u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 16u, last, hot) | (candidate_bits4(hull, j + 20u, last, hot) << 4u), j + 16u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 24u, last, hot) | (candidate_bits4(hull, j + 28u, last, hot) << 4u), j + 24u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 32u, last, hot) | (candidate_bits4(hull, j + 36u, last, hot) << 4u), j + 32u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 40u, last, hot) | (candidate_bits4(hull, j + 44u, last, hot) << 4u), j + 40u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 48u, last, hot) | (candidate_bits4(hull, j + 52u, last, hot) << 4u), j + 48u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 56u, last, hot) | (candidate_bits4(hull, j + 60u, last, hot) << 4u), j + 56u);
     }
     return kept;
 }

@@ -13,6 +13,7 @@ use super::kinds::BodyClasses;
 use super::layout::{
     HullRecord, SAT3_WGSL, Transform3Texels, hull_record_texels, transform3_texels,
 };
+use crate::d3::math::dot3;
 use crate::d3::{Axis, Batch, EdgeSearch, Hull, SatHit, Shape, ShapeSet};
 use crate::types::Pair;
 use glam::Vec3;
@@ -229,6 +230,7 @@ pub(crate) fn library_texels(
                     floats.push([gauss.u.x, gauss.u.y, gauss.u.z, u_p]);
                     floats.push([gauss.v.x, gauss.v.y, gauss.v.z, v_p]);
                 }
+                floats.push(face_bound_texel(hull));
                 ints.extend(hull.edges().iter().map(|e| [e.v0, e.v1, e.f0, e.f1]));
                 let mut start = 0;
                 for face in 0..hull.face_count() {
@@ -252,6 +254,17 @@ pub(crate) fn library_texels(
                     ints[face_0][2..].copy_from_slice(&[base, *cells]);
                     grid_texels(lists, ints);
                 }
+                // Each edge's faces, 16 bits each, four edges to a texel;
+                // where they are: face 1's loop record's spare slot.
+                let face_1 = (record.int_base + record.edge_count + 1) as usize;
+                ints[face_1][2] = ints.len() as u32;
+                ints.extend(hull.edges().chunks(4).map(|chunk| {
+                    let mut texel = [0; 4];
+                    for (slot, edge) in texel.iter_mut().zip(chunk) {
+                        *slot = edge.f0 | edge.f1 << 16;
+                    }
+                    texel
+                }));
                 gridded.push(grid.is_some());
                 record
             }
@@ -261,6 +274,33 @@ pub(crate) fn library_texels(
         }
         records.push(record);
     }
+}
+
+/// The texel after a hull's edges' bound records: `k` and `delta` of the
+/// kernel's face bound on edges ("Edge masks from face bounds" in
+/// `shaders/sat3.wgsl`): `k` at least every edge's `1 / cos(angle / 2)` as
+/// `skips_edge` computes it (the square root of `(1 + u . v) / 2`,
+/// infinite for a zero), `delta` at least how far an edge's record offset
+/// (`u . p`, `v . p`) lies below its face's offset; both rounded up.
+fn face_bound_texel(hull: &Hull) -> [f32; 4] {
+    let lanes = hull.lanes();
+    let offsets = hull.offsets();
+    let mut k = 1.0f32;
+    let mut delta = 0.0f64;
+    for (e, edge) in hull.edges().iter().enumerate() {
+        let gauss = lanes.edge_gauss(e);
+        let (u_p, v_p) = lanes.edge_plane(e);
+        let cosine = ((1.0 + dot3(gauss.u, gauss.v)) * 0.5).max(0.0).sqrt();
+        k = k.max(if cosine > 0.0 {
+            1.0 / cosine
+        } else {
+            f32::INFINITY
+        });
+        delta = delta
+            .max(f64::from(offsets[edge.f0 as usize]) - f64::from(u_p))
+            .max(f64::from(offsets[edge.f1 as usize]) - f64::from(v_p));
+    }
+    [k * (1.0 + 1e-5), (delta * (1.0 + 1e-3)) as f32, 0.0, 0.0]
 }
 
 /// A grid's lists in texels (`shaders/sat3.wgsl`, `grid_face_min`): per
@@ -593,6 +633,74 @@ mod tests {
         );
     }
 
+    /// The kernel's face bound on edges keeps every edge that `skips_edge`
+    /// keeps: for each edge, one of its faces' bounds (as `hot_face_bit`
+    /// computes it, with its one slack of allowance) is at least the edge's
+    /// own bound (as `skips_edge` computes it), for hulls of 4 to 256
+    /// vertices, plates and boxes, against balls all around them; and it
+    /// is not vacuous: it rules out faces.
+    #[test]
+    fn the_face_bound_keeps_every_edge_the_edge_bound_keeps() {
+        use crate::d3::Hull;
+        use crate::generate::d3::{random_direction, random_hull};
+        use rand::RngExt;
+        let mut rng = crate::generate::rng(0x4f7);
+        let mut hulls = vec![
+            Hull::cuboid(Vec3::new(1.0, 0.2, 0.5)).expect("a valid box"),
+            Hull::cuboid(Vec3::new(40.0, 1.0, 3.0)).expect("a valid box"),
+        ];
+        for n in [4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256] {
+            let radius = rng.random_range(0.1..10.0);
+            hulls.push(random_hull(&mut rng, n, radius, 1.0));
+            hulls.push(random_hull(&mut rng, n.max(8), 1.0, 0.02));
+        }
+        let (mut cold, mut faces) = (0, 0);
+        for hull in &hulls {
+            let [k, delta, _, _] = face_bound_texel(hull);
+            let lanes = hull.lanes();
+            let reach = lanes.reach;
+            for _ in 0..40 {
+                let distance = rng.random_range(0.0..3.0) * hull.size();
+                let centre = hull.centroid() + distance * random_direction(&mut rng);
+                let radius = rng.random_range(0.0..0.5) * hull.size();
+                let slack = 1e-4 * (centre.length() + 2.0 * reach);
+                let face_bound = |f: usize| {
+                    let (n, d) = (hull.normals()[f], hull.offsets()[f]);
+                    let s = (dot3(n, centre) - d) + delta;
+                    let along = if s > 0.0 { s * k } else { s };
+                    along - radius + 3.0 * slack
+                };
+                let bounds: Vec<f32> = (0..hull.face_count()).map(face_bound).collect();
+                for (e, edge) in hull.edges().iter().enumerate() {
+                    let gauss = lanes.edge_gauss(e);
+                    let (u_p, v_p) = lanes.edge_plane(e);
+                    let m = (dot3(gauss.u, centre) - u_p).max(dot3(gauss.v, centre) - v_p);
+                    let along = if m > 0.0 {
+                        m / ((1.0 + dot3(gauss.u, gauss.v)) * 0.5).max(0.0).sqrt()
+                    } else {
+                        m
+                    };
+                    let edge_bound = along - radius + 2.0 * slack;
+                    let face = bounds[edge.f0 as usize].max(bounds[edge.f1 as usize]);
+                    assert!(
+                        face >= edge_bound,
+                        "a hull of {} vertices, edge {e}: its faces' bound {face} below its own {edge_bound}",
+                        hull.vertices().len()
+                    );
+                }
+                // Faces ruled out at the level of the deepest face bound
+                // less a tenth of the size.
+                let level = bounds.iter().copied().fold(f32::MIN, f32::max) - 0.1 * hull.size();
+                cold += bounds.iter().filter(|&&b| b <= level).count();
+                faces += bounds.len();
+            }
+        }
+        assert!(
+            cold * 2 > faces,
+            "the face bound rules out {cold} of {faces} faces at a level a tenth of the size below the deepest"
+        );
+    }
+
     /// lavapipe ends a SIMD group's loops after this many iterations in all.
     const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
 
@@ -639,10 +747,13 @@ mod tests {
     /// pass over faces and edges a bound rules out run at least once per
     /// outer iteration plus, at most, every lane's every face or edge, out of
     /// step with each other; each face scans all of the other's vertices;
-    /// each edge of B tests all of A's and may find all of them crossing.
+    /// each edge of B tests all of A's and may find all of them crossing;
+    /// B's hot faces are found 32 a step (the cached kinds; counted for
+    /// every kind).
     fn hull_pair_iterations(va: u64, vb: u64, steps: &Steps) -> u64 {
         let (ea, eb) = (edges(va), edges(vb));
         face_iterations(va, vb, steps)
+            + hot_face_iterations(vb)
             + passes(eb)
             + (eb + 1) * ea.div_ceil(steps.edges)
             + (eb + 1) * ea.div_ceil(steps.offers)
@@ -670,9 +781,14 @@ mod tests {
         face_query(faces(va), vb) + face_query(faces(vb), va)
     }
 
+    /// The loop that finds a hull's hot faces, 32 a step (`hot_faces`).
+    fn hot_face_iterations(v: u64) -> u64 {
+        faces(v).div_ceil(32) + 1
+    }
+
     /// The same for `hulls_large`, whose edge query runs, in one SIMD group,
     /// both of its paths (`find_max_edge_separation_large`): the two hulls'
-    /// kept edges found 64 a step; the pairs whose A keeps at most 64 edges
+    /// hot faces found 32 a step and their kept edges 64 a step; the pairs whose A keeps at most 64 edges
     /// take each kept edge of B once, its crossings with the cached edges
     /// offered four a step (at most 16 steps, at least one); the others take
     /// each kept edge of B once, test it against all of A's 64 a step and
@@ -680,7 +796,10 @@ mod tests {
     /// finds none left). Every edge kept, every pair crossing.
     fn large_pair_iterations(va: u64, vb: u64) -> u64 {
         let (ea, eb) = (edges(va), edges(vb));
-        let masks = (ea.div_ceil(64) + 1) + (eb.div_ceil(64) + 1);
+        let masks = (ea.div_ceil(64) + 1)
+            + (eb.div_ceil(64) + 1)
+            + hot_face_iterations(va)
+            + hot_face_iterations(vb);
         let cached = (eb + 1) + eb * 64u64.div_ceil(4);
         let fallback =
             (eb + 1) + eb * (ea.div_ceil(WIDE.edges) + 1) + eb * (ea.div_ceil(WIDE.offers) + 1);
