@@ -1207,9 +1207,11 @@ fn hot_face_word(hull: HullRecord, f: u32, last: u32, inner: vec4<f32>, extra: v
 }
 
 // The hot faces of `hull` against the other hull's inner ball (`inner`, in
-// `hull`'s frame), 32 a step; every face while the level is the lowest
-// value (nothing is skipped then, as in skips_edge).
-fn hot_faces(hull: HullRecord, inner: vec4<f32>, level: f32, limit: f32, slack: f32) -> FaceBits {
+// `hull`'s frame) at the edge query's first level (the floor: the level
+// only rises), 32 a step; every face while the level is the lowest value
+// (nothing is skipped then, as in skips_edge).
+fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> FaceBits {
+    let level = scan_level(EdgeSeparation(LOWEST, 0u, 0u), tolerance, floor);
     let extra = face_bound_extra(hull);
     let last = hull.face_count - 1u;
     let edge_faces = textureLoad(hull_ints, texel(hull.int_base + hull.edge_count + 1u), 0).z;
@@ -1267,7 +1269,7 @@ fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, hot: FaceBits) -> u3
 // that have a hot face at the floor, as bits, in straight-line code: no
 // lane waiting on another's skips.
 fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, slots: u32) -> Crossings {
-    let hot = hot_faces(hull_b, inner_a, scan_level(EdgeSeparation(LOWEST, 0u, 0u), tolerance, floor), limit, slack);
+    let hot = hot_faces(hull_b, inner_a, tolerance, limit, slack, floor);
     let last_b = hull_b.edge_count - 1u;
     var candidates = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, hot), 0u);
@@ -1487,7 +1489,7 @@ fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32) -> WideCrossings {
 // floor against the other hull's inner ball (`inner`, in `hull`'s frame),
 // 64 a step.
 fn kept_edges_wide(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> WideCrossings {
-    let hot = hot_faces(hull, inner, scan_level(EdgeSeparation(LOWEST, 0u, 0u), tolerance, floor), limit, slack);
+    let hot = hot_faces(hull, inner, tolerance, limit, slack, floor);
     let last = hull.edge_count - 1u;
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var kept = WideCrossings(empty, empty, empty, empty);
