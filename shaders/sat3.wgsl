@@ -297,9 +297,14 @@ fn vertex_min8(hull2: HullRecord, moved: vec3<f32>, moved_offset: f32, k: u32, l
 // lanes.rs: whether a face (its plane moved into `hull2`'s frame) can be
 // passed over: `hull2`'s inner ball bounds its separation from above, and
 // the bound can neither beat the best nor reach the limit.
-fn face_cannot_matter(moved: vec3<f32>, moved_offset: f32, inner: vec4<f32>, best: Separation, tolerance: f32, limit: f32) -> bool {
-    let bound = (dot3(moved, inner.xyz) - inner.w) - moved_offset;
+fn face_cannot_matter(bound: f32, best: Separation, tolerance: f32, limit: f32) -> bool {
     return bound <= best.value + tolerance && bound < limit;
+}
+
+// The bound on a face's separation from `hull2`'s inner ball (`inner`):
+// the plane's offset at the ball's centre less its radius.
+fn face_bound(moved: vec3<f32>, moved_offset: f32, inner: vec4<f32>) -> f32 {
+    return (dot3(moved, inner.xyz) - inner.w) - moved_offset;
 }
 
 // Where a face query stands: face `i` of `hull1`, its plane moved into
@@ -308,13 +313,16 @@ struct FaceCursor {
     i: u32,
     moved: vec3<f32>,
     moved_offset: f32,
+    hot: FaceBits,
 }
 
 // From face `i` on, the first that the bound (`inner`: `hull2`'s inner
 // ball, when `bounded`) does not rule out, its plane moved (`i` the face
-// count if none is left). Each lane goes on to its own next face.
-fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: vec4<f32>, best: Separation, tolerance: f32, limit: f32) -> FaceCursor {
-    var cursor = FaceCursor(i, vec3<f32>(0.0), 0.0);
+// count if none is left). Each lane goes on to its own next face. With
+// `marking`, every face read on the way is marked hot or not (see "Edge
+// masks from face bounds").
+fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: vec4<f32>, best: Separation, tolerance: f32, limit: f32, marks: FaceMarks, marking: bool) -> FaceCursor {
+    var cursor = FaceCursor(i, vec3<f32>(0.0), 0.0, marks.hot);
     loop {
         if cursor.i >= hull1.face_count {
             break;
@@ -322,7 +330,11 @@ fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: ve
         let plane = hull_plane(hull1, cursor.i);
         cursor.moved = rotate3(xf.r, plane.xyz);
         cursor.moved_offset = plane.w + dot3(cursor.moved, xf.p);
-        if !(bounded && face_cannot_matter(cursor.moved, cursor.moved_offset, inner, best, tolerance, limit)) {
+        let bound = face_bound(cursor.moved, cursor.moved_offset, inner);
+        if marking {
+            cursor.hot = mark_face(cursor.hot, cursor.i, face_marked_hot(marks, bound + inner.w, inner.w, limit));
+        }
+        if !(bounded && face_cannot_matter(bound, best, tolerance, limit)) {
             break;
         }
         cursor.i++;
@@ -336,8 +348,15 @@ fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: ve
 // 8, 32 or 64; see cache_vertices); `gridded`: only the vertices `hull2`'s
 // Gauss-map grid lists for the face (see grid_face_min). As lanes.rs, faces the bound rules out
 // are passed over when `hull2` has more than eight vertices; each lane goes
-// on to its own next face.
-fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool, cached: bool, slots: u32, gridded: bool) -> Separation {
+// on to its own next face. `marking` (B's query in the cached kinds, after
+// A's, whose best is `face_a`): the hot faces of `hull1` for the edge
+// query, marked as the planes are read.
+fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool, cached: bool, slots: u32, gridded: bool, marking: bool, face_a: Separation, edge_tolerance: f32, slack: f32) -> FaceQuery {
+    var marks = FaceMarks(no_face_bits(), vec2<f32>(0.0), LOWEST, 3.0 * slack);
+    if marking {
+        marks.extra = face_bound_extra(hull1);
+        marks.hot.edge_faces = textureLoad(hull_ints, texel(hull1.int_base + hull1.edge_count + 1u), 0).z;
+    }
     if cached {
         cache_vertices(hull2, slots);
     }
@@ -352,8 +371,10 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
     let inner = hull_inner(hull2);
     var i = 0u;
     loop {
-        let face = next_face(hull1, xf, i, bounded, inner, best, tolerance, limit);
+        marks.level = edge_floor(face_a, best, tolerance, edge_tolerance);
+        let face = next_face(hull1, xf, i, bounded, inner, best, tolerance, limit, marks, marking);
         i = face.i;
+        marks.hot = face.hot;
         let moved = face.moved;
         let moved_offset = face.moved_offset;
         if i >= hull1.face_count {
@@ -378,11 +399,11 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
             best = Separation(separation, i);
         }
         if separation >= limit {
-            return Separation(separation, i);
+            return FaceQuery(Separation(separation, i), marks.hot);
         }
         i++;
     }
-    return best;
+    return FaceQuery(best, marks.hot);
 }
 
 // The vertices of a hull of at most `slots` vertices (8, 32 or 64; past
@@ -1143,6 +1164,20 @@ fn cached_crossings(b: MovedEdge, last: u32, slots: u32) -> Crossings {
 // scan as before, so the answer does not change; on the bench's hulls it
 // keeps 7.8 edges of B where the edge bound keeps 7.3 (64 vertices), 13.5
 // where it keeps 12.3 (256).
+//
+// In the cached kinds B's face query marks B's hot faces itself as it
+// reads each plane (find_max_face_separation with `marking`): its bound
+// there is the same `n . c - d` less `r`, taken in A's frame (the frame
+// change's rounding is what the slacks cover). The floor is not known yet,
+// but it is at least edge_floor(A's best, B's best so far), which only
+// rises as B's best does (B's face counts only past A's by the tolerance),
+// so marking at that level keeps a superset. That spares the second read
+// of every plane: per pair (lavapipe, instructions counted under
+// cachegrind) boxes 11.7k -> 9.8k, 32 vertices 40.5k -> 37.6k, 64
+// 78.4k -> 75.4k. The large kinds keep hot_faces, at the floor: marking
+// up to 512 faces in the face loop (a select per word group per face)
+// cost more than it saved (128 vertices 184k -> 189k with B's faces
+// marked, 211k with both hulls').
 
 // A bit per face of a hull (up to 512).
 struct FaceBits {
@@ -1153,10 +1188,66 @@ struct FaceBits {
     edge_faces: u32, // where the hull's edges' faces are, in hull_ints
 }
 
+// The face query's result: its best face, and the hot faces it marked.
+struct FaceQuery {
+    best: Separation,
+    hot: FaceBits,
+}
+
+fn no_face_bits() -> FaceBits {
+    return FaceBits(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), 0u);
+}
+
+// What B's face query needs to mark B's hot faces as it reads the planes:
+// the bits so far, the hull's `k` and `delta`, the level (what the edge
+// query's floor is at least, rising with the query's best) and the
+// allowance (three slacks).
+struct FaceMarks {
+    hot: FaceBits,
+    extra: vec2<f32>,
+    level: f32,
+    allowance: f32,
+}
+
 // The hull's `k` and `delta`, in the texel after the edges' bound records.
 fn face_bound_extra(hull: HullRecord) -> vec2<f32> {
     let at = edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 1u + 2u * hull.edge_count;
     return textureLoad(hull_floats, texel(at), 0).xy;
+}
+
+// Whether a face whose plane passes `side` (n . c - d) from the other
+// hull's inner ball's centre (radius `radius`) is hot: an edge of it may be
+// kept at the level or reach `limit`; every face while the level is the
+// lowest value (nothing is skipped then, as in skips_edge).
+fn face_marked_hot(marks: FaceMarks, side: f32, radius: f32, limit: f32) -> bool {
+    let s = side + marks.extra.y;
+    let along = select(s, s * marks.extra.x, s > 0.0);
+    let bound = along - radius + marks.allowance;
+    return marks.level <= LOWEST || !(bound <= marks.level && bound < limit);
+}
+
+// Face `f`'s bit set in `bits` if `hot`, for a hull of at most 128 faces
+// (`w0` alone: the cached kinds'); the word chosen by selects (a private
+// array indexed at run time would live in memory).
+fn mark_face(bits: FaceBits, f: u32, hot: bool) -> FaceBits {
+    let bit = vec4<u32>(select(0u, 1u << (f & 31u), hot));
+    var result = bits;
+    result.w0 |= select(vec4<u32>(0u), bit, vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>(f >> 5u));
+    return result;
+}
+
+// Whether face `f` is hot; `wide`: up to 512 faces, else up to 128 (`w0`
+// alone, no selects among the words).
+fn face_is_hot(bits: FaceBits, f: u32, wide: bool) -> bool {
+    let w = f >> 5u;
+    var q = bits.w0;
+    if wide {
+        q = select(q, bits.w1, w >= 4u);
+        q = select(q, bits.w2, w >= 8u);
+        q = select(q, bits.w3, w >= 12u);
+    }
+    let word = q[w & 3u];
+    return ((word >> (f & 31u)) & 1u) != 0u;
 }
 
 // Bit `f & 31` set if face `f` (up to `last`) is hot: an edge of it may be
@@ -1231,18 +1322,6 @@ fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, sla
     return bits;
 }
 
-// Whether face `f` is hot: its word chosen by selects (a private array
-// indexed at run time would live in memory).
-fn face_is_hot(bits: FaceBits, f: u32) -> bool {
-    let w = f >> 5u;
-    var q = bits.w0;
-    q = select(q, bits.w1, w >= 4u);
-    q = select(q, bits.w2, w >= 8u);
-    q = select(q, bits.w3, w >= 12u);
-    let word = q[w & 3u];
-    return ((word >> (f & 31u)) & 1u) != 0u;
-}
-
 // The texel of edges `j` to `j + 3`'s faces (16 bits each).
 fn edge_faces4(hull: HullRecord, hot: FaceBits, j: u32) -> vec4<u32> {
     return textureLoad(hull_ints, texel(hot.edge_faces + min(j, hull.edge_count - 1u) / 4u), 0);
@@ -1250,81 +1329,80 @@ fn edge_faces4(hull: HullRecord, hot: FaceBits, j: u32) -> vec4<u32> {
 
 // Bit `k` set if edge `j + k` (up to `last`; its faces packed in `faces`)
 // has a hot face.
-fn edge_bit_hot(hot: FaceBits, faces: u32, j: u32, k: u32, last: u32) -> u32 {
-    let keeps = face_is_hot(hot, faces & 0xffffu) || face_is_hot(hot, faces >> 16u);
+fn edge_bit_hot(hot: FaceBits, faces: u32, j: u32, k: u32, last: u32, wide: bool) -> u32 {
+    let keeps = face_is_hot(hot, faces & 0xffffu, wide) || face_is_hot(hot, faces >> 16u, wide);
     return select(0u, 1u << k, keeps && j + k <= last);
 }
 
 // Bits 0 to 3 for edges `j` to `j + 3` (`j` a multiple of four) of the
 // hull whose hot faces `hot` holds.
-fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, hot: FaceBits) -> u32 {
+fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, hot: FaceBits, wide: bool) -> u32 {
     let faces = edge_faces4(hull_b, hot, j);
-    return edge_bit_hot(hot, faces.x, j, 0u, last_b)
-        | edge_bit_hot(hot, faces.y, j, 1u, last_b)
-        | edge_bit_hot(hot, faces.z, j, 2u, last_b)
-        | edge_bit_hot(hot, faces.w, j, 3u, last_b);
+    return edge_bit_hot(hot, faces.x, j, 0u, last_b, wide)
+        | edge_bit_hot(hot, faces.y, j, 1u, last_b, wide)
+        | edge_bit_hot(hot, faces.z, j, 2u, last_b, wide)
+        | edge_bit_hot(hot, faces.w, j, 3u, last_b, wide);
 }
 
 // B's edges (at most 18, 44, 90 or 186 as `slots` is 8, 16, 32 or 64)
 // that have a hot face at the floor, as bits, in straight-line code: no
 // lane waiting on another's skips.
-fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, slots: u32) -> Crossings {
-    let hot = hot_faces(hull_b, inner_a, tolerance, limit, slack, floor);
+fn candidate_edges_b(hull_b: HullRecord, hot: FaceBits, slots: u32) -> Crossings {
     let last_b = hull_b.edge_count - 1u;
     var candidates = Crossings(vec4<u32>(0u), vec2<u32>(0u));
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, hot), 0u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 4u, last_b, hot), 4u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 8u, last_b, hot), 8u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 12u, last_b, hot), 12u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 16u, last_b, hot), 16u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, hot, false), 0u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 4u, last_b, hot, false), 4u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 8u, last_b, hot, false), 8u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 12u, last_b, hot, false), 12u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 16u, last_b, hot, false), 16u);
     if slots > 8u {
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, hot), 20u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, hot), 24u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, hot), 28u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, hot), 32u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, hot), 36u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, hot), 40u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, hot, false), 20u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, hot, false), 24u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, hot, false), 28u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, hot, false), 32u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, hot, false), 36u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, hot, false), 40u);
         if slots > 16u {
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, hot), 44u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, hot), 48u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, hot), 52u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, hot), 56u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, hot), 60u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, hot), 64u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, hot), 68u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, hot), 72u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, hot), 76u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, hot), 80u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, hot), 84u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, hot), 88u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, hot), 92u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, hot, false), 44u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, hot, false), 48u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, hot, false), 52u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, hot, false), 56u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, hot, false), 60u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, hot, false), 64u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, hot, false), 68u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, hot, false), 72u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, hot, false), 76u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, hot, false), 80u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, hot, false), 84u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, hot, false), 88u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, hot, false), 92u);
         }
     }
     if slots > 32u {
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, hot), 96u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 100u, last_b, hot), 100u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 104u, last_b, hot), 104u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 108u, last_b, hot), 108u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 112u, last_b, hot), 112u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 116u, last_b, hot), 116u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 120u, last_b, hot), 120u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 124u, last_b, hot), 124u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 128u, last_b, hot), 128u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 132u, last_b, hot), 132u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 136u, last_b, hot), 136u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 140u, last_b, hot), 140u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 144u, last_b, hot), 144u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 148u, last_b, hot), 148u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 152u, last_b, hot), 152u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 156u, last_b, hot), 156u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 160u, last_b, hot), 160u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 164u, last_b, hot), 164u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 168u, last_b, hot), 168u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 172u, last_b, hot), 172u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 176u, last_b, hot), 176u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 180u, last_b, hot), 180u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 184u, last_b, hot), 184u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 188u, last_b, hot), 188u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, hot, false), 96u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 100u, last_b, hot, false), 100u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 104u, last_b, hot, false), 104u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 108u, last_b, hot, false), 108u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 112u, last_b, hot, false), 112u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 116u, last_b, hot, false), 116u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 120u, last_b, hot, false), 120u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 124u, last_b, hot, false), 124u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 128u, last_b, hot, false), 128u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 132u, last_b, hot, false), 132u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 136u, last_b, hot, false), 136u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 140u, last_b, hot, false), 140u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 144u, last_b, hot, false), 144u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 148u, last_b, hot, false), 148u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 152u, last_b, hot, false), 152u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 156u, last_b, hot, false), 156u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 160u, last_b, hot, false), 160u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 164u, last_b, hot, false), 164u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 168u, last_b, hot, false), 168u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 172u, last_b, hot, false), 172u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 176u, last_b, hot, false), 176u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 180u, last_b, hot, false), 180u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 184u, last_b, hot, false), 184u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 188u, last_b, hot, false), 188u);
     }
     return candidates;
 }
@@ -1332,12 +1410,12 @@ fn candidate_edges_b(hull_b: HullRecord, inner_a: vec4<f32>, tolerance: f32, lim
 // find_max_edge_separation with A's edges cached, and B's edges taken from
 // the candidates, each checked again at the scan's current level before it
 // is moved and tested.
-fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, slots: u32) -> EdgeSeparation {
+fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, slots: u32, hot_b: FaceBits) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
     let inner_a = inner_in_b(hull_a, xf);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    var candidates = candidate_edges_b(hull_b, inner_a, tolerance, limit, slack, floor, slots);
+    var candidates = candidate_edges_b(hull_b, hot_b, slots);
     if !any_crossing(candidates) {
         return scan.best;
     }
@@ -1485,23 +1563,21 @@ fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32) -> WideCrossings {
     return result;
 }
 
-// The edges of `hull` (all its edges: at most 762) with a hot face at the
-// floor against the other hull's inner ball (`inner`, in `hull`'s frame),
-// 64 a step.
-fn kept_edges_wide(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> WideCrossings {
-    let hot = hot_faces(hull, inner, tolerance, limit, slack, floor);
+// The edges of `hull` (all its edges: at most 762) with a hot face in
+// `hot` (found by hot_faces at the floor), 64 a step.
+fn kept_edges_wide(hull: HullRecord, hot: FaceBits) -> WideCrossings {
     let last = hull.edge_count - 1u;
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var kept = WideCrossings(empty, empty, empty, empty);
     for (var j = 0u; j < hull.edge_count; j += 64u) {
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 0u, last, hot) | (candidate_bits4(hull, j + 4u, last, hot) << 4u), j + 0u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 8u, last, hot) | (candidate_bits4(hull, j + 12u, last, hot) << 4u), j + 8u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 16u, last, hot) | (candidate_bits4(hull, j + 20u, last, hot) << 4u), j + 16u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 24u, last, hot) | (candidate_bits4(hull, j + 28u, last, hot) << 4u), j + 24u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 32u, last, hot) | (candidate_bits4(hull, j + 36u, last, hot) << 4u), j + 32u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 40u, last, hot) | (candidate_bits4(hull, j + 44u, last, hot) << 4u), j + 40u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 48u, last, hot) | (candidate_bits4(hull, j + 52u, last, hot) << 4u), j + 48u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 56u, last, hot) | (candidate_bits4(hull, j + 60u, last, hot) << 4u), j + 56u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 0u, last, hot, true) | (candidate_bits4(hull, j + 4u, last, hot, true) << 4u), j + 0u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 8u, last, hot, true) | (candidate_bits4(hull, j + 12u, last, hot, true) << 4u), j + 8u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 16u, last, hot, true) | (candidate_bits4(hull, j + 20u, last, hot, true) << 4u), j + 16u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 24u, last, hot, true) | (candidate_bits4(hull, j + 28u, last, hot, true) << 4u), j + 24u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 32u, last, hot, true) | (candidate_bits4(hull, j + 36u, last, hot, true) << 4u), j + 32u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 40u, last, hot, true) | (candidate_bits4(hull, j + 44u, last, hot, true) << 4u), j + 40u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 48u, last, hot, true) | (candidate_bits4(hull, j + 52u, last, hot, true) << 4u), j + 48u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 56u, last, hot, true) | (candidate_bits4(hull, j + 60u, last, hot, true) << 4u), j + 56u);
     }
     return kept;
 }
@@ -1774,8 +1850,8 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     let inner = hull_inner(hull_b);
     let inner_b = vec4<f32>(transform_point3(xf, inner.xyz), inner.w);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    let kept_a = kept_edges_wide(hull_a, inner_b, tolerance, limit, slack, floor);
-    let kept_b = kept_edges_wide(hull_b, inner_a, tolerance, limit, slack, floor);
+    let kept_a = kept_edges_wide(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor));
+    let kept_b = kept_edges_wide(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor));
     let count = count_wide(kept_a);
     let cached = count <= 64u;
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
@@ -1963,11 +2039,15 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // ("hulls_gridded", with `wide`). Each is a constant of its entry point, so
 // the code it leaves out is not compiled in.
 fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool) -> PairResult {
-    let face_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded);
+    let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
+    let none = Separation(LOWEST, 0u);
+    let query_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded, false, none, edge_tolerance, slack);
+    let face_a = query_a.best;
     if face_a.value >= margin {
         return PairResult(false, 0u, face_a.value);
     }
-    let face_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, slots, gridded);
+    let query_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, slots, gridded, cached, face_a, edge_tolerance, slack);
+    let face_b = query_b.best;
     if face_b.value >= margin {
         return PairResult(false, 0u, face_b.value);
     }
@@ -1976,7 +2056,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     if wide {
         edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     } else if cached {
-        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots);
+        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots, query_b.hot);
     } else {
         edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     }

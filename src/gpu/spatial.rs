@@ -634,8 +634,9 @@ mod tests {
     }
 
     /// The kernel's face bound on edges keeps every edge that `skips_edge`
-    /// keeps: for each edge, one of its faces' bounds (as `hot_face_bit`
-    /// computes it, with its one slack of allowance) is at least the edge's
+    /// keeps: for each edge, one of its faces' bounds (as `hot_face_bit` and
+    /// `face_marked_hot` compute it, with its one slack of allowance) is at
+    /// least the edge's
     /// own bound (as `skips_edge` computes it), for hulls of 4 to 256
     /// vertices, plates and boxes, against balls all around them; and it
     /// is not vacuous: it rules out faces.
@@ -747,13 +748,12 @@ mod tests {
     /// pass over faces and edges a bound rules out run at least once per
     /// outer iteration plus, at most, every lane's every face or edge, out of
     /// step with each other; each face scans all of the other's vertices;
-    /// each edge of B tests all of A's and may find all of them crossing;
-    /// B's hot faces are found 32 a step (the cached kinds; counted for
-    /// every kind).
+    /// each edge of B tests all of A's and may find all of them crossing.
+    /// (The cached kinds mark B's hot faces inside B's face query: no loop
+    /// of their own.)
     fn hull_pair_iterations(va: u64, vb: u64, steps: &Steps) -> u64 {
         let (ea, eb) = (edges(va), edges(vb));
         face_iterations(va, vb, steps)
-            + hot_face_iterations(vb)
             + passes(eb)
             + (eb + 1) * ea.div_ceil(steps.edges)
             + (eb + 1) * ea.div_ceil(steps.offers)
