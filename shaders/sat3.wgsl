@@ -1239,13 +1239,19 @@ fn face_bound_extra(hull: HullRecord) -> vec2<f32> {
 
 // Whether a face whose plane passes `side` (n . c - d) from the other
 // hull's inner ball's centre (radius `radius`) is hot: an edge of it may be
-// kept at the level or reach `limit`; every face while the level is the
+// kept at `level` or reach `limit`. The one spelling of the face bound,
+// for hot_face_bit and face_marked_hot alike.
+fn face_bound_hot(side: f32, radius: f32, extra: vec2<f32>, level: f32, limit: f32, allowance: f32) -> bool {
+    let s = side + extra.y;
+    let along = select(s, s * extra.x, s > 0.0);
+    let bound = along - radius + allowance;
+    return !(bound <= level && bound < limit);
+}
+
+// face_bound_hot at the marks' level; every face while the level is the
 // lowest value (nothing is skipped then, as in skips_edge).
 fn face_marked_hot(marks: FaceMarks, side: f32, radius: f32, limit: f32) -> bool {
-    let s = side + marks.extra.y;
-    let along = select(s, s * marks.extra.x, s > 0.0);
-    let bound = along - radius + marks.allowance;
-    return marks.level <= LOWEST || !(bound <= marks.level && bound < limit);
+    return marks.level <= LOWEST || face_bound_hot(side, radius, marks.extra, marks.level, limit, marks.allowance);
 }
 
 // Face `f`'s bit set in `bits` if `hot`, for a hull of at most 128 faces
@@ -1276,10 +1282,7 @@ fn face_is_hot(bits: FaceBits, f: u32, wide: bool) -> bool {
 // kept at `level` or reach `limit`.
 fn hot_face_bit(hull: HullRecord, f: u32, last: u32, inner: vec4<f32>, extra: vec2<f32>, level: f32, limit: f32, allowance: f32) -> u32 {
     let plane = hull_plane(hull, min(f, last));
-    let s = (dot3(plane.xyz, inner.xyz) - plane.w) + extra.y;
-    let along = select(s, s * extra.x, s > 0.0);
-    let bound = along - inner.w + allowance;
-    let hot = !(bound <= level && bound < limit);
+    let hot = face_bound_hot(dot3(plane.xyz, inner.xyz) - plane.w, inner.w, extra, level, limit, allowance);
     return select(0u, 1u << (f & 31u), hot && f <= last);
 }
 

@@ -634,9 +634,8 @@ mod tests {
     }
 
     /// The kernel's face bound on edges keeps every edge that `skips_edge`
-    /// keeps: for each edge, one of its faces' bounds (as `hot_face_bit` and
-    /// `face_marked_hot` compute it, with its one slack of allowance) is at
-    /// least the edge's
+    /// keeps: for each edge, one of its faces' bounds (as `face_bound_hot`
+    /// computes it, with its one slack of allowance) is at least the edge's
     /// own bound (as `skips_edge` computes it), for hulls of 4 to 256
     /// vertices, plates and boxes, against balls all around them; and it
     /// is not vacuous: it rules out faces.
