@@ -366,9 +366,10 @@ fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: ve
 // 8, 32 or 64; see cache_vertices); `gridded`: only the vertices `hull2`'s
 // Gauss-map grid lists for the face (see grid_face_min). As lanes.rs, faces the bound rules out
 // are passed over when `hull2` has more than eight vertices; each lane goes
-// on to its own next face. `marking` (B's query in the cached kinds, after
-// A's, whose best is `face_a`): the hot faces of `hull1` for the edge
-// query, marked as the planes are read.
+// on to its own next face. `marking` (both queries in the cached kinds
+// but "hulls_small"; A's with `face_a` the lowest value, B's after A's,
+// whose best is `face_a`): the hot faces of `hull1` for the edge query,
+// marked as the planes are read.
 fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3, tolerance: f32, limit: f32, wide: bool, cached: bool, slots: u32, gridded: bool, marking: bool, face_a: Separation, edge_tolerance: f32, slack: f32) -> FaceQuery {
     var marks = FaceMarks(no_face_bits(), vec2<f32>(0.0), LOWEST, 3.0 * slack);
     if marking {
@@ -870,24 +871,23 @@ fn find_max_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transfor
     return scan.best;
 }
 
-// ---- hulls_cached: A's edges in registers -----------------------------------
+// ---- hulls_small: A's edges in registers -----------------------------------
 //
-// The edge query of "hulls_cached" (both hulls of at most 32 vertices, so A
-// has at most 90 edges; "hulls_cached64": 64 and 186; "hulls_small": 8
-// and 18, the caches' first 20 edges; `slots` says which): A's edges'
-// face normals are read once per query
+// The edge query of "hulls_small" (both hulls of at most 8 vertices, so A
+// has at most 18 edges): A's edges' face normals are read once per query
 // into an array indexed only by constants (kept in registers, as the
 // vertex cache), and each edge of B that the bound keeps is tested against
 // all of them without a texel read. The rest is find_max_edge_separation's.
+// (The other cached kinds cache only the edges of A that a bound keeps:
+// see "A's kept edges in registers".)
 
-// Two edges' normals a slot: 96 slots, 192 edges (the first 20 when `slots`
-// is 8, 96 when 32). Private to the
+// Two edges' normals a slot: the first 20 edges. Private to the
 // invocation; module-scope, so that no call copies it.
-var<private> edge_cache_u: array<vec3<f32>, 192>;
-var<private> edge_cache_v: array<vec3<f32>, 192>;
+var<private> edge_cache_u: array<vec3<f32>, 20>;
+var<private> edge_cache_v: array<vec3<f32>, 20>;
 
 // A's edges' normals, pair by pair (past the last pair, the last again).
-fn cache_edges(hull_a: HullRecord, slots: u32) {
+fn cache_edges(hull_a: HullRecord) {
     let last_pair = (hull_a.edge_count - 1u) >> 1u;
     var n: EdgePairNormals;
     n = edge_pair_normals(hull_a, min(0u, last_pair));
@@ -910,184 +910,6 @@ fn cache_edges(hull_a: HullRecord, slots: u32) {
     edge_cache_u[16] = n.first.u; edge_cache_v[16] = n.first.v; edge_cache_u[17] = n.second.u; edge_cache_v[17] = n.second.v;
     n = edge_pair_normals(hull_a, min(9u, last_pair));
     edge_cache_u[18] = n.first.u; edge_cache_v[18] = n.first.v; edge_cache_u[19] = n.second.u; edge_cache_v[19] = n.second.v;
-    if slots > 8u {
-        n = edge_pair_normals(hull_a, min(10u, last_pair));
-        edge_cache_u[20] = n.first.u; edge_cache_v[20] = n.first.v; edge_cache_u[21] = n.second.u; edge_cache_v[21] = n.second.v;
-        n = edge_pair_normals(hull_a, min(11u, last_pair));
-        edge_cache_u[22] = n.first.u; edge_cache_v[22] = n.first.v; edge_cache_u[23] = n.second.u; edge_cache_v[23] = n.second.v;
-        n = edge_pair_normals(hull_a, min(12u, last_pair));
-        edge_cache_u[24] = n.first.u; edge_cache_v[24] = n.first.v; edge_cache_u[25] = n.second.u; edge_cache_v[25] = n.second.v;
-        n = edge_pair_normals(hull_a, min(13u, last_pair));
-        edge_cache_u[26] = n.first.u; edge_cache_v[26] = n.first.v; edge_cache_u[27] = n.second.u; edge_cache_v[27] = n.second.v;
-        n = edge_pair_normals(hull_a, min(14u, last_pair));
-        edge_cache_u[28] = n.first.u; edge_cache_v[28] = n.first.v; edge_cache_u[29] = n.second.u; edge_cache_v[29] = n.second.v;
-        n = edge_pair_normals(hull_a, min(15u, last_pair));
-        edge_cache_u[30] = n.first.u; edge_cache_v[30] = n.first.v; edge_cache_u[31] = n.second.u; edge_cache_v[31] = n.second.v;
-        n = edge_pair_normals(hull_a, min(16u, last_pair));
-        edge_cache_u[32] = n.first.u; edge_cache_v[32] = n.first.v; edge_cache_u[33] = n.second.u; edge_cache_v[33] = n.second.v;
-        n = edge_pair_normals(hull_a, min(17u, last_pair));
-        edge_cache_u[34] = n.first.u; edge_cache_v[34] = n.first.v; edge_cache_u[35] = n.second.u; edge_cache_v[35] = n.second.v;
-        n = edge_pair_normals(hull_a, min(18u, last_pair));
-        edge_cache_u[36] = n.first.u; edge_cache_v[36] = n.first.v; edge_cache_u[37] = n.second.u; edge_cache_v[37] = n.second.v;
-        n = edge_pair_normals(hull_a, min(19u, last_pair));
-        edge_cache_u[38] = n.first.u; edge_cache_v[38] = n.first.v; edge_cache_u[39] = n.second.u; edge_cache_v[39] = n.second.v;
-        n = edge_pair_normals(hull_a, min(20u, last_pair));
-        edge_cache_u[40] = n.first.u; edge_cache_v[40] = n.first.v; edge_cache_u[41] = n.second.u; edge_cache_v[41] = n.second.v;
-        n = edge_pair_normals(hull_a, min(21u, last_pair));
-        edge_cache_u[42] = n.first.u; edge_cache_v[42] = n.first.v; edge_cache_u[43] = n.second.u; edge_cache_v[43] = n.second.v;
-        if slots > 16u {
-            n = edge_pair_normals(hull_a, min(22u, last_pair));
-            edge_cache_u[44] = n.first.u; edge_cache_v[44] = n.first.v; edge_cache_u[45] = n.second.u; edge_cache_v[45] = n.second.v;
-            n = edge_pair_normals(hull_a, min(23u, last_pair));
-            edge_cache_u[46] = n.first.u; edge_cache_v[46] = n.first.v; edge_cache_u[47] = n.second.u; edge_cache_v[47] = n.second.v;
-            n = edge_pair_normals(hull_a, min(24u, last_pair));
-            edge_cache_u[48] = n.first.u; edge_cache_v[48] = n.first.v; edge_cache_u[49] = n.second.u; edge_cache_v[49] = n.second.v;
-            n = edge_pair_normals(hull_a, min(25u, last_pair));
-            edge_cache_u[50] = n.first.u; edge_cache_v[50] = n.first.v; edge_cache_u[51] = n.second.u; edge_cache_v[51] = n.second.v;
-            n = edge_pair_normals(hull_a, min(26u, last_pair));
-            edge_cache_u[52] = n.first.u; edge_cache_v[52] = n.first.v; edge_cache_u[53] = n.second.u; edge_cache_v[53] = n.second.v;
-            n = edge_pair_normals(hull_a, min(27u, last_pair));
-            edge_cache_u[54] = n.first.u; edge_cache_v[54] = n.first.v; edge_cache_u[55] = n.second.u; edge_cache_v[55] = n.second.v;
-            n = edge_pair_normals(hull_a, min(28u, last_pair));
-            edge_cache_u[56] = n.first.u; edge_cache_v[56] = n.first.v; edge_cache_u[57] = n.second.u; edge_cache_v[57] = n.second.v;
-            n = edge_pair_normals(hull_a, min(29u, last_pair));
-            edge_cache_u[58] = n.first.u; edge_cache_v[58] = n.first.v; edge_cache_u[59] = n.second.u; edge_cache_v[59] = n.second.v;
-            n = edge_pair_normals(hull_a, min(30u, last_pair));
-            edge_cache_u[60] = n.first.u; edge_cache_v[60] = n.first.v; edge_cache_u[61] = n.second.u; edge_cache_v[61] = n.second.v;
-            n = edge_pair_normals(hull_a, min(31u, last_pair));
-            edge_cache_u[62] = n.first.u; edge_cache_v[62] = n.first.v; edge_cache_u[63] = n.second.u; edge_cache_v[63] = n.second.v;
-            n = edge_pair_normals(hull_a, min(32u, last_pair));
-            edge_cache_u[64] = n.first.u; edge_cache_v[64] = n.first.v; edge_cache_u[65] = n.second.u; edge_cache_v[65] = n.second.v;
-            n = edge_pair_normals(hull_a, min(33u, last_pair));
-            edge_cache_u[66] = n.first.u; edge_cache_v[66] = n.first.v; edge_cache_u[67] = n.second.u; edge_cache_v[67] = n.second.v;
-            n = edge_pair_normals(hull_a, min(34u, last_pair));
-            edge_cache_u[68] = n.first.u; edge_cache_v[68] = n.first.v; edge_cache_u[69] = n.second.u; edge_cache_v[69] = n.second.v;
-            n = edge_pair_normals(hull_a, min(35u, last_pair));
-            edge_cache_u[70] = n.first.u; edge_cache_v[70] = n.first.v; edge_cache_u[71] = n.second.u; edge_cache_v[71] = n.second.v;
-            n = edge_pair_normals(hull_a, min(36u, last_pair));
-            edge_cache_u[72] = n.first.u; edge_cache_v[72] = n.first.v; edge_cache_u[73] = n.second.u; edge_cache_v[73] = n.second.v;
-            n = edge_pair_normals(hull_a, min(37u, last_pair));
-            edge_cache_u[74] = n.first.u; edge_cache_v[74] = n.first.v; edge_cache_u[75] = n.second.u; edge_cache_v[75] = n.second.v;
-            n = edge_pair_normals(hull_a, min(38u, last_pair));
-            edge_cache_u[76] = n.first.u; edge_cache_v[76] = n.first.v; edge_cache_u[77] = n.second.u; edge_cache_v[77] = n.second.v;
-            n = edge_pair_normals(hull_a, min(39u, last_pair));
-            edge_cache_u[78] = n.first.u; edge_cache_v[78] = n.first.v; edge_cache_u[79] = n.second.u; edge_cache_v[79] = n.second.v;
-            n = edge_pair_normals(hull_a, min(40u, last_pair));
-            edge_cache_u[80] = n.first.u; edge_cache_v[80] = n.first.v; edge_cache_u[81] = n.second.u; edge_cache_v[81] = n.second.v;
-            n = edge_pair_normals(hull_a, min(41u, last_pair));
-            edge_cache_u[82] = n.first.u; edge_cache_v[82] = n.first.v; edge_cache_u[83] = n.second.u; edge_cache_v[83] = n.second.v;
-            n = edge_pair_normals(hull_a, min(42u, last_pair));
-            edge_cache_u[84] = n.first.u; edge_cache_v[84] = n.first.v; edge_cache_u[85] = n.second.u; edge_cache_v[85] = n.second.v;
-            n = edge_pair_normals(hull_a, min(43u, last_pair));
-            edge_cache_u[86] = n.first.u; edge_cache_v[86] = n.first.v; edge_cache_u[87] = n.second.u; edge_cache_v[87] = n.second.v;
-            n = edge_pair_normals(hull_a, min(44u, last_pair));
-            edge_cache_u[88] = n.first.u; edge_cache_v[88] = n.first.v; edge_cache_u[89] = n.second.u; edge_cache_v[89] = n.second.v;
-            n = edge_pair_normals(hull_a, min(45u, last_pair));
-            edge_cache_u[90] = n.first.u; edge_cache_v[90] = n.first.v; edge_cache_u[91] = n.second.u; edge_cache_v[91] = n.second.v;
-            n = edge_pair_normals(hull_a, min(46u, last_pair));
-            edge_cache_u[92] = n.first.u; edge_cache_v[92] = n.first.v; edge_cache_u[93] = n.second.u; edge_cache_v[93] = n.second.v;
-            n = edge_pair_normals(hull_a, min(47u, last_pair));
-        }
-    }
-    edge_cache_u[94] = n.first.u; edge_cache_v[94] = n.first.v; edge_cache_u[95] = n.second.u; edge_cache_v[95] = n.second.v;
-    if slots > 32u {
-        n = edge_pair_normals(hull_a, min(48u, last_pair));
-        edge_cache_u[96] = n.first.u; edge_cache_v[96] = n.first.v; edge_cache_u[97] = n.second.u; edge_cache_v[97] = n.second.v;
-        n = edge_pair_normals(hull_a, min(49u, last_pair));
-        edge_cache_u[98] = n.first.u; edge_cache_v[98] = n.first.v; edge_cache_u[99] = n.second.u; edge_cache_v[99] = n.second.v;
-        n = edge_pair_normals(hull_a, min(50u, last_pair));
-        edge_cache_u[100] = n.first.u; edge_cache_v[100] = n.first.v; edge_cache_u[101] = n.second.u; edge_cache_v[101] = n.second.v;
-        n = edge_pair_normals(hull_a, min(51u, last_pair));
-        edge_cache_u[102] = n.first.u; edge_cache_v[102] = n.first.v; edge_cache_u[103] = n.second.u; edge_cache_v[103] = n.second.v;
-        n = edge_pair_normals(hull_a, min(52u, last_pair));
-        edge_cache_u[104] = n.first.u; edge_cache_v[104] = n.first.v; edge_cache_u[105] = n.second.u; edge_cache_v[105] = n.second.v;
-        n = edge_pair_normals(hull_a, min(53u, last_pair));
-        edge_cache_u[106] = n.first.u; edge_cache_v[106] = n.first.v; edge_cache_u[107] = n.second.u; edge_cache_v[107] = n.second.v;
-        n = edge_pair_normals(hull_a, min(54u, last_pair));
-        edge_cache_u[108] = n.first.u; edge_cache_v[108] = n.first.v; edge_cache_u[109] = n.second.u; edge_cache_v[109] = n.second.v;
-        n = edge_pair_normals(hull_a, min(55u, last_pair));
-        edge_cache_u[110] = n.first.u; edge_cache_v[110] = n.first.v; edge_cache_u[111] = n.second.u; edge_cache_v[111] = n.second.v;
-        n = edge_pair_normals(hull_a, min(56u, last_pair));
-        edge_cache_u[112] = n.first.u; edge_cache_v[112] = n.first.v; edge_cache_u[113] = n.second.u; edge_cache_v[113] = n.second.v;
-        n = edge_pair_normals(hull_a, min(57u, last_pair));
-        edge_cache_u[114] = n.first.u; edge_cache_v[114] = n.first.v; edge_cache_u[115] = n.second.u; edge_cache_v[115] = n.second.v;
-        n = edge_pair_normals(hull_a, min(58u, last_pair));
-        edge_cache_u[116] = n.first.u; edge_cache_v[116] = n.first.v; edge_cache_u[117] = n.second.u; edge_cache_v[117] = n.second.v;
-        n = edge_pair_normals(hull_a, min(59u, last_pair));
-        edge_cache_u[118] = n.first.u; edge_cache_v[118] = n.first.v; edge_cache_u[119] = n.second.u; edge_cache_v[119] = n.second.v;
-        n = edge_pair_normals(hull_a, min(60u, last_pair));
-        edge_cache_u[120] = n.first.u; edge_cache_v[120] = n.first.v; edge_cache_u[121] = n.second.u; edge_cache_v[121] = n.second.v;
-        n = edge_pair_normals(hull_a, min(61u, last_pair));
-        edge_cache_u[122] = n.first.u; edge_cache_v[122] = n.first.v; edge_cache_u[123] = n.second.u; edge_cache_v[123] = n.second.v;
-        n = edge_pair_normals(hull_a, min(62u, last_pair));
-        edge_cache_u[124] = n.first.u; edge_cache_v[124] = n.first.v; edge_cache_u[125] = n.second.u; edge_cache_v[125] = n.second.v;
-        n = edge_pair_normals(hull_a, min(63u, last_pair));
-        edge_cache_u[126] = n.first.u; edge_cache_v[126] = n.first.v; edge_cache_u[127] = n.second.u; edge_cache_v[127] = n.second.v;
-        n = edge_pair_normals(hull_a, min(64u, last_pair));
-        edge_cache_u[128] = n.first.u; edge_cache_v[128] = n.first.v; edge_cache_u[129] = n.second.u; edge_cache_v[129] = n.second.v;
-        n = edge_pair_normals(hull_a, min(65u, last_pair));
-        edge_cache_u[130] = n.first.u; edge_cache_v[130] = n.first.v; edge_cache_u[131] = n.second.u; edge_cache_v[131] = n.second.v;
-        n = edge_pair_normals(hull_a, min(66u, last_pair));
-        edge_cache_u[132] = n.first.u; edge_cache_v[132] = n.first.v; edge_cache_u[133] = n.second.u; edge_cache_v[133] = n.second.v;
-        n = edge_pair_normals(hull_a, min(67u, last_pair));
-        edge_cache_u[134] = n.first.u; edge_cache_v[134] = n.first.v; edge_cache_u[135] = n.second.u; edge_cache_v[135] = n.second.v;
-        n = edge_pair_normals(hull_a, min(68u, last_pair));
-        edge_cache_u[136] = n.first.u; edge_cache_v[136] = n.first.v; edge_cache_u[137] = n.second.u; edge_cache_v[137] = n.second.v;
-        n = edge_pair_normals(hull_a, min(69u, last_pair));
-        edge_cache_u[138] = n.first.u; edge_cache_v[138] = n.first.v; edge_cache_u[139] = n.second.u; edge_cache_v[139] = n.second.v;
-        n = edge_pair_normals(hull_a, min(70u, last_pair));
-        edge_cache_u[140] = n.first.u; edge_cache_v[140] = n.first.v; edge_cache_u[141] = n.second.u; edge_cache_v[141] = n.second.v;
-        n = edge_pair_normals(hull_a, min(71u, last_pair));
-        edge_cache_u[142] = n.first.u; edge_cache_v[142] = n.first.v; edge_cache_u[143] = n.second.u; edge_cache_v[143] = n.second.v;
-        n = edge_pair_normals(hull_a, min(72u, last_pair));
-        edge_cache_u[144] = n.first.u; edge_cache_v[144] = n.first.v; edge_cache_u[145] = n.second.u; edge_cache_v[145] = n.second.v;
-        n = edge_pair_normals(hull_a, min(73u, last_pair));
-        edge_cache_u[146] = n.first.u; edge_cache_v[146] = n.first.v; edge_cache_u[147] = n.second.u; edge_cache_v[147] = n.second.v;
-        n = edge_pair_normals(hull_a, min(74u, last_pair));
-        edge_cache_u[148] = n.first.u; edge_cache_v[148] = n.first.v; edge_cache_u[149] = n.second.u; edge_cache_v[149] = n.second.v;
-        n = edge_pair_normals(hull_a, min(75u, last_pair));
-        edge_cache_u[150] = n.first.u; edge_cache_v[150] = n.first.v; edge_cache_u[151] = n.second.u; edge_cache_v[151] = n.second.v;
-        n = edge_pair_normals(hull_a, min(76u, last_pair));
-        edge_cache_u[152] = n.first.u; edge_cache_v[152] = n.first.v; edge_cache_u[153] = n.second.u; edge_cache_v[153] = n.second.v;
-        n = edge_pair_normals(hull_a, min(77u, last_pair));
-        edge_cache_u[154] = n.first.u; edge_cache_v[154] = n.first.v; edge_cache_u[155] = n.second.u; edge_cache_v[155] = n.second.v;
-        n = edge_pair_normals(hull_a, min(78u, last_pair));
-        edge_cache_u[156] = n.first.u; edge_cache_v[156] = n.first.v; edge_cache_u[157] = n.second.u; edge_cache_v[157] = n.second.v;
-        n = edge_pair_normals(hull_a, min(79u, last_pair));
-        edge_cache_u[158] = n.first.u; edge_cache_v[158] = n.first.v; edge_cache_u[159] = n.second.u; edge_cache_v[159] = n.second.v;
-        n = edge_pair_normals(hull_a, min(80u, last_pair));
-        edge_cache_u[160] = n.first.u; edge_cache_v[160] = n.first.v; edge_cache_u[161] = n.second.u; edge_cache_v[161] = n.second.v;
-        n = edge_pair_normals(hull_a, min(81u, last_pair));
-        edge_cache_u[162] = n.first.u; edge_cache_v[162] = n.first.v; edge_cache_u[163] = n.second.u; edge_cache_v[163] = n.second.v;
-        n = edge_pair_normals(hull_a, min(82u, last_pair));
-        edge_cache_u[164] = n.first.u; edge_cache_v[164] = n.first.v; edge_cache_u[165] = n.second.u; edge_cache_v[165] = n.second.v;
-        n = edge_pair_normals(hull_a, min(83u, last_pair));
-        edge_cache_u[166] = n.first.u; edge_cache_v[166] = n.first.v; edge_cache_u[167] = n.second.u; edge_cache_v[167] = n.second.v;
-        n = edge_pair_normals(hull_a, min(84u, last_pair));
-        edge_cache_u[168] = n.first.u; edge_cache_v[168] = n.first.v; edge_cache_u[169] = n.second.u; edge_cache_v[169] = n.second.v;
-        n = edge_pair_normals(hull_a, min(85u, last_pair));
-        edge_cache_u[170] = n.first.u; edge_cache_v[170] = n.first.v; edge_cache_u[171] = n.second.u; edge_cache_v[171] = n.second.v;
-        n = edge_pair_normals(hull_a, min(86u, last_pair));
-        edge_cache_u[172] = n.first.u; edge_cache_v[172] = n.first.v; edge_cache_u[173] = n.second.u; edge_cache_v[173] = n.second.v;
-        n = edge_pair_normals(hull_a, min(87u, last_pair));
-        edge_cache_u[174] = n.first.u; edge_cache_v[174] = n.first.v; edge_cache_u[175] = n.second.u; edge_cache_v[175] = n.second.v;
-        n = edge_pair_normals(hull_a, min(88u, last_pair));
-        edge_cache_u[176] = n.first.u; edge_cache_v[176] = n.first.v; edge_cache_u[177] = n.second.u; edge_cache_v[177] = n.second.v;
-        n = edge_pair_normals(hull_a, min(89u, last_pair));
-        edge_cache_u[178] = n.first.u; edge_cache_v[178] = n.first.v; edge_cache_u[179] = n.second.u; edge_cache_v[179] = n.second.v;
-        n = edge_pair_normals(hull_a, min(90u, last_pair));
-        edge_cache_u[180] = n.first.u; edge_cache_v[180] = n.first.v; edge_cache_u[181] = n.second.u; edge_cache_v[181] = n.second.v;
-        n = edge_pair_normals(hull_a, min(91u, last_pair));
-        edge_cache_u[182] = n.first.u; edge_cache_v[182] = n.first.v; edge_cache_u[183] = n.second.u; edge_cache_v[183] = n.second.v;
-        n = edge_pair_normals(hull_a, min(92u, last_pair));
-        edge_cache_u[184] = n.first.u; edge_cache_v[184] = n.first.v; edge_cache_u[185] = n.second.u; edge_cache_v[185] = n.second.v;
-        n = edge_pair_normals(hull_a, min(93u, last_pair));
-        edge_cache_u[186] = n.first.u; edge_cache_v[186] = n.first.v; edge_cache_u[187] = n.second.u; edge_cache_v[187] = n.second.v;
-        n = edge_pair_normals(hull_a, min(94u, last_pair));
-        edge_cache_u[188] = n.first.u; edge_cache_v[188] = n.first.v; edge_cache_u[189] = n.second.u; edge_cache_v[189] = n.second.v;
-        n = edge_pair_normals(hull_a, min(95u, last_pair));
-        edge_cache_u[190] = n.first.u; edge_cache_v[190] = n.first.v; edge_cache_u[191] = n.second.u; edge_cache_v[191] = n.second.v;
-    }
 }
 
 // crossing_bits4 on cached edges `i` to `i + 3`.
@@ -1099,62 +921,13 @@ fn cached_bits4(b: MovedEdge, i: u32, last: u32) -> u32 {
 }
 
 // All of A's cached edges against B's moved edge, as crossings.
-fn cached_crossings(b: MovedEdge, last: u32, slots: u32) -> Crossings {
+fn cached_crossings(b: MovedEdge, last: u32) -> Crossings {
     var crossings = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     crossings = add_crossings(crossings, cached_bits4(b, 0u, last), 0u);
     crossings = add_crossings(crossings, cached_bits4(b, 4u, last), 4u);
     crossings = add_crossings(crossings, cached_bits4(b, 8u, last), 8u);
     crossings = add_crossings(crossings, cached_bits4(b, 12u, last), 12u);
     crossings = add_crossings(crossings, cached_bits4(b, 16u, last), 16u);
-    if slots > 8u {
-        crossings = add_crossings(crossings, cached_bits4(b, 20u, last), 20u);
-        crossings = add_crossings(crossings, cached_bits4(b, 24u, last), 24u);
-        crossings = add_crossings(crossings, cached_bits4(b, 28u, last), 28u);
-        crossings = add_crossings(crossings, cached_bits4(b, 32u, last), 32u);
-        crossings = add_crossings(crossings, cached_bits4(b, 36u, last), 36u);
-        crossings = add_crossings(crossings, cached_bits4(b, 40u, last), 40u);
-        if slots > 16u {
-            crossings = add_crossings(crossings, cached_bits4(b, 44u, last), 44u);
-            crossings = add_crossings(crossings, cached_bits4(b, 48u, last), 48u);
-            crossings = add_crossings(crossings, cached_bits4(b, 52u, last), 52u);
-            crossings = add_crossings(crossings, cached_bits4(b, 56u, last), 56u);
-            crossings = add_crossings(crossings, cached_bits4(b, 60u, last), 60u);
-            crossings = add_crossings(crossings, cached_bits4(b, 64u, last), 64u);
-            crossings = add_crossings(crossings, cached_bits4(b, 68u, last), 68u);
-            crossings = add_crossings(crossings, cached_bits4(b, 72u, last), 72u);
-            crossings = add_crossings(crossings, cached_bits4(b, 76u, last), 76u);
-            crossings = add_crossings(crossings, cached_bits4(b, 80u, last), 80u);
-            crossings = add_crossings(crossings, cached_bits4(b, 84u, last), 84u);
-            crossings = add_crossings(crossings, cached_bits4(b, 88u, last), 88u);
-            crossings = add_crossings(crossings, cached_bits4(b, 92u, last), 92u);
-        }
-    }
-    if slots > 32u {
-        crossings = add_crossings(crossings, cached_bits4(b, 96u, last), 96u);
-        crossings = add_crossings(crossings, cached_bits4(b, 100u, last), 100u);
-        crossings = add_crossings(crossings, cached_bits4(b, 104u, last), 104u);
-        crossings = add_crossings(crossings, cached_bits4(b, 108u, last), 108u);
-        crossings = add_crossings(crossings, cached_bits4(b, 112u, last), 112u);
-        crossings = add_crossings(crossings, cached_bits4(b, 116u, last), 116u);
-        crossings = add_crossings(crossings, cached_bits4(b, 120u, last), 120u);
-        crossings = add_crossings(crossings, cached_bits4(b, 124u, last), 124u);
-        crossings = add_crossings(crossings, cached_bits4(b, 128u, last), 128u);
-        crossings = add_crossings(crossings, cached_bits4(b, 132u, last), 132u);
-        crossings = add_crossings(crossings, cached_bits4(b, 136u, last), 136u);
-        crossings = add_crossings(crossings, cached_bits4(b, 140u, last), 140u);
-        crossings = add_crossings(crossings, cached_bits4(b, 144u, last), 144u);
-        crossings = add_crossings(crossings, cached_bits4(b, 148u, last), 148u);
-        crossings = add_crossings(crossings, cached_bits4(b, 152u, last), 152u);
-        crossings = add_crossings(crossings, cached_bits4(b, 156u, last), 156u);
-        crossings = add_crossings(crossings, cached_bits4(b, 160u, last), 160u);
-        crossings = add_crossings(crossings, cached_bits4(b, 164u, last), 164u);
-        crossings = add_crossings(crossings, cached_bits4(b, 168u, last), 168u);
-        crossings = add_crossings(crossings, cached_bits4(b, 172u, last), 172u);
-        crossings = add_crossings(crossings, cached_bits4(b, 176u, last), 176u);
-        crossings = add_crossings(crossings, cached_bits4(b, 180u, last), 180u);
-        crossings = add_crossings(crossings, cached_bits4(b, 184u, last), 184u);
-        crossings = add_crossings(crossings, cached_bits4(b, 188u, last), 188u);
-    }
     return crossings;
 }
 
@@ -1196,7 +969,15 @@ fn cached_crossings(b: MovedEdge, last: u32, slots: u32) -> Crossings {
 // so marking at that level keeps a superset. That spares the second read
 // of every plane: per pair (lavapipe, instructions counted under
 // cachegrind) boxes 11.7k -> 9.8k, 32 vertices 40.5k -> 37.6k, 64
-// 78.4k -> 75.4k. The large kinds keep hot_faces, at the floor: marking
+// 78.4k -> 75.4k. A's face query marks A's hot faces the same way (in the
+// cached kinds but "hulls_small", whose edge query tests all of A's edges):
+// the floor is at least edge_floor(none, A's best so far), A's best so far
+// plus the edge tolerance. That level is low while A's first faces are
+// read, before its best has risen, so A's marks keep more than a pass at
+// the floor would (64-vertex hulls: 7.9 edges of A on average, but more
+// than 16 in 2.6% of the pairs), yet a pass at the floor (124 plane reads)
+// cost as much as it saved (49.1k instructions a 64-vertex pair against
+// 49.5k; 32 vertices 28.4k against 28.0k). The large kinds keep hot_faces, at the floor: marking
 // up to 512 faces in the face loop (a select per word group per face)
 // cost more than it saved (128 vertices 184k -> 189k with B's faces
 // marked, 211k with both hulls').
@@ -1220,7 +1001,7 @@ fn no_face_bits() -> FaceBits {
     return FaceBits(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), 0u);
 }
 
-// What B's face query needs to mark B's hot faces as it reads the planes:
+// What a face query needs to mark its hull's hot faces as it reads the planes:
 // the bits so far, the hull's `k` and `delta`, the level (what the edge
 // query's floor is at least, rising with the query's best) and the
 // allowance (three slacks).
@@ -1369,10 +1150,10 @@ fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, hot: FaceBits, wide:
         | edge_bit_hot(hot, faces.w, j, 3u, last_b, wide);
 }
 
-// B's edges (at most 18, 44, 90 or 186 as `slots` is 8, 16, 32 or 64)
-// that have a hot face at the floor, as bits, in straight-line code: no
-// lane waiting on another's skips.
-fn candidate_edges_b(hull_b: HullRecord, hot: FaceBits, slots: u32) -> Crossings {
+// The edges of `hull_b` (at most 18, 44, 90 or 186 as `slots` is 8, 16,
+// 32 or 64; A's in the cached kinds too) that have a hot face in `hot`, as
+// bits, in straight-line code: no lane waiting on another's skips.
+fn hot_edges(hull_b: HullRecord, hot: FaceBits, slots: u32) -> Crossings {
     let last_b = hull_b.edge_count - 1u;
     var candidates = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, hot, false), 0u);
@@ -1432,66 +1213,21 @@ fn candidate_edges_b(hull_b: HullRecord, hot: FaceBits, slots: u32) -> Crossings
     return candidates;
 }
 
-// find_max_edge_separation with A's edges cached, and B's edges taken from
-// the candidates, each checked again at the scan's current level before it
-// is moved and tested.
-fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, slots: u32, hot_b: FaceBits) -> EdgeSeparation {
-    var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
-    let last = hull_a.edge_count - 1u;
-    let inner_a = inner_in_b(hull_a, xf);
-    let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    var candidates = candidate_edges_b(hull_b, hot_b, slots);
-    if !any_crossing(candidates) {
-        return scan.best;
-    }
-    cache_edges(hull_a, slots);
-    loop {
-        loop {
-            if !any_crossing(candidates) {
-                break;
-            }
-            let j = lowest_crossing(candidates);
-            if !skips_edge(scan.best, edge_bound_record(hull_b, j), inner_a, tolerance, limit, slack, floor) {
-                break;
-            }
-            candidates = remove_crossing(candidates, j);
-        }
-        if !any_crossing(candidates) {
-            break;
-        }
-        let j = lowest_crossing(candidates);
-        candidates = remove_crossing(candidates, j);
-        let b = moved_edge(hull_b, j, xf);
-        var crossings = cached_crossings(b, last, slots);
-        loop {
-            if !any_crossing(crossings) {
-                break;
-            }
-            let i = lowest_crossing(crossings);
-            crossings = remove_crossing(crossings, i);
-            scan = edge_step(scan, hull_a, b, i, j, tolerance, limit, floor);
-            if scan.done {
-                return scan.best;
-            }
-        }
-    }
-    return scan.best;
-}
+// ---- A's kept edges in registers ------------------------------------------
+//
+// The cached kinds above "hulls_small" and the large kinds test each edge of
+// B that the bound keeps against the edges of A that it keeps (lanes.rs's
+// EdgeFilter does the same on the CPU): A's kept edges, in order, have their
+// normals read once into an array indexed only by constants (registers),
+// and each kept edge of B is tested against them without a texel read.
 
-// The edges of A that cross B's current one, for hulls of up to 256
-// vertices (762 edges): four blocks of 192.
+// A set of edges of a hull of up to 256 vertices (762 edges), as bits:
+// four blocks of 192.
 struct WideCrossings {
     c0: Crossings,
     c1: Crossings,
     c2: Crossings,
     c3: Crossings,
-}
-
-// A's edges `i` to `i + 7` (`i` a multiple of eight) against B's moved
-// edge, their crossings added.
-fn add_crossings8_wide(crossings: WideCrossings, hull_a: HullRecord, b: MovedEdge, i: u32, last: u32) -> WideCrossings {
-    let bits = crossing_bits4(hull_a, b, i, last) | (crossing_bits4(hull_a, b, i + 4u, last) << 4u);
-    return place_bits8_wide(crossings, bits, i);
 }
 
 fn any_crossing_wide(crossings: WideCrossings) -> bool {
@@ -1516,6 +1252,369 @@ fn remove_crossing_wide(crossings: WideCrossings, i: u32) -> WideCrossings {
     if block == 2u { result.c2 = remove_crossing(result.c2, at); }
     if block == 3u { result.c3 = remove_crossing(result.c3, at); }
     return result;
+}
+
+fn count_crossings(c: Crossings) -> u32 {
+    let low = countOneBits(c.low);
+    let high = countOneBits(c.high);
+    return ((low.x + low.y) + (low.z + low.w)) + (high.x + high.y);
+}
+
+fn count_wide(edges: WideCrossings) -> u32 {
+    return (count_crossings(edges.c0) + count_crossings(edges.c1)) + (count_crossings(edges.c2) + count_crossings(edges.c3));
+}
+
+// Up to 64 of A's kept edges, in order: their normals and their index.
+// Their arcs (cross3(v, u), as crossing_bit computes them) are recomputed
+// per test rather than held: a third array of 64 vectors made the large
+// kinds slightly slower on lavapipe (2,000 pairs, four interleaved runs:
+// 128 vertices 10.7-13.1 -> 10.0-10.9 us, 256: 20.7-21.5 -> 19.9-20.6 but
+// for one outlier), the likelier cost being registers, not arithmetic.
+var<private> kept_u: array<vec3<f32>, 64>;
+var<private> kept_v: array<vec3<f32>, 64>;
+var<private> kept_edge: array<u32, 64>;
+
+// The lowest edge left in `kept` into slot `s` (a constant once inlined),
+// and taken out (none left: the last edge again, whose slot is not used).
+fn cache_kept_edge(kept: WideCrossings, hull_a: HullRecord, s: u32) -> WideCrossings {
+    let i = select(hull_a.edge_count - 1u, lowest_crossing_wide(kept), any_crossing_wide(kept));
+    let n = edge_normals(hull_a, i);
+    kept_u[s] = n.u;
+    kept_v[s] = n.v;
+    kept_edge[s] = i;
+    return remove_crossing_wide(kept, i);
+}
+
+// A's first `n` kept edges (16, 32 or 64; a constant once inlined) into
+// the cache, in order; the others returned.
+fn cache_kept_edges(kept: WideCrossings, hull_a: HullRecord, n: u32) -> WideCrossings {
+    var rest = kept;
+    rest = cache_kept_edge(rest, hull_a, 0u);
+    rest = cache_kept_edge(rest, hull_a, 1u);
+    rest = cache_kept_edge(rest, hull_a, 2u);
+    rest = cache_kept_edge(rest, hull_a, 3u);
+    rest = cache_kept_edge(rest, hull_a, 4u);
+    rest = cache_kept_edge(rest, hull_a, 5u);
+    rest = cache_kept_edge(rest, hull_a, 6u);
+    rest = cache_kept_edge(rest, hull_a, 7u);
+    rest = cache_kept_edge(rest, hull_a, 8u);
+    rest = cache_kept_edge(rest, hull_a, 9u);
+    rest = cache_kept_edge(rest, hull_a, 10u);
+    rest = cache_kept_edge(rest, hull_a, 11u);
+    rest = cache_kept_edge(rest, hull_a, 12u);
+    rest = cache_kept_edge(rest, hull_a, 13u);
+    rest = cache_kept_edge(rest, hull_a, 14u);
+    rest = cache_kept_edge(rest, hull_a, 15u);
+    if n > 16u {
+        rest = cache_kept_edge(rest, hull_a, 16u);
+        rest = cache_kept_edge(rest, hull_a, 17u);
+        rest = cache_kept_edge(rest, hull_a, 18u);
+        rest = cache_kept_edge(rest, hull_a, 19u);
+        rest = cache_kept_edge(rest, hull_a, 20u);
+        rest = cache_kept_edge(rest, hull_a, 21u);
+        rest = cache_kept_edge(rest, hull_a, 22u);
+        rest = cache_kept_edge(rest, hull_a, 23u);
+        rest = cache_kept_edge(rest, hull_a, 24u);
+        rest = cache_kept_edge(rest, hull_a, 25u);
+        rest = cache_kept_edge(rest, hull_a, 26u);
+        rest = cache_kept_edge(rest, hull_a, 27u);
+        rest = cache_kept_edge(rest, hull_a, 28u);
+        rest = cache_kept_edge(rest, hull_a, 29u);
+        rest = cache_kept_edge(rest, hull_a, 30u);
+        rest = cache_kept_edge(rest, hull_a, 31u);
+    }
+    if n > 32u {
+        rest = cache_kept_edge(rest, hull_a, 32u);
+        rest = cache_kept_edge(rest, hull_a, 33u);
+        rest = cache_kept_edge(rest, hull_a, 34u);
+        rest = cache_kept_edge(rest, hull_a, 35u);
+        rest = cache_kept_edge(rest, hull_a, 36u);
+        rest = cache_kept_edge(rest, hull_a, 37u);
+        rest = cache_kept_edge(rest, hull_a, 38u);
+        rest = cache_kept_edge(rest, hull_a, 39u);
+        rest = cache_kept_edge(rest, hull_a, 40u);
+        rest = cache_kept_edge(rest, hull_a, 41u);
+        rest = cache_kept_edge(rest, hull_a, 42u);
+        rest = cache_kept_edge(rest, hull_a, 43u);
+        rest = cache_kept_edge(rest, hull_a, 44u);
+        rest = cache_kept_edge(rest, hull_a, 45u);
+        rest = cache_kept_edge(rest, hull_a, 46u);
+        rest = cache_kept_edge(rest, hull_a, 47u);
+        rest = cache_kept_edge(rest, hull_a, 48u);
+        rest = cache_kept_edge(rest, hull_a, 49u);
+        rest = cache_kept_edge(rest, hull_a, 50u);
+        rest = cache_kept_edge(rest, hull_a, 51u);
+        rest = cache_kept_edge(rest, hull_a, 52u);
+        rest = cache_kept_edge(rest, hull_a, 53u);
+        rest = cache_kept_edge(rest, hull_a, 54u);
+        rest = cache_kept_edge(rest, hull_a, 55u);
+        rest = cache_kept_edge(rest, hull_a, 56u);
+        rest = cache_kept_edge(rest, hull_a, 57u);
+        rest = cache_kept_edge(rest, hull_a, 58u);
+        rest = cache_kept_edge(rest, hull_a, 59u);
+        rest = cache_kept_edge(rest, hull_a, 60u);
+        rest = cache_kept_edge(rest, hull_a, 61u);
+        rest = cache_kept_edge(rest, hull_a, 62u);
+        rest = cache_kept_edge(rest, hull_a, 63u);
+    }
+    return rest;
+}
+
+// Bit `s` set if the cached edge in slot `s` (one of the first `count`)
+// and B's moved edge cross on the Gauss maps.
+fn kept_bit(b: MovedEdge, s: u32, count: u32) -> u32 {
+    let crossing = gauss_test(kept_u[s], kept_v[s], cross3(kept_v[s], kept_u[s]), b.u, b.v, b.arc);
+    return select(0u, 1u << (s & 31u), crossing.z != 0.0 && s < count);
+}
+
+// The cached edges (`n` slots: 16, 32 or 64) that cross B's moved edge,
+// as slots (two words).
+fn kept_crossings(b: MovedEdge, count: u32, n: u32) -> vec2<u32> {
+    var low = 0u;
+    var high = 0u;
+    low |= kept_bit(b, 0u, count);
+    low |= kept_bit(b, 1u, count);
+    low |= kept_bit(b, 2u, count);
+    low |= kept_bit(b, 3u, count);
+    low |= kept_bit(b, 4u, count);
+    low |= kept_bit(b, 5u, count);
+    low |= kept_bit(b, 6u, count);
+    low |= kept_bit(b, 7u, count);
+    low |= kept_bit(b, 8u, count);
+    low |= kept_bit(b, 9u, count);
+    low |= kept_bit(b, 10u, count);
+    low |= kept_bit(b, 11u, count);
+    low |= kept_bit(b, 12u, count);
+    low |= kept_bit(b, 13u, count);
+    low |= kept_bit(b, 14u, count);
+    low |= kept_bit(b, 15u, count);
+    if n > 16u {
+        low |= kept_bit(b, 16u, count);
+        low |= kept_bit(b, 17u, count);
+        low |= kept_bit(b, 18u, count);
+        low |= kept_bit(b, 19u, count);
+        low |= kept_bit(b, 20u, count);
+        low |= kept_bit(b, 21u, count);
+        low |= kept_bit(b, 22u, count);
+        low |= kept_bit(b, 23u, count);
+        low |= kept_bit(b, 24u, count);
+        low |= kept_bit(b, 25u, count);
+        low |= kept_bit(b, 26u, count);
+        low |= kept_bit(b, 27u, count);
+        low |= kept_bit(b, 28u, count);
+        low |= kept_bit(b, 29u, count);
+        low |= kept_bit(b, 30u, count);
+        low |= kept_bit(b, 31u, count);
+    }
+    if n > 32u {
+        high |= kept_bit(b, 32u, count);
+        high |= kept_bit(b, 33u, count);
+        high |= kept_bit(b, 34u, count);
+        high |= kept_bit(b, 35u, count);
+        high |= kept_bit(b, 36u, count);
+        high |= kept_bit(b, 37u, count);
+        high |= kept_bit(b, 38u, count);
+        high |= kept_bit(b, 39u, count);
+        high |= kept_bit(b, 40u, count);
+        high |= kept_bit(b, 41u, count);
+        high |= kept_bit(b, 42u, count);
+        high |= kept_bit(b, 43u, count);
+        high |= kept_bit(b, 44u, count);
+        high |= kept_bit(b, 45u, count);
+        high |= kept_bit(b, 46u, count);
+        high |= kept_bit(b, 47u, count);
+        high |= kept_bit(b, 48u, count);
+        high |= kept_bit(b, 49u, count);
+        high |= kept_bit(b, 50u, count);
+        high |= kept_bit(b, 51u, count);
+        high |= kept_bit(b, 52u, count);
+        high |= kept_bit(b, 53u, count);
+        high |= kept_bit(b, 54u, count);
+        high |= kept_bit(b, 55u, count);
+        high |= kept_bit(b, 56u, count);
+        high |= kept_bit(b, 57u, count);
+        high |= kept_bit(b, 58u, count);
+        high |= kept_bit(b, 59u, count);
+        high |= kept_bit(b, 60u, count);
+        high |= kept_bit(b, 61u, count);
+        high |= kept_bit(b, 62u, count);
+        high |= kept_bit(b, 63u, count);
+    }
+    return vec2<u32>(low, high);
+}
+
+// The edge of A in slot `s` (of `n`).
+fn kept_edge_at(s: u32, n: u32) -> u32 {
+    var i = kept_edge[0];
+    i = select(i, kept_edge[1u], s == 1u);
+    i = select(i, kept_edge[2u], s == 2u);
+    i = select(i, kept_edge[3u], s == 3u);
+    i = select(i, kept_edge[4u], s == 4u);
+    i = select(i, kept_edge[5u], s == 5u);
+    i = select(i, kept_edge[6u], s == 6u);
+    i = select(i, kept_edge[7u], s == 7u);
+    i = select(i, kept_edge[8u], s == 8u);
+    i = select(i, kept_edge[9u], s == 9u);
+    i = select(i, kept_edge[10u], s == 10u);
+    i = select(i, kept_edge[11u], s == 11u);
+    i = select(i, kept_edge[12u], s == 12u);
+    i = select(i, kept_edge[13u], s == 13u);
+    i = select(i, kept_edge[14u], s == 14u);
+    i = select(i, kept_edge[15u], s == 15u);
+    if n > 16u {
+        i = select(i, kept_edge[16u], s == 16u);
+        i = select(i, kept_edge[17u], s == 17u);
+        i = select(i, kept_edge[18u], s == 18u);
+        i = select(i, kept_edge[19u], s == 19u);
+        i = select(i, kept_edge[20u], s == 20u);
+        i = select(i, kept_edge[21u], s == 21u);
+        i = select(i, kept_edge[22u], s == 22u);
+        i = select(i, kept_edge[23u], s == 23u);
+        i = select(i, kept_edge[24u], s == 24u);
+        i = select(i, kept_edge[25u], s == 25u);
+        i = select(i, kept_edge[26u], s == 26u);
+        i = select(i, kept_edge[27u], s == 27u);
+        i = select(i, kept_edge[28u], s == 28u);
+        i = select(i, kept_edge[29u], s == 29u);
+        i = select(i, kept_edge[30u], s == 30u);
+        i = select(i, kept_edge[31u], s == 31u);
+    }
+    if n > 32u {
+        i = select(i, kept_edge[32u], s == 32u);
+        i = select(i, kept_edge[33u], s == 33u);
+        i = select(i, kept_edge[34u], s == 34u);
+        i = select(i, kept_edge[35u], s == 35u);
+        i = select(i, kept_edge[36u], s == 36u);
+        i = select(i, kept_edge[37u], s == 37u);
+        i = select(i, kept_edge[38u], s == 38u);
+        i = select(i, kept_edge[39u], s == 39u);
+        i = select(i, kept_edge[40u], s == 40u);
+        i = select(i, kept_edge[41u], s == 41u);
+        i = select(i, kept_edge[42u], s == 42u);
+        i = select(i, kept_edge[43u], s == 43u);
+        i = select(i, kept_edge[44u], s == 44u);
+        i = select(i, kept_edge[45u], s == 45u);
+        i = select(i, kept_edge[46u], s == 46u);
+        i = select(i, kept_edge[47u], s == 47u);
+        i = select(i, kept_edge[48u], s == 48u);
+        i = select(i, kept_edge[49u], s == 49u);
+        i = select(i, kept_edge[50u], s == 50u);
+        i = select(i, kept_edge[51u], s == 51u);
+        i = select(i, kept_edge[52u], s == 52u);
+        i = select(i, kept_edge[53u], s == 53u);
+        i = select(i, kept_edge[54u], s == 54u);
+        i = select(i, kept_edge[55u], s == 55u);
+        i = select(i, kept_edge[56u], s == 56u);
+        i = select(i, kept_edge[57u], s == 57u);
+        i = select(i, kept_edge[58u], s == 58u);
+        i = select(i, kept_edge[59u], s == 59u);
+        i = select(i, kept_edge[60u], s == 60u);
+        i = select(i, kept_edge[61u], s == 61u);
+        i = select(i, kept_edge[62u], s == 62u);
+        i = select(i, kept_edge[63u], s == 63u);
+    }
+    return i;
+}
+
+
+// How many of A's hot edges the cached kinds (but "hulls_small") hold in
+// registers; the others, rare, are tested one a step. Kernel instructions
+// per pair (lavapipe, cachegrind) with 16 and 32: 64-vertex hulls 67.2k and
+// 49.5k, 32: 37.1k and 28.0k, 16: 22.8k and 20.4k (A's face query marks
+// loosely at first, before its best has risen, so 16 overflow often).
+const CACHED_KEPT_EDGES: u32 = 32u;
+
+// The edge query of the cached kinds: B's hot edges (found once, from
+// B's hot faces) taken one at a time, each checked again at the scan's
+// current level before it is moved and tested; in "hulls_small", against
+// all of A's cached edges (at most 18); in the others, against A's hot
+// edges (from A's hot faces, which A's face query marked), the first
+// CACHED_KEPT_EDGES of them in registers and any others one a step. Either
+// way each edge of B offers the edges of A it crosses in ascending order,
+// one a step, as find_max_edge_separation does: the CPU's result, bit for
+// bit.
+//
+// Before A's edges were filtered, each kept edge of B was tested against
+// all of A's (186 tests on a 64-vertex hull, a SIMD group running some 15
+// kept edges of B per pair, however few crossings came of them: a 64-vertex
+// pair's count of instructions was half edge query). On the bench's
+// 64-vertex hulls A keeps 7.9 edges on average, at most 15 in a SIMD group
+// of eight on average, more than 32 in 3 pairs of 2,000.
+fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, slots: u32, hot_a: FaceBits, hot_b: FaceBits) -> EdgeSeparation {
+    var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
+    let last = hull_a.edge_count - 1u;
+    let inner_a = inner_in_b(hull_a, xf);
+    let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
+    var candidates = hot_edges(hull_b, hot_b, slots);
+    if !any_crossing(candidates) {
+        return scan.best;
+    }
+    let filtered = slots > 8u;
+    var kept_a = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    var count = 0u;
+    var rest = kept_a;
+    if filtered {
+        kept_a = hot_edges(hull_a, hot_a, slots);
+        count = count_crossings(kept_a);
+        let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+        rest = cache_kept_edges(WideCrossings(kept_a, empty, empty, empty), hull_a, CACHED_KEPT_EDGES).c0;
+    } else {
+        cache_edges(hull_a);
+    }
+    loop {
+        loop {
+            if !any_crossing(candidates) {
+                break;
+            }
+            let j = lowest_crossing(candidates);
+            if !skips_edge(scan.best, edge_bound_record(hull_b, j), inner_a, tolerance, limit, slack, floor) {
+                break;
+            }
+            candidates = remove_crossing(candidates, j);
+        }
+        if !any_crossing(candidates) {
+            break;
+        }
+        let j = lowest_crossing(candidates);
+        candidates = remove_crossing(candidates, j);
+        let b = moved_edge(hull_b, j, xf);
+        // The edges of A to offer: crossings among the cached ones (as
+        // slots), then the others (edge_step tests them).
+        var offered = vec2<u32>(0u);
+        var others = rest;
+        if filtered {
+            offered = kept_crossings(b, count, CACHED_KEPT_EDGES);
+        } else {
+            others = cached_crossings(b, last);
+        }
+        loop {
+            let from_slots = any(offered != vec2<u32>(0u));
+            if !from_slots && !any_crossing(others) {
+                break;
+            }
+            var i = 0u;
+            if from_slots {
+                let s = select(32u + firstTrailingBit(offered.y), firstTrailingBit(offered.x), offered.x != 0u);
+                offered &= select(vec2<u32>(~0u), vec2<u32>(~(1u << (s & 31u))), vec2<u32>(s >> 5u) == vec2<u32>(0u, 1u));
+                i = kept_edge_at(s, CACHED_KEPT_EDGES);
+            } else {
+                i = lowest_crossing(others);
+                others = remove_crossing(others, i);
+            }
+            scan = edge_step(scan, hull_a, b, min(i, last), j, tolerance, limit, floor);
+            if scan.done {
+                return scan.best;
+            }
+        }
+    }
+    return scan.best;
+}
+
+// A's edges `i` to `i + 7` (`i` a multiple of eight) against B's moved
+// edge, their crossings added.
+fn add_crossings8_wide(crossings: WideCrossings, hull_a: HullRecord, b: MovedEdge, i: u32, last: u32) -> WideCrossings {
+    let bits = crossing_bits4(hull_a, b, i, last) | (crossing_bits4(hull_a, b, i + 4u, last) << 4u);
+    return place_bits8_wide(crossings, bits, i);
 }
 
 // The crossings still to offer, the scan, and the last edge of A offered.
@@ -1565,16 +1664,6 @@ fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, t
 // lane takes costs one edge of B's work.) Either way the pairs offered are the pairs of kept edges that
 // cross, in the pairwise loop's order: the CPU's result, bit for bit.
 
-// Up to 64 of A's kept edges, in order: their normals and their index.
-// Their arcs (cross3(v, u), as crossing_bit computes them) are recomputed
-// per test rather than held: a third array of 64 vectors made the large
-// kinds slightly slower on lavapipe (2,000 pairs, four interleaved runs:
-// 128 vertices 10.7-13.1 -> 10.0-10.9 us, 256: 20.7-21.5 -> 19.9-20.6 but
-// for one outlier), the likelier cost being registers, not arithmetic.
-var<private> kept_u: array<vec3<f32>, 64>;
-var<private> kept_v: array<vec3<f32>, 64>;
-var<private> kept_edge: array<u32, 64>;
-
 // `bits` (eight) placed in `edges` from bit `i` (a multiple of eight).
 fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32) -> WideCrossings {
     let block = i / 192u;
@@ -1607,243 +1696,6 @@ fn kept_edges_wide(hull: HullRecord, hot: FaceBits) -> WideCrossings {
     return kept;
 }
 
-fn count_crossings(c: Crossings) -> u32 {
-    let low = countOneBits(c.low);
-    let high = countOneBits(c.high);
-    return ((low.x + low.y) + (low.z + low.w)) + (high.x + high.y);
-}
-
-fn count_wide(edges: WideCrossings) -> u32 {
-    return (count_crossings(edges.c0) + count_crossings(edges.c1)) + (count_crossings(edges.c2) + count_crossings(edges.c3));
-}
-
-// The lowest edge left in `kept` into slot `s` (a constant once inlined),
-// and taken out (none left: the last edge again, whose slot is not used).
-fn cache_kept_edge(kept: WideCrossings, hull_a: HullRecord, s: u32) -> WideCrossings {
-    let i = select(hull_a.edge_count - 1u, lowest_crossing_wide(kept), any_crossing_wide(kept));
-    let n = edge_normals(hull_a, i);
-    kept_u[s] = n.u;
-    kept_v[s] = n.v;
-    kept_edge[s] = i;
-    return remove_crossing_wide(kept, i);
-}
-
-// A's first 64 kept edges into the cache, in order.
-fn cache_kept_edges(kept: WideCrossings, hull_a: HullRecord) {
-    var rest = kept;
-    rest = cache_kept_edge(rest, hull_a, 0u);
-    rest = cache_kept_edge(rest, hull_a, 1u);
-    rest = cache_kept_edge(rest, hull_a, 2u);
-    rest = cache_kept_edge(rest, hull_a, 3u);
-    rest = cache_kept_edge(rest, hull_a, 4u);
-    rest = cache_kept_edge(rest, hull_a, 5u);
-    rest = cache_kept_edge(rest, hull_a, 6u);
-    rest = cache_kept_edge(rest, hull_a, 7u);
-    rest = cache_kept_edge(rest, hull_a, 8u);
-    rest = cache_kept_edge(rest, hull_a, 9u);
-    rest = cache_kept_edge(rest, hull_a, 10u);
-    rest = cache_kept_edge(rest, hull_a, 11u);
-    rest = cache_kept_edge(rest, hull_a, 12u);
-    rest = cache_kept_edge(rest, hull_a, 13u);
-    rest = cache_kept_edge(rest, hull_a, 14u);
-    rest = cache_kept_edge(rest, hull_a, 15u);
-    rest = cache_kept_edge(rest, hull_a, 16u);
-    rest = cache_kept_edge(rest, hull_a, 17u);
-    rest = cache_kept_edge(rest, hull_a, 18u);
-    rest = cache_kept_edge(rest, hull_a, 19u);
-    rest = cache_kept_edge(rest, hull_a, 20u);
-    rest = cache_kept_edge(rest, hull_a, 21u);
-    rest = cache_kept_edge(rest, hull_a, 22u);
-    rest = cache_kept_edge(rest, hull_a, 23u);
-    rest = cache_kept_edge(rest, hull_a, 24u);
-    rest = cache_kept_edge(rest, hull_a, 25u);
-    rest = cache_kept_edge(rest, hull_a, 26u);
-    rest = cache_kept_edge(rest, hull_a, 27u);
-    rest = cache_kept_edge(rest, hull_a, 28u);
-    rest = cache_kept_edge(rest, hull_a, 29u);
-    rest = cache_kept_edge(rest, hull_a, 30u);
-    rest = cache_kept_edge(rest, hull_a, 31u);
-    rest = cache_kept_edge(rest, hull_a, 32u);
-    rest = cache_kept_edge(rest, hull_a, 33u);
-    rest = cache_kept_edge(rest, hull_a, 34u);
-    rest = cache_kept_edge(rest, hull_a, 35u);
-    rest = cache_kept_edge(rest, hull_a, 36u);
-    rest = cache_kept_edge(rest, hull_a, 37u);
-    rest = cache_kept_edge(rest, hull_a, 38u);
-    rest = cache_kept_edge(rest, hull_a, 39u);
-    rest = cache_kept_edge(rest, hull_a, 40u);
-    rest = cache_kept_edge(rest, hull_a, 41u);
-    rest = cache_kept_edge(rest, hull_a, 42u);
-    rest = cache_kept_edge(rest, hull_a, 43u);
-    rest = cache_kept_edge(rest, hull_a, 44u);
-    rest = cache_kept_edge(rest, hull_a, 45u);
-    rest = cache_kept_edge(rest, hull_a, 46u);
-    rest = cache_kept_edge(rest, hull_a, 47u);
-    rest = cache_kept_edge(rest, hull_a, 48u);
-    rest = cache_kept_edge(rest, hull_a, 49u);
-    rest = cache_kept_edge(rest, hull_a, 50u);
-    rest = cache_kept_edge(rest, hull_a, 51u);
-    rest = cache_kept_edge(rest, hull_a, 52u);
-    rest = cache_kept_edge(rest, hull_a, 53u);
-    rest = cache_kept_edge(rest, hull_a, 54u);
-    rest = cache_kept_edge(rest, hull_a, 55u);
-    rest = cache_kept_edge(rest, hull_a, 56u);
-    rest = cache_kept_edge(rest, hull_a, 57u);
-    rest = cache_kept_edge(rest, hull_a, 58u);
-    rest = cache_kept_edge(rest, hull_a, 59u);
-    rest = cache_kept_edge(rest, hull_a, 60u);
-    rest = cache_kept_edge(rest, hull_a, 61u);
-    rest = cache_kept_edge(rest, hull_a, 62u);
-    rest = cache_kept_edge(rest, hull_a, 63u);
-}
-
-// Bit `s` set if the cached edge in slot `s` (one of the first `count`)
-// and B's moved edge cross on the Gauss maps.
-fn kept_bit(b: MovedEdge, s: u32, count: u32) -> u32 {
-    let crossing = gauss_test(kept_u[s], kept_v[s], cross3(kept_v[s], kept_u[s]), b.u, b.v, b.arc);
-    return select(0u, 1u << (s & 31u), crossing.z != 0.0 && s < count);
-}
-
-// The cached edges that cross B's moved edge, as slots (two words).
-fn kept_crossings(b: MovedEdge, count: u32) -> vec2<u32> {
-    var low = 0u;
-    var high = 0u;
-    low |= kept_bit(b, 0u, count);
-    low |= kept_bit(b, 1u, count);
-    low |= kept_bit(b, 2u, count);
-    low |= kept_bit(b, 3u, count);
-    low |= kept_bit(b, 4u, count);
-    low |= kept_bit(b, 5u, count);
-    low |= kept_bit(b, 6u, count);
-    low |= kept_bit(b, 7u, count);
-    low |= kept_bit(b, 8u, count);
-    low |= kept_bit(b, 9u, count);
-    low |= kept_bit(b, 10u, count);
-    low |= kept_bit(b, 11u, count);
-    low |= kept_bit(b, 12u, count);
-    low |= kept_bit(b, 13u, count);
-    low |= kept_bit(b, 14u, count);
-    low |= kept_bit(b, 15u, count);
-    low |= kept_bit(b, 16u, count);
-    low |= kept_bit(b, 17u, count);
-    low |= kept_bit(b, 18u, count);
-    low |= kept_bit(b, 19u, count);
-    low |= kept_bit(b, 20u, count);
-    low |= kept_bit(b, 21u, count);
-    low |= kept_bit(b, 22u, count);
-    low |= kept_bit(b, 23u, count);
-    low |= kept_bit(b, 24u, count);
-    low |= kept_bit(b, 25u, count);
-    low |= kept_bit(b, 26u, count);
-    low |= kept_bit(b, 27u, count);
-    low |= kept_bit(b, 28u, count);
-    low |= kept_bit(b, 29u, count);
-    low |= kept_bit(b, 30u, count);
-    low |= kept_bit(b, 31u, count);
-    high |= kept_bit(b, 32u, count);
-    high |= kept_bit(b, 33u, count);
-    high |= kept_bit(b, 34u, count);
-    high |= kept_bit(b, 35u, count);
-    high |= kept_bit(b, 36u, count);
-    high |= kept_bit(b, 37u, count);
-    high |= kept_bit(b, 38u, count);
-    high |= kept_bit(b, 39u, count);
-    high |= kept_bit(b, 40u, count);
-    high |= kept_bit(b, 41u, count);
-    high |= kept_bit(b, 42u, count);
-    high |= kept_bit(b, 43u, count);
-    high |= kept_bit(b, 44u, count);
-    high |= kept_bit(b, 45u, count);
-    high |= kept_bit(b, 46u, count);
-    high |= kept_bit(b, 47u, count);
-    high |= kept_bit(b, 48u, count);
-    high |= kept_bit(b, 49u, count);
-    high |= kept_bit(b, 50u, count);
-    high |= kept_bit(b, 51u, count);
-    high |= kept_bit(b, 52u, count);
-    high |= kept_bit(b, 53u, count);
-    high |= kept_bit(b, 54u, count);
-    high |= kept_bit(b, 55u, count);
-    high |= kept_bit(b, 56u, count);
-    high |= kept_bit(b, 57u, count);
-    high |= kept_bit(b, 58u, count);
-    high |= kept_bit(b, 59u, count);
-    high |= kept_bit(b, 60u, count);
-    high |= kept_bit(b, 61u, count);
-    high |= kept_bit(b, 62u, count);
-    high |= kept_bit(b, 63u, count);
-    return vec2<u32>(low, high);
-}
-
-// The edge of A in slot `s`.
-fn kept_edge_at(s: u32) -> u32 {
-    var i = kept_edge[0];
-    i = select(i, kept_edge[1u], s == 1u);
-    i = select(i, kept_edge[2u], s == 2u);
-    i = select(i, kept_edge[3u], s == 3u);
-    i = select(i, kept_edge[4u], s == 4u);
-    i = select(i, kept_edge[5u], s == 5u);
-    i = select(i, kept_edge[6u], s == 6u);
-    i = select(i, kept_edge[7u], s == 7u);
-    i = select(i, kept_edge[8u], s == 8u);
-    i = select(i, kept_edge[9u], s == 9u);
-    i = select(i, kept_edge[10u], s == 10u);
-    i = select(i, kept_edge[11u], s == 11u);
-    i = select(i, kept_edge[12u], s == 12u);
-    i = select(i, kept_edge[13u], s == 13u);
-    i = select(i, kept_edge[14u], s == 14u);
-    i = select(i, kept_edge[15u], s == 15u);
-    i = select(i, kept_edge[16u], s == 16u);
-    i = select(i, kept_edge[17u], s == 17u);
-    i = select(i, kept_edge[18u], s == 18u);
-    i = select(i, kept_edge[19u], s == 19u);
-    i = select(i, kept_edge[20u], s == 20u);
-    i = select(i, kept_edge[21u], s == 21u);
-    i = select(i, kept_edge[22u], s == 22u);
-    i = select(i, kept_edge[23u], s == 23u);
-    i = select(i, kept_edge[24u], s == 24u);
-    i = select(i, kept_edge[25u], s == 25u);
-    i = select(i, kept_edge[26u], s == 26u);
-    i = select(i, kept_edge[27u], s == 27u);
-    i = select(i, kept_edge[28u], s == 28u);
-    i = select(i, kept_edge[29u], s == 29u);
-    i = select(i, kept_edge[30u], s == 30u);
-    i = select(i, kept_edge[31u], s == 31u);
-    i = select(i, kept_edge[32u], s == 32u);
-    i = select(i, kept_edge[33u], s == 33u);
-    i = select(i, kept_edge[34u], s == 34u);
-    i = select(i, kept_edge[35u], s == 35u);
-    i = select(i, kept_edge[36u], s == 36u);
-    i = select(i, kept_edge[37u], s == 37u);
-    i = select(i, kept_edge[38u], s == 38u);
-    i = select(i, kept_edge[39u], s == 39u);
-    i = select(i, kept_edge[40u], s == 40u);
-    i = select(i, kept_edge[41u], s == 41u);
-    i = select(i, kept_edge[42u], s == 42u);
-    i = select(i, kept_edge[43u], s == 43u);
-    i = select(i, kept_edge[44u], s == 44u);
-    i = select(i, kept_edge[45u], s == 45u);
-    i = select(i, kept_edge[46u], s == 46u);
-    i = select(i, kept_edge[47u], s == 47u);
-    i = select(i, kept_edge[48u], s == 48u);
-    i = select(i, kept_edge[49u], s == 49u);
-    i = select(i, kept_edge[50u], s == 50u);
-    i = select(i, kept_edge[51u], s == 51u);
-    i = select(i, kept_edge[52u], s == 52u);
-    i = select(i, kept_edge[53u], s == 53u);
-    i = select(i, kept_edge[54u], s == 54u);
-    i = select(i, kept_edge[55u], s == 55u);
-    i = select(i, kept_edge[56u], s == 56u);
-    i = select(i, kept_edge[57u], s == 57u);
-    i = select(i, kept_edge[58u], s == 58u);
-    i = select(i, kept_edge[59u], s == 59u);
-    i = select(i, kept_edge[60u], s == 60u);
-    i = select(i, kept_edge[61u], s == 61u);
-    i = select(i, kept_edge[62u], s == 62u);
-    i = select(i, kept_edge[63u], s == 63u);
-    return i;
-}
-
 // The crossings of B's current edge still to offer (slots), and the scan.
 struct SlotOffering {
     slots: vec2<u32>,
@@ -1857,7 +1709,7 @@ fn offer_lowest_slot(offering: SlotOffering, hull_a: HullRecord, b: MovedEdge, j
     var result = offering;
     if any(slots != vec2<u32>(0u)) {
         result.slots = slots & select(vec2<u32>(~0u), vec2<u32>(~(1u << (s & 31u))), vec2<u32>(s >> 5u) == vec2<u32>(0u, 1u));
-        result.scan = edge_step(offering.scan, hull_a, b, kept_edge_at(s), j, tolerance, limit, floor);
+        result.scan = edge_step(offering.scan, hull_a, b, kept_edge_at(s, 64u), j, tolerance, limit, floor);
     }
     return result;
 }
@@ -1883,7 +1735,7 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     let none = WideCrossings(empty, empty, empty, empty);
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     // A's kept edges in registers, B's kept edges one a step.
-    cache_kept_edges(kept_a, hull_a);
+    cache_kept_edges(kept_a, hull_a, 64u);
     var candidates = none;
     if cached {
         candidates = kept_b;
@@ -1894,7 +1746,7 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
         }
         let j = take_lowest_wide(&candidates);
         let b = moved_edge(hull_b, j, xf);
-        var offering = SlotOffering(kept_crossings(b, count), scan);
+        var offering = SlotOffering(kept_crossings(b, count, 64u), scan);
         loop {
             offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
             offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
@@ -2056,17 +1908,19 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // floor the faces set, each stopping at the first separation that reaches
 // the margin.
 // `wide`: the queries' wide steps (see "Loops and lavapipe"); `cached`: the
-// queries hold the other hull's vertices and A's edges in registers (both
-// hulls of 9 to 32 vertices, "hulls_cached"; `slots`: 32), with room for
-// 64 vertices and 192 edges ("hulls_cached64"; 64) or 8 and 20 ("hulls_small",
-// both hulls of at most 8 vertices, boxes among them; 8); `gridded`: the face queries
+// face queries hold the other hull's vertices in registers, and the edge
+// query A's hot edges, up to CACHED_KEPT_EDGES of them (both hulls of 9 to
+// 32 vertices, "hulls_cached"; `slots`: 32), with room for 64 vertices
+// ("hulls_cached64"; 64) or 16 ("hulls_cached16"; 16), or 8 vertices and
+// all of A's edges, at most 18 ("hulls_small", both hulls of at most 8
+// vertices, boxes among them; 8); `gridded`: the face queries
 // look each face's deepest vertex up on the other hull's Gauss-map grid
 // ("hulls_gridded", with `wide`). Each is a constant of its entry point, so
 // the code it leaves out is not compiled in.
 fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool) -> PairResult {
     let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
     let none = Separation(LOWEST, 0u);
-    let query_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded, false, none, edge_tolerance, slack);
+    let query_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded, cached && slots > 8u, none, edge_tolerance, slack);
     let face_a = query_a.best;
     if face_a.value >= margin {
         return PairResult(false, 0u, face_a.value);
@@ -2081,7 +1935,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     if wide {
         edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     } else if cached {
-        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots, query_b.hot);
+        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots, query_a.hot, query_b.hot);
     } else {
         edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, floor);
     }

@@ -722,8 +722,11 @@ mod tests {
         edges: 4,
         offers: 1,
     };
-    /// `hulls_cached`: a face's vertices and an edge of B's Gauss-map
-    /// tests against all of A's edges in straight-line code (no loop).
+    /// `hulls_cached`: a face's vertices, and an edge of B's Gauss-map
+    /// tests against A's cached hot edges (all of A's edges in
+    /// `hulls_small`), in straight-line code (no loop); A's other hot edges
+    /// are offered one a step with the crossings, at most all of A's edges
+    /// per edge of B, which the offers already count.
     const CACHED: Steps = Steps {
         vertices: CACHED_HULL_VERTICES as u64,
         edges: 3 * CACHED_HULL_VERTICES as u64,
