@@ -974,10 +974,11 @@ fn cached_crossings(b: MovedEdge, last: u32) -> Crossings {
 // the floor is at least edge_floor(none, A's best so far), A's best so far
 // plus the edge tolerance. That level is low while A's first faces are
 // read, before its best has risen, so A's marks keep more than a pass at
-// the floor would (64-vertex hulls: 7.9 edges of A on average, but more
-// than 16 in 2.6% of the pairs), yet a pass at the floor (124 plane reads)
-// cost as much as it saved (49.1k instructions a 64-vertex pair against
-// 49.5k; 32 vertices 28.4k against 28.0k). The large kinds keep hot_faces, at the floor: marking
+// the floor would (the bench's 64-vertex hulls: 16.8 edges of A a pair
+// against 7.9, more than 32 in 69 pairs of 2,000 against 3), yet a pass
+// at the floor (124 plane reads) cost as much as it saved (49.1k
+// instructions a 64-vertex pair against 49.5k; 32 vertices 28.4k against
+// 28.0k). The large kinds keep hot_faces, at the floor: marking
 // up to 512 faces in the face loop (a select per word group per face)
 // cost more than it saved (128 vertices 184k -> 189k with B's faces
 // marked, 211k with both hulls').
@@ -1538,8 +1539,10 @@ const CACHED_KEPT_EDGES: u32 = 32u;
 // all of A's (186 tests on a 64-vertex hull, a SIMD group running some 15
 // kept edges of B per pair, however few crossings came of them: a 64-vertex
 // pair's count of instructions was half edge query). On the bench's
-// 64-vertex hulls A keeps 7.9 edges on average, at most 15 in a SIMD group
-// of eight on average, more than 32 in 3 pairs of 2,000.
+// 64-vertex hulls A keeps 16.8 edges a pair on average (its marks are
+// loose at first, see "Edge masks from face bounds"), at most 30 in a SIMD
+// group of eight on average, more than 32 in 69 pairs of 2,000 (32
+// vertices: 13.5, 25, 23).
 fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, slots: u32, hot_a: FaceBits, hot_b: FaceBits) -> EdgeSeparation {
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     let last = hull_a.edge_count - 1u;
