@@ -1444,6 +1444,16 @@ fn kept_crossings(b: MovedEdge, count: u32, n: u32) -> vec2<u32> {
     return vec2<u32>(low, high);
 }
 
+// The lowest slot in `slots` (which must hold one).
+fn lowest_slot(slots: vec2<u32>) -> u32 {
+    return select(32u + firstTrailingBit(slots.y), firstTrailingBit(slots.x), slots.x != 0u);
+}
+
+// `slots` without slot `s`.
+fn remove_slot(slots: vec2<u32>, s: u32) -> vec2<u32> {
+    return slots & select(vec2<u32>(~0u), vec2<u32>(~(1u << (s & 31u))), vec2<u32>(s >> 5u) == vec2<u32>(0u, 1u));
+}
+
 // The edge of A in slot `s` (of `n`).
 fn kept_edge_at(s: u32, n: u32) -> u32 {
     var i = kept_edge[0];
@@ -1553,13 +1563,12 @@ fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: T
         return scan.best;
     }
     let filtered = slots > 8u;
-    var kept_a = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var count = 0u;
-    var rest = kept_a;
+    var rest = empty;
     if filtered {
-        kept_a = hot_edges(hull_a, hot_a, slots);
+        let kept_a = hot_edges(hull_a, hot_a, slots);
         count = count_crossings(kept_a);
-        let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
         rest = cache_kept_edges(WideCrossings(kept_a, empty, empty, empty), hull_a, CACHED_KEPT_EDGES).c0;
     } else {
         cache_edges(hull_a);
@@ -1597,8 +1606,8 @@ fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: T
             }
             var i = 0u;
             if from_slots {
-                let s = select(32u + firstTrailingBit(offered.y), firstTrailingBit(offered.x), offered.x != 0u);
-                offered &= select(vec2<u32>(~0u), vec2<u32>(~(1u << (s & 31u))), vec2<u32>(s >> 5u) == vec2<u32>(0u, 1u));
+                let s = lowest_slot(offered);
+                offered = remove_slot(offered, s);
                 i = kept_edge_at(s, CACHED_KEPT_EDGES);
             } else {
                 i = lowest_crossing(others);
@@ -1708,10 +1717,10 @@ struct SlotOffering {
 // The lowest slot left offered and taken out (none left: nothing offered).
 fn offer_lowest_slot(offering: SlotOffering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32) -> SlotOffering {
     let slots = offering.slots;
-    let s = select(32u + firstTrailingBit(slots.y), firstTrailingBit(slots.x), slots.x != 0u);
+    let s = lowest_slot(slots);
     var result = offering;
     if any(slots != vec2<u32>(0u)) {
-        result.slots = slots & select(vec2<u32>(~0u), vec2<u32>(~(1u << (s & 31u))), vec2<u32>(s >> 5u) == vec2<u32>(0u, 1u));
+        result.slots = remove_slot(slots, s);
         result.scan = edge_step(offering.scan, hull_a, b, kept_edge_at(s, 64u), j, tolerance, limit, floor);
     }
     return result;
