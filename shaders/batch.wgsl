@@ -36,7 +36,9 @@ struct Params {
     // (GPU_MERGE_THRESHOLD by default; FaceSearch). 3D: unused.
     merge_threshold: u32,
     window: u32,     // the window's counter
-    _pad: u32,
+    // 3D: where the window's deferral words start in `counters` (sat3.wgsl:
+    // "Deferred pairs"). 2D: unused.
+    deferral: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;

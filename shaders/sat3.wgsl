@@ -1734,7 +1734,7 @@ fn take_lowest_wide(edges: ptr<function, WideCrossings>) -> u32 {
 }
 
 // The edge query of "hulls_large" (see above).
-fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
+fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, defer_slot: u32) -> EdgeSeparation {
     let inner_a = inner_in_b(hull_a, xf);
     let inner = hull_inner(hull_b);
     let inner_b = vec4<f32>(transform_point3(xf, inner.xyz), inner.w);
@@ -1743,6 +1743,9 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     let kept_b = kept_edges_wide(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor));
     let count = count_wide(kept_a);
     let cached = count <= 64u;
+    // More than 64: the pair goes on to the window's second dispatch (see
+    // "Deferred pairs") unless this is it or the list is full.
+    let deferred = !cached && defer_pair(defer_slot);
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     let none = WideCrossings(empty, empty, empty, empty);
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
@@ -1772,6 +1775,9 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
         if scan.done {
             return scan.best;
         }
+    }
+    if deferred {
+        return EdgeSeparation(HIGHEST, 0u, 0u);
     }
     // More than 64 kept edges of A: each kept edge of B against all of A's.
     candidates = kept_b;
@@ -1812,6 +1818,103 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
         scan = offering.scan;
     }
     return scan.best;
+}
+
+// ---- Deferred pairs ---------------------------------------------------------
+//
+// A pair of "hulls_large" or "hulls_gridded" whose A keeps more than 64
+// edges (deep overlaps: at the floor every edge is hot; 3 pairs in 1,000
+// on the bench's 128-vertex hulls, 2% on 256) cannot use the register
+// cache, and testing each of B's kept edges against all of A's edges costs
+// its SIMD group some hundred times a cached pair's edge query, paid by all
+// eight lanes (llvmpipe runs a group as long as its busiest lane). So such
+// a pair is not finished in place: its slot goes on its window's deferred
+// list, and a second dispatch, as many workgroups as the list needs
+// (an indirect dispatch whose size the first one counted), runs the whole
+// SAT again on those pairs only, packed eight to a SIMD group, with the
+// fallback edge query. The answer is the one the first dispatch would
+// have given (the same functions in the same order: the CPU's, bit for
+// bit); the order of the window's records is restored on the host.
+//
+// The list is kept at the far end of the window's output, growing down
+// from `capacity - 1` while the hits grow up from 0, and the second
+// dispatch writes each deferred pair's record over its own entry (its slot
+// for "none" where the pair is not reported), so no invocation writes where
+// another reads. The host checks that the two ends never met (hits plus
+// deferred at most `capacity`, else the window runs again with more room:
+// a pair is reported by the first dispatch or deferred, never both, so a
+// window with room for every pair always fits) and puts the deferred
+// records in among the others in slot order. The deferral words of a
+// window, at `params.deferral` in `counters`:
+//
+//   +0..+2  the second dispatch's workgroups (x, y, z: an indirect dispatch)
+//   +3      pairs deferred (counts past the limit; the host takes the min)
+//
+// A pair that finds the list full (past `capacity`, or past the workgroups
+// one dimension of a dispatch may have) runs the fallback in place.
+
+const NO_DEFERRAL: u32 = 0xffffffffu;
+const DEFERRAL_COUNT: u32 = 3u;
+// Workgroups along x every device allows (maxComputeWorkgroupsPerDimension).
+const MAX_DEFERRED_GROUPS: u32 = 65535u;
+// Invocations per workgroup of "hulls_deferred" (src/gpu/windows.rs has
+// the same): one llvmpipe SIMD group. Its lanes past the list repeat the
+// last deferred pair, a deep overlap; in workgroups of 256 the SIMD groups
+// with no pair of their own did that 31 times over, which made a
+// 128-vertex pair's kernel time 13.6 us instead of 8.6 (10,000 pairs, 4
+// deferred).
+const DEFERRED_WORKGROUP_SIZE: u32 = 8u;
+
+// How many pairs the window's deferred list holds.
+fn deferral_limit() -> u32 {
+    return min(params.capacity, DEFERRED_WORKGROUP_SIZE * MAX_DEFERRED_GROUPS);
+}
+
+// The slot a large kind's invocation may defer its pair from (none for the
+// lanes past the kind's last pair, which test that pair again).
+fn deferral_slot(task: Task) -> u32 {
+    return select(NO_DEFERRAL, params.pair_base + task.index, task.live);
+}
+
+// Puts the pair in window slot `slot` on the deferred list (and counts the
+// second dispatch's workgroups); false where it cannot be deferred.
+fn defer_pair(slot: u32) -> bool {
+    if slot == NO_DEFERRAL {
+        return false;
+    }
+    let k = atomicAdd(&counters[params.deferral + DEFERRAL_COUNT], 1u);
+    if k >= deferral_limit() {
+        return false;
+    }
+    if k % DEFERRED_WORKGROUP_SIZE == 0u {
+        atomicAdd(&counters[params.deferral], 1u);
+    }
+    if k == 0u {
+        atomicStore(&counters[params.deferral + 1u], 1u);
+        atomicStore(&counters[params.deferral + 2u], 1u);
+    }
+    hits[params.capacity - 1u - k] = HitRecord(slot, 0u, 0.0, 0u);
+    return true;
+}
+
+// The prologue of "hulls_deferred": invocation k takes the k-th deferred
+// pair (a one-dimensional dispatch; lanes past the list repeat its last
+// pair and write nothing). `local` is k, where the epilogue writes.
+fn begin_deferred(group: vec3<u32>, local: u32) -> Task {
+    let count = min(atomicLoad(&counters[params.deferral + DEFERRAL_COUNT]), deferral_limit());
+    let index = group.x * DEFERRED_WORKGROUP_SIZE + local;
+    let k = min(index, max(count, 1u) - 1u);
+    let slot = hits[params.capacity - 1u - k].pair;
+    return Task(k, slot, index < count, pairs[slot]);
+}
+
+// The epilogue of "hulls_deferred": the pair's record over its entry in
+// the list, its slot NO_DEFERRAL where it is not reported.
+fn finish_deferred(task: Task, result: PairResult) {
+    if task.live {
+        let slot = select(NO_DEFERRAL, task.index, result.reported);
+        hits[params.capacity - 1u - task.local] = HitRecord(slot, result.axis, -result.separation, 0u);
+    }
 }
 
 // ---- sphere.rs -------------------------------------------------------------
@@ -1929,7 +2032,7 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // look each face's deepest vertex up on the other hull's Gauss-map grid
 // ("hulls_gridded", with `wide`). Each is a constant of its entry point, so
 // the code it leaves out is not compiled in.
-fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool) -> PairResult {
+fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, defer_slot: u32) -> PairResult {
     let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
     let none = Separation(LOWEST, 0u);
     let query_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded, cached && slots > 8u, none, edge_tolerance, slack);
@@ -1945,7 +2048,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
     var edge: EdgeSeparation;
     if wide {
-        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor);
+        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor, defer_slot);
     } else if cached {
         edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots, query_a.hot, query_b.hot);
     } else {
@@ -1974,7 +2077,7 @@ fn body_shape(body: u32) -> HullRecord {
 
 // Two hulls; `wide` for "hulls_large" and "hulls_gridded", `cached` for
 // "hulls_cached", `gridded` for "hulls_gridded".
-fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool) -> PairResult {
+fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, defer_slot: u32) -> PairResult {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
     let xf_ab = inv_mul_transforms3(xf_a, xf_b);
@@ -1982,7 +2085,7 @@ fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool) -
     let hull_a = body_shape(pair.a);
     let hull_b = body_shape(pair.b);
     let sizes = hull_a.size + hull_b.size;
-    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, slots, gridded);
+    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, slots, gridded, defer_slot);
 }
 
 // A hull and a sphere, either way round: one call for both orders, so that
@@ -2010,7 +2113,7 @@ fn spheres_pair(pair: Pair) -> PairResult {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false, 0u, false));
+    finish(task, hulls_pair(task.pair, false, false, 0u, false, NO_DEFERRAL));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -2028,35 +2131,41 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 0u, false));
+    finish(task, hulls_pair(task.pair, true, false, 0u, false, deferral_slot(task)));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 32u, false));
+    finish(task, hulls_pair(task.pair, false, true, 32u, false, NO_DEFERRAL));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached64(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 64u, false));
+    finish(task, hulls_pair(task.pair, false, true, 64u, false, NO_DEFERRAL));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 0u, true));
+    finish(task, hulls_pair(task.pair, true, false, 0u, true, deferral_slot(task)));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_small(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 8u, false));
+    finish(task, hulls_pair(task.pair, false, true, 8u, false, NO_DEFERRAL));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 16u, false));
+    finish(task, hulls_pair(task.pair, false, true, 16u, false, NO_DEFERRAL));
+}
+
+@compute @workgroup_size(DEFERRED_WORKGROUP_SIZE)
+fn hulls_deferred(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin_deferred(group, local);
+    finish_deferred(task, hulls_pair(task.pair, true, false, 0u, false, NO_DEFERRAL));
 }

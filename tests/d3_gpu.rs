@@ -263,3 +263,86 @@ fn cylinders_and_round_hulls_agree_with_the_cpu() {
         assert!(agreement.reference_hits > 300, "{agreement:?}");
     }
 }
+
+/// Large hulls overlapping deeply keep more than 64 of A's edges, and the
+/// kernel defers them to a second dispatch (`shaders/sat3.wgsl`, "Deferred
+/// pairs"): their records come back among the others in pair order, the
+/// CPU's hits, in one window or in tiny ones whose outputs overflow (the
+/// deferred list shares the far end of each output), sorted by kind or not.
+#[test]
+fn deferred_pairs_come_back_in_pair_order() {
+    use gpusat::Pair;
+    use gpusat::d3::{Body, ShapeSet, Sphere};
+    use gpusat::generate::d3::{random_direction, random_hull, random_rotation};
+    use gpusat::generate::rng;
+    let Some(context) = gpu_context() else { return };
+    let mut random = rng(1809);
+    let mut shapes = ShapeSet::new();
+    for vertices in [256, 128, 200, 96] {
+        shapes.push(random_hull(&mut random, vertices, 1.0, 1.0).into());
+    }
+    shapes.push(Sphere::new(0.5).expect("sphere").into());
+    // Bodies 0..48 piled within 0.15 of the origin (deep overlaps), the
+    // rest spread over [-2, 2]^3; a sphere every seventh body.
+    let bodies: Vec<Body> = (0..96u32)
+        .map(|i| {
+            let reach = if i < 48 { 0.15 } else { 2.0 };
+            let shape = if i % 7 == 6 { 4 } else { i % 4 };
+            Body::new(
+                shape,
+                random_direction(&mut random) * reach,
+                random_rotation(&mut random),
+            )
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for a in 0..96u32 {
+        for b in (a + 1..96).step_by(3) {
+            pairs.push(Pair::new(a, b));
+        }
+    }
+    let scene = Scene {
+        shapes,
+        bodies,
+        pairs,
+    };
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+    let cpu = collide_cpu(&batch);
+    for (what, options) in [
+        ("one window", GpuOptions::default()),
+        (
+            "tiny windows, overflowing",
+            GpuOptions {
+                max_window_pairs: Some(301),
+                initial_capacity: Some(5),
+                workgroup_size: 32,
+                ..GpuOptions::default()
+            },
+        ),
+    ] {
+        let mut gpu = GpuNarrowphase::new(context.clone(), options).expect("3D kernel");
+        for round in 0..2 {
+            let hits = gpu.collide(&batch).expect("GPU run");
+            let stats = gpu.stats().clone();
+            let agreement = compare_hits(&batch, &cpu, &hits);
+            assert!(
+                agreement.agrees(),
+                "{what}, round {round}: {} disagreements, the first: {:?}",
+                agreement.disagreements.len(),
+                agreement.disagreements.first()
+            );
+            assert!(
+                hits.windows(2).all(|w| w[0].pair < w[1].pair),
+                "{what}, round {round}: hits not in pair order"
+            );
+            assert!(
+                stats.deferred >= 20,
+                "{what}, round {round}: {} pairs deferred; {stats:?}",
+                stats.deferred
+            );
+            if what.starts_with("tiny") && round == 0 {
+                assert!(stats.reruns > 0 && stats.windows > 5, "{what}: {stats:?}");
+            }
+        }
+    }
+}

@@ -188,7 +188,7 @@ fn rust_mirrors_match_the_wgsl_layout() {
             margin,
             merge_threshold,
             window,
-            _pad
+            deferral
         ]
     );
     // The 8-byte pair record (inputs stay within 16 bytes per pair).
@@ -306,7 +306,8 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
     assert_eq!([texels[0][3], texels[1][3], texels[2][3]], [1.0, 2.0, 3.0]);
     assert_eq!(&texels[0][..3], xf.r.c0.to_array().as_slice());
     assert_eq!(&texels[2][..3], xf.r.c2.to_array().as_slice());
-    // The entry points are the host's kinds, in order.
+    // The entry points are the host's kinds, in order, then the deferred
+    // pairs' dispatch.
     let entry_points: Vec<&str> = module
         .entry_points
         .iter()
@@ -323,7 +324,8 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "hulls_cached64",
             "hulls_gridded",
             "hulls_small",
-            "hulls_cached16"
+            "hulls_cached16",
+            "hulls_deferred"
         ]
     );
 }

@@ -38,9 +38,13 @@ pub trait Dimension: sealed::Sealed + Sized + 'static {
     const LABEL: &'static str;
     #[doc(hidden)]
     const SOURCE: &'static str;
-    /// The entry points, one per kind of pair (the index is the kind).
+    /// The entry points, one per kind of pair (the index is the kind), then,
+    /// where the kernel defers pairs, the deferred pairs' (at `PAIR_KINDS`).
     #[doc(hidden)]
     const ENTRY_POINTS: &'static [&'static str];
+    /// The kinds whose pairs the kernel may defer to a second dispatch.
+    #[doc(hidden)]
+    const DEFERRING_KINDS: &'static [usize];
     /// The kernel's own bindings: textures at 1 to 3 and from 7 on.
     #[doc(hidden)]
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry>;

@@ -58,13 +58,18 @@ pub(crate) struct Bindings<'a> {
     pub counters: &'a wgpu::Buffer,
 }
 
-/// One dispatch: one kind of pair in one window.
+/// One dispatch: one kind of pair in one window, or a window's deferred
+/// pairs.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Dispatch {
     pub kind: usize,
     /// Offsets of its parameters, its window's pairs and its window's output.
     pub offsets: [u32; 3],
     pub groups: (u32, u32),
+    /// The deferred pairs' dispatch: where its workgroup counts are in the
+    /// indirect buffer (copied there from the counters, which the first
+    /// dispatches wrote). Such dispatches run in a second pass.
+    pub indirect: Option<u64>,
 }
 
 /// A copy from the device's buffers into the staging buffer.
@@ -137,10 +142,15 @@ impl SatPipelines {
         let constants = [("WORKGROUP_SIZE", f64::from(self.workgroup_size))];
         for dispatch in dispatches {
             let kind = dispatch.kind;
+            let Some(&entry_point) = self.entry_points.get(kind) else {
+                return Err(GpuError::Validation {
+                    what: format!("the pipeline of kind {kind}"),
+                    message: format!("the kernel has {} entry points", self.entry_points.len()),
+                });
+            };
             if self.pipelines[kind].is_some() {
                 continue;
             }
-            let entry_point = self.entry_points[kind];
             let pipeline = context.scoped("the SAT pipelines", || {
                 context
                     .device()
@@ -213,14 +223,21 @@ impl SatPipelines {
         })
     }
 
-    /// Records the pass and the copies back:
+    /// Records the passes and the copies back:
     ///
     /// ```text
     /// clear the windows' counters
-    /// one compute pass (timestamps around it): each dispatch's pipeline,
+    /// one compute pass (a timestamp before it): each dispatch's pipeline,
     ///     bind group at its window's offsets, a 2D grid of workgroups
+    /// where pairs may have been deferred: copy each window's workgroup
+    ///     counts from the counters into the indirect buffer, and a second
+    ///     pass of the deferred dispatches, each as large as its count says
+    /// (a timestamp after the last pass)
     /// copy the counters, the timestamps and each window's output into staging
     /// ```
+    ///
+    /// (The counts are copied because a dispatch may not read its size from
+    /// a buffer it also binds for writing.)
     #[allow(clippy::too_many_arguments)]
     pub fn encode(
         &self,
@@ -228,34 +245,60 @@ impl SatPipelines {
         bind_group: &wgpu::BindGroup,
         dispatches: &[Dispatch],
         (counters, counter_bytes): (&wgpu::Buffer, u64),
+        (indirect, indirect_copies): (&wgpu::Buffer, &[StagingCopy]),
         timestamps: Option<&(wgpu::QuerySet, wgpu::Buffer)>,
         (hits, copies): (&wgpu::Buffer, &[StagingCopy]),
         (staging, timestamp_offset): (&wgpu::Buffer, u64),
     ) -> Result<(), GpuError> {
         encoder.clear_buffer(counters, 0, Some(counter_bytes));
-        {
+        let (first, deferred): (Vec<&Dispatch>, Vec<&Dispatch>) = dispatches
+            .iter()
+            .partition(|dispatch| dispatch.indirect.is_none());
+        let passes = if deferred.is_empty() { 1 } else { 2 };
+        for pass_index in 0..passes {
+            if pass_index == 1 {
+                for copy in indirect_copies {
+                    encoder.copy_buffer_to_buffer(
+                        counters,
+                        copy.source_offset,
+                        indirect,
+                        copy.staging_offset,
+                        copy.bytes,
+                    );
+                }
+            }
             let timestamp_writes =
                 timestamps.map(|(query_set, _)| wgpu::ComputePassTimestampWrites {
                     query_set,
-                    beginning_of_pass_write_index: Some(0),
-                    end_of_pass_write_index: Some(1),
+                    beginning_of_pass_write_index: (pass_index == 0).then_some(0),
+                    end_of_pass_write_index: (pass_index + 1 == passes).then_some(1),
                 });
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("sat"),
+                label: Some(if pass_index == 0 {
+                    "sat"
+                } else {
+                    "sat deferred"
+                }),
                 timestamp_writes,
             });
-            for dispatch in dispatches {
+            for dispatch in if pass_index == 0 { &first } else { &deferred } {
                 // Compiled by `prepare`, which every recording calls first.
-                let Some(pipeline) = &self.pipelines[dispatch.kind] else {
+                let Some(Some(pipeline)) = self.pipelines.get(dispatch.kind) else {
                     return Err(GpuError::Validation {
-                        what: format!("the {} pipeline", self.entry_points[dispatch.kind]),
+                        what: format!(
+                            "the {} pipeline",
+                            self.entry_points.get(dispatch.kind).unwrap_or(&"deferred")
+                        ),
                         message: "recorded before it was compiled (SatPipelines::prepare)"
                             .to_string(),
                     });
                 };
                 pass.set_pipeline(pipeline);
                 pass.set_bind_group(0, bind_group, &dispatch.offsets);
-                pass.dispatch_workgroups(dispatch.groups.0, dispatch.groups.1, 1);
+                match dispatch.indirect {
+                    Some(offset) => pass.dispatch_workgroups_indirect(indirect, offset),
+                    None => pass.dispatch_workgroups(dispatch.groups.0, dispatch.groups.1, 1),
+                }
             }
         }
         encoder.copy_buffer_to_buffer(counters, 0, staging, 0, counter_bytes);
@@ -289,7 +332,16 @@ pub(crate) fn grid(count: u32, workgroup_size: u32, max_groups: u32) -> (u32, u3
     (groups_x, groups.div_ceil(groups_x))
 }
 
-/// Where each kind's parameters sit for window `window`.
+/// Parameter slots per window: one per kind of pair, and one for the
+/// second dispatch of the pairs deferred ([`DEFERRED_KIND`], an entry point
+/// of a dimension that defers; `shaders/sat3.wgsl`, "Deferred pairs").
+pub(crate) const PARAM_SLOTS: usize = PAIR_KINDS + 1;
+
+/// The deferred pairs' entry point and parameter slot.
+pub(crate) const DEFERRED_KIND: usize = PAIR_KINDS;
+
+/// Where each kind's parameters sit for window `window` (`kind` up to
+/// `PAIR_KINDS`, the deferred dispatch's).
 pub(crate) fn params_offset(window: usize, kind: usize) -> u64 {
-    (window * PAIR_KINDS + kind) as u64 * PARAMS_STRIDE
+    (window * PARAM_SLOTS + kind) as u64 * PARAMS_STRIDE
 }

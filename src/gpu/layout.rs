@@ -112,8 +112,9 @@ pub struct Params {
     pub merge_threshold: u32,
     /// The window's counter, in the counters buffer.
     pub window: u32,
-    /// Padding to 32 bytes.
-    pub _pad: u32,
+    /// 3D: where the window's deferral words start in the counters buffer
+    /// (`shaders/sat3.wgsl`, "Deferred pairs"). 2D: unused.
+    pub deferral: u32,
 }
 
 /// A 3D shape as the 3D kernel reads it: two rgba32uint texels, copied per

@@ -32,12 +32,14 @@ use std::time::{Duration, Instant};
 use super::buffers::{GrowBuffer, too_large};
 use super::context::GpuContext;
 use super::dimension::Dimension;
-use super::dispatch::{Bindings, PARAMS_STRIDE, SatPipelines, record_bytes};
+use super::dispatch::{Bindings, PARAM_SLOTS, PARAMS_STRIDE, SatPipelines, record_bytes};
 use super::error::GpuError;
 use super::kinds::{BodyClasses, PAIR_KINDS};
 use super::layout::HitRecord;
 use super::readback::read_staging;
-use super::windows::{LayoutInput, Window, densest_ratio, first_capacity, layout, plan};
+use super::windows::{
+    DEFERRAL_WORDS, LayoutInput, Window, densest_ratio, first_capacity, layout, plan,
+};
 
 /// Invocations per workgroup unless asked otherwise, chosen with
 /// `gpusat bench --workgroup-size N` on lavapipe (kernel ns per pair, 1M
@@ -86,6 +88,10 @@ pub struct GpuStats {
     pub windows: u32,
     /// Windows run again because their output overflowed.
     pub reruns: u32,
+    /// 3D: pairs of large hulls whose edge query was deferred to a second
+    /// dispatch (their A keeps more than 64 edges; `shaders/sat3.wgsl`,
+    /// "Deferred pairs"), summed over re-runs.
+    pub deferred: u64,
     /// Submissions: one per round of windows that fits the device's
     /// buffers, plus one per re-run.
     pub submissions: u32,
@@ -146,6 +152,8 @@ pub struct GpuSat<D: Dimension> {
     pairs: GrowBuffer,
     hits: GrowBuffer,
     counters: GrowBuffer,
+    /// The deferred dispatches' workgroup counts, copied from `counters`.
+    indirect: GrowBuffer,
     /// The readback buffer; `None` after a batch was abandoned (its old
     /// buffer may yet be mapped by work submitted later), made again when
     /// the next batch is recorded.
@@ -241,7 +249,7 @@ impl<D: Dimension> GpuSat<D> {
                 &context,
                 "parameters",
                 U::UNIFORM | U::COPY_DST,
-                PARAMS_STRIDE * PAIR_KINDS as u64,
+                PARAMS_STRIDE * PARAM_SLOTS as u64,
             )?,
             resources: D::resources(&context)?,
             pairs: GrowBuffer::new(&context, "pairs", U::STORAGE | U::COPY_DST, 1 << 16)?,
@@ -250,6 +258,12 @@ impl<D: Dimension> GpuSat<D> {
                 &context,
                 "counters",
                 U::STORAGE | U::COPY_SRC | U::COPY_DST,
+                256,
+            )?,
+            indirect: GrowBuffer::new(
+                &context,
+                "deferred workgroups",
+                U::INDIRECT | U::COPY_DST,
                 256,
             )?,
             staging: None,
@@ -296,6 +310,7 @@ impl<D: Dimension> GpuSat<D> {
             + self.pairs.size
             + self.hits.size
             + self.counters.size
+            + self.indirect.size
             + self.staging.as_ref().map_or(0, |staging| staging.size)
     }
 
@@ -317,9 +332,15 @@ impl<D: Dimension> GpuSat<D> {
         let per_window = [
             ((window + padding) * 8).next_multiple_of(align),
             record_bytes(self.max_window as u32).next_multiple_of(align),
-            PARAMS_STRIDE * PAIR_KINDS as u64,
-            // Staging: the window's output and its counter.
-            record_bytes(self.max_window as u32) + 4,
+            PARAMS_STRIDE * PARAM_SLOTS as u64,
+            // Staging: the window's output, its counter and deferral words.
+            record_bytes(self.max_window as u32)
+                + 4
+                + if D::DEFERRING_KINDS.is_empty() {
+                    0
+                } else {
+                    4 * DEFERRAL_WORDS
+                },
         ];
         let room = self.buffer_limit.min(1 << 32).saturating_sub(1 << 16);
         let windows = per_window
@@ -638,6 +659,7 @@ impl<D: Dimension> GpuSat<D> {
                 flags: in_flight.flags,
                 workgroup_size: self.options.workgroup_size,
                 max_groups: context.limits().max_compute_workgroups_per_dimension,
+                deferring_kinds: D::DEFERRING_KINDS,
             },
         )?;
         let limit = (self.buffer_limit, "max_buffer_size");
@@ -650,6 +672,9 @@ impl<D: Dimension> GpuSat<D> {
         grew |= self
             .params
             .ensure(&context, recording.params.len() as u64, limit)?;
+        // Not bound: only a dispatch's size is read from it.
+        self.indirect
+            .ensure(&context, recording.indirect_bytes.max(16), limit)?;
         if grew {
             self.bind_group = None;
         }
@@ -679,6 +704,7 @@ impl<D: Dimension> GpuSat<D> {
             &bind_group,
             &recording.dispatches,
             (&self.counters.buffer, recording.counter_bytes),
+            (&self.indirect.buffer, &recording.indirect_copies),
             self.timestamps.as_ref(),
             (&self.hits.buffer, &recording.copies),
             (&staging_buffer, recording.timestamp_offset),
@@ -754,6 +780,7 @@ impl<D: Dimension> GpuSat<D> {
                     Duration::from_nanos((ticks as f64 * period) as u64);
             }
             overflowed = readout.overflowed;
+            self.stats.deferred += readout.deferred;
         }
         self.stats.readback += start.elapsed();
         if overflowed > 0 {

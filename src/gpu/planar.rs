@@ -69,6 +69,7 @@ impl Dimension for Planar {
         "polygons16",
         "polygon_circle16",
     ];
+    const DEFERRING_KINDS: &'static [usize] = &[];
 
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
         vec![float_texture(1), float_texture(2), uint_texture(3)]

@@ -8,11 +8,15 @@
 //! was sorted by kind, each kind's slots are one run ascending in pair
 //! index, and the runs are merged through the slot-to-pair map.
 
+use std::borrow::Cow;
+
 use super::dimension::Dimension;
 use super::dispatch::record_bytes;
 use super::kinds::{KindRanges, PAIR_KINDS};
 use super::layout::HitRecord;
-use super::windows::{Window, rerun_capacity};
+use super::windows::{
+    DEFERRAL_COUNT, Window, deferral_limit, deferral_word, rerun_capacity, timestamp_offset,
+};
 
 /// What one mapped staging buffer held.
 pub(crate) struct Readout {
@@ -20,19 +24,28 @@ pub(crate) struct Readout {
     pub kernel_ticks: Option<u64>,
     /// Windows whose output overflowed (now sized to run again).
     pub overflowed: u32,
+    /// Pairs the windows that fit deferred to their second dispatch.
+    pub deferred: u64,
 }
 
 /// Reads a mapped staging buffer laid out by
 /// [`layout`](super::windows::layout): each pending window whose counter
-/// fits its output gets its hits, in pair order; each whose counter passed
-/// it gets the room to run again.
+/// and deferred pairs fit its output gets its hits, in pair order (the
+/// compacted records from the start of its output, the deferred pairs'
+/// records from its end); each whose did not gets the room to run again.
 pub(crate) fn read_staging<D: Dimension>(
     staging: &[u8],
     windows: &mut [Window<D::Hit>],
     (slot_order, workgroup_size, timestamps): (&[u32], u32, bool),
     scratch: &mut Vec<D::Hit>,
 ) -> Readout {
-    let timestamp_offset = (4 * windows.len()).next_multiple_of(8);
+    let window_count = windows.len();
+    let defers = !D::DEFERRING_KINDS.is_empty();
+    let timestamp_offset = timestamp_offset(window_count, defers) as usize;
+    let word = |index: u64| -> u32 {
+        let at = 4 * index as usize;
+        bytemuck::pod_read_unaligned(&staging[at..at + 4])
+    };
     let kernel_ticks = timestamps.then(|| {
         let at = timestamp_offset;
         let begin: u64 = bytemuck::pod_read_unaligned(&staging[at..at + 8]);
@@ -40,48 +53,69 @@ pub(crate) fn read_staging<D: Dimension>(
         end.saturating_sub(begin)
     });
     let mut overflowed = 0;
+    let mut deferred_pairs = 0;
     for (index, window) in windows.iter_mut().enumerate() {
         if window.hits.is_some() {
             continue;
         }
-        let count: u32 = bytemuck::pod_read_unaligned(&staging[4 * index..4 * index + 4]);
-        if count > window.capacity {
-            window.capacity = rerun_capacity(count, window.ranges.counts.iter().sum());
+        let count = word(index as u64);
+        let deferred_word = if defers {
+            word(deferral_word(window_count, index) + DEFERRAL_COUNT)
+        } else {
+            0
+        };
+        let deferred = deferred_word.min(deferral_limit(window.capacity));
+        if u64::from(count) + u64::from(deferred) > u64::from(window.capacity) {
+            let needed = count.saturating_add(deferred_word);
+            window.capacity = rerun_capacity(needed, window.ranges.counts.iter().sum());
             overflowed += 1;
             continue;
         }
+        deferred_pairs += u64::from(deferred);
         let at = window.staging_offset as usize;
-        let bytes = &staging[at..at + record_bytes(count) as usize];
+        let end = at + record_bytes(window.capacity) as usize;
+        let front = &staging[at..at + record_bytes(count) as usize];
+        let back = &staging[end - record_bytes(deferred) as usize..end];
         let order = (
             &window.ranges,
             window.base,
             &slot_order[window.slot_order_start..],
         );
         let mut hits = Vec::new();
-        match bytemuck::try_cast_slice::<u8, HitRecord>(bytes) {
-            Ok(records) => append_window::<D>(records, workgroup_size, order, scratch, &mut hits),
-            Err(_) => append_window::<D>(
-                &bytemuck::pod_collect_to_vec::<u8, HitRecord>(bytes),
-                workgroup_size,
-                order,
-                scratch,
-                &mut hits,
-            ),
-        }
+        append_window::<D>(
+            (&records(front), &records(back)),
+            workgroup_size,
+            order,
+            scratch,
+            &mut hits,
+        );
         window.hits = Some(hits);
     }
     Readout {
         kernel_ticks,
         overflowed,
+        deferred: deferred_pairs,
     }
 }
 
-/// Appends a window's `records` to `out` in pair order. `base` is the
+/// Staging bytes as records (copied where they are not aligned).
+fn records(bytes: &[u8]) -> Cow<'_, [HitRecord]> {
+    match bytemuck::try_cast_slice::<u8, HitRecord>(bytes) {
+        Ok(records) => Cow::Borrowed(records),
+        Err(_) => Cow::Owned(bytemuck::pod_collect_to_vec(bytes)),
+    }
+}
+
+/// A deferred pair's record where the second dispatch did not report it.
+const NOT_REPORTED: u32 = u32::MAX;
+
+/// Appends a window's records to `out` in pair order: the compacted ones
+/// and the deferred pairs' (those reported among them). `base` is the
 /// window's first pair's index in the batch and `slot_order` (for a window
 /// sorted by kind) the batch index of the pair in each slot; `scratch` is
 /// reused from call to call.
 fn append_window<D: Dimension>(
-    records: &[HitRecord],
+    (records, deferred): (&[HitRecord], &[HitRecord]),
     workgroup_size: u32,
     (ranges, base, slot_order): (&KindRanges, u32, &[u32]),
     scratch: &mut Vec<D::Hit>,
@@ -90,7 +124,7 @@ fn append_window<D: Dimension>(
     if ranges.in_order {
         // Slots are the window's own order.
         let start = out.len();
-        append_in_slot_order::<D>(records, workgroup_size, out);
+        append_in_slot_order::<D>((records, deferred), workgroup_size, out);
         for hit in &mut out[start..] {
             let pair = D::hit_pair(hit) + base;
             D::set_hit_pair(hit, pair);
@@ -98,7 +132,7 @@ fn append_window<D: Dimension>(
         return;
     }
     scratch.clear();
-    append_in_slot_order::<D>(records, workgroup_size, scratch);
+    append_in_slot_order::<D>((records, deferred), workgroup_size, scratch);
     // Slots back to pair indices: one ascending run per kind, merged.
     let mut runs: [&[D::Hit]; PAIR_KINDS] = [&[]; PAIR_KINDS];
     let mut rest = &scratch[..];
@@ -112,12 +146,14 @@ fn append_window<D: Dimension>(
 }
 
 /// Appends the records in slot order: blocks ordered by workgroup, each
-/// block already in order.
+/// block already in order; then the deferred pairs' reported records (few)
+/// merged in.
 fn append_in_slot_order<D: Dimension>(
-    records: &[HitRecord],
+    (records, deferred): (&[HitRecord], &[HitRecord]),
     workgroup_size: u32,
     out: &mut Vec<D::Hit>,
 ) {
+    let first = out.len();
     let group = |record: &HitRecord| record.pair / workgroup_size;
     let mut blocks: Vec<(u32, usize, usize)> = Vec::new();
     let mut start = 0;
@@ -136,6 +172,28 @@ fn append_in_slot_order<D: Dimension>(
                 .map(|record| D::hit(record.pair, record.axis, record.depth)),
         );
     }
+    let mut late: Vec<D::Hit> = deferred
+        .iter()
+        .filter(|record| record.pair != NOT_REPORTED)
+        .map(|record| D::hit(record.pair, record.axis, record.depth))
+        .collect();
+    if late.is_empty() {
+        return;
+    }
+    // A deferred pair is not among the compacted records: the slots differ.
+    late.sort_unstable_by_key(|hit| D::hit_pair(hit));
+    let early = out.split_off(first);
+    let (mut early, mut late) = (early.into_iter().peekable(), late.into_iter().peekable());
+    while let (Some(a), Some(b)) = (early.peek(), late.peek()) {
+        let next = if D::hit_pair(a) < D::hit_pair(b) {
+            early.next()
+        } else {
+            late.next()
+        };
+        out.extend(next);
+    }
+    out.extend(early);
+    out.extend(late);
 }
 
 /// Merges runs of hits that are each ascending in pair index once their

@@ -351,7 +351,11 @@ impl Dimension for Spatial {
         "hulls_gridded",
         "hulls_small",
         "hulls_cached16",
+        // Not a kind of pair: the large kinds' deferred pairs (DEFERRED_KIND).
+        "hulls_deferred",
     ];
+    // `hulls_large` and `hulls_gridded`.
+    const DEFERRING_KINDS: &'static [usize] = &[3, 6];
 
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
         vec![
@@ -795,7 +799,10 @@ mod tests {
     /// offered four a step (at most 16 steps, at least one); the others take
     /// each kept edge of B once, test it against all of A's 64 a step and
     /// offer its crossings `WIDE.offers` a step (and one step more that
-    /// finds none left). Every edge kept, every pair crossing.
+    /// finds none left). Every edge kept, every pair crossing. (The large
+    /// kinds defer those other pairs to `hulls_deferred`, which runs the
+    /// same loops on them; a pair that finds the deferred list full runs
+    /// the fallback in place: the bound counts it either way.)
     fn large_pair_iterations(va: u64, vb: u64) -> u64 {
         let (ea, eb) = (edges(va), edges(vb));
         let masks = (ea.div_ceil(64) + 1)

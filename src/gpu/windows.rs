@@ -9,16 +9,21 @@
 //! back in one copy:
 //!
 //! ```text
-//! staging: [counter of each window][pad to 8][2 timestamps][output of window 0][output of window 1]...
+//! counters: [counter of each window][pad to 8 words][8 deferral words of each window (3D)]
+//! staging:  [counters][pad to 8 bytes][2 timestamps][output of window 0][output of window 1]...
 //! ```
+//!
+//! A window of a dimension that defers pairs (3D: `shaders/sat3.wgsl`,
+//! "Deferred pairs") has a second dispatch after its kinds', as large as its
+//! deferral words say once the first dispatches are done.
 //!
 //! These are plain functions over plain data; the device work is in
 //! [`narrowphase`](super::narrowphase).
 
 use super::buffers::too_large;
-use super::dispatch::{Dispatch, StagingCopy, grid, params_offset, record_bytes};
+use super::dispatch::{DEFERRED_KIND, Dispatch, StagingCopy, grid, params_offset, record_bytes};
 use super::error::GpuError;
-use super::kinds::{BodyClasses, KindRanges, PAIR_KINDS, sort_by_kind};
+use super::kinds::{BodyClasses, KindRanges, sort_by_kind};
 use super::layout::Params;
 use crate::types::Pair;
 
@@ -29,6 +34,49 @@ use crate::types::Pair;
 pub(crate) const CAPACITY_GROWTH: f64 = 1.125;
 /// Records added to every window's estimated output.
 pub(crate) const CAPACITY_SLACK: u64 = 256;
+
+/// Words of each window's deferral record in the counters buffer: the
+/// second dispatch's workgroups (x, y, z), the pairs deferred, four unused.
+pub(crate) const DEFERRAL_WORDS: u64 = 8;
+/// Where the count of pairs deferred is among them (it counts past
+/// [`deferral_limit`]).
+pub(crate) const DEFERRAL_COUNT: u64 = 3;
+/// Workgroups along x every device allows.
+const MAX_DEFERRED_GROUPS: u64 = 65_535;
+/// Invocations per workgroup of the deferred pairs' dispatch (the same in
+/// `shaders/sat3.wgsl`, with why).
+const DEFERRED_WORKGROUP_SIZE: u64 = 8;
+
+/// How many pairs a window's deferred list holds (`deferral_limit` in
+/// `shaders/sat3.wgsl`): its output's far end, as many as one dimension of
+/// a dispatch takes.
+pub(crate) fn deferral_limit(capacity: u32) -> u32 {
+    u64::from(capacity).min(DEFERRED_WORKGROUP_SIZE * MAX_DEFERRED_GROUPS) as u32
+}
+/// Bytes of one window's workgroup counts in the indirect buffer.
+pub(crate) const INDIRECT_BYTES: u64 = 16;
+
+/// Where window `window`'s deferral words start in the counters buffer, in
+/// words, in a recording of `windows` windows.
+pub(crate) fn deferral_word(windows: usize, window: usize) -> u64 {
+    (windows as u64).next_multiple_of(DEFERRAL_WORDS) + DEFERRAL_WORDS * window as u64
+}
+
+/// Bytes of the counters of a recording of `windows` windows, at the start
+/// of the staging buffer: the hit counters, and the deferral words where
+/// the dimension `defers` pairs.
+pub(crate) fn counter_bytes(windows: usize, defers: bool) -> u64 {
+    if defers {
+        4 * deferral_word(windows, windows)
+    } else {
+        4 * windows as u64
+    }
+}
+
+/// Where the timestamps go in the staging buffer.
+pub(crate) fn timestamp_offset(windows: usize, defers: bool) -> u64 {
+    counter_bytes(windows, defers).next_multiple_of(8)
+}
 
 /// One window of a batch in flight; `H` is the dimension's hit.
 pub(crate) struct Window<H> {
@@ -138,6 +186,11 @@ pub(crate) struct Recording {
     pub params: Vec<u8>,
     pub dispatches: Vec<Dispatch>,
     pub copies: Vec<StagingCopy>,
+    /// Copies of the deferring windows' workgroup counts from the counters
+    /// into the indirect buffer (`staging_offset`: where in the indirect
+    /// buffer), and the bytes of the indirect buffer used.
+    pub indirect_copies: Vec<StagingCopy>,
+    pub indirect_bytes: u64,
     /// Bytes of the windows' counters (at the start of the staging buffer).
     pub counter_bytes: u64,
     /// Where the timestamps go in the staging buffer.
@@ -156,6 +209,9 @@ pub(crate) struct LayoutInput {
     pub flags: u32,
     pub workgroup_size: u32,
     pub max_groups: u32,
+    /// The kinds whose pairs the kernel may defer to a second dispatch
+    /// (entry point [`DEFERRED_KIND`]); none in 2D.
+    pub deferring_kinds: &'static [usize],
 }
 
 /// Lays out a recording of the windows not read back yet: each one's place
@@ -165,12 +221,16 @@ pub(crate) fn layout<H>(
     windows: &mut [Window<H>],
     input: &LayoutInput,
 ) -> Result<Recording, GpuError> {
-    let counter_bytes = 4 * windows.len() as u64;
-    let timestamp_offset = counter_bytes.next_multiple_of(8);
+    let window_count = windows.len();
+    let defers = !input.deferring_kinds.is_empty();
+    let counter_bytes = counter_bytes(window_count, defers);
+    let timestamp_offset = timestamp_offset(window_count, defers);
     let mut recording = Recording {
-        params: vec![0u8; params_offset(windows.len(), 0) as usize],
+        params: vec![0u8; params_offset(window_count, 0) as usize],
         dispatches: Vec::new(),
         copies: Vec::new(),
+        indirect_copies: Vec::new(),
+        indirect_bytes: 0,
         counter_bytes,
         timestamp_offset,
         staging_bytes: timestamp_offset + 16,
@@ -201,37 +261,68 @@ pub(crate) fn layout<H>(
             bytes,
         });
         recording.staging_bytes += bytes;
-        for kind in 0..PAIR_KINDS {
-            let count = window.ranges.counts[kind];
+        let deferral = if defers {
+            deferral_word(window_count, index) as u32
+        } else {
+            0
+        };
+        let defers = input
+            .deferring_kinds
+            .iter()
+            .any(|&kind| window.ranges.counts[kind] > 0);
+        // The window's kinds, then (where some may defer) its deferred pairs.
+        for kind in 0..=DEFERRED_KIND {
+            let deferred = kind == DEFERRED_KIND;
+            let count = if deferred {
+                0
+            } else {
+                window.ranges.counts[kind]
+            };
             let groups = grid(count, input.workgroup_size, input.max_groups);
             let params = Params {
-                pair_base: window.ranges.starts[kind],
+                pair_base: if deferred {
+                    0
+                } else {
+                    window.ranges.starts[kind]
+                },
                 pair_count: count,
                 groups_x: groups.0,
                 capacity: window.capacity,
                 margin: input.margin,
                 merge_threshold: input.flags,
                 window: index as u32,
-                _pad: 0,
+                deferral,
             };
             let offset = params_offset(index, kind);
             recording.params[offset as usize..offset as usize + size_of::<Params>()]
                 .copy_from_slice(bytemuck::bytes_of(&params));
-            if count > 0 {
-                let params_at = u32::try_from(offset).map_err(|_| {
-                    too_large(
-                        "parameters of one recording",
-                        offset + size_of::<Params>() as u64,
-                        u64::from(u32::MAX),
-                        "dynamic offsets are 32-bit",
-                    )
-                })?;
-                recording.dispatches.push(Dispatch {
-                    kind,
-                    offsets: [params_at, pairs_offset, hits_offset],
-                    groups,
-                });
+            if count == 0 && !(deferred && defers) {
+                continue;
             }
+            let params_at = u32::try_from(offset).map_err(|_| {
+                too_large(
+                    "parameters of one recording",
+                    offset + size_of::<Params>() as u64,
+                    u64::from(u32::MAX),
+                    "dynamic offsets are 32-bit",
+                )
+            })?;
+            let indirect = deferred.then(|| {
+                let at = recording.indirect_bytes;
+                recording.indirect_copies.push(StagingCopy {
+                    source_offset: 4 * u64::from(deferral),
+                    staging_offset: at,
+                    bytes: 12,
+                });
+                recording.indirect_bytes += INDIRECT_BYTES;
+                at
+            });
+            recording.dispatches.push(Dispatch {
+                kind,
+                offsets: [params_at, pairs_offset, hits_offset],
+                groups,
+                indirect,
+            });
         }
     }
     Ok(recording)
