@@ -1823,8 +1823,8 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
 // ---- Deferred pairs ---------------------------------------------------------
 //
 // A pair of "hulls_large" or "hulls_gridded" whose A keeps more than 64
-// edges (deep overlaps: at the floor every edge is hot; 3 pairs in 1,000
-// on the bench's 128-vertex hulls, 2% on 256) cannot use the register
+// edges (deep overlaps: at the floor every edge is hot; 4 pairs in 10,000
+// on the bench's 128-vertex hulls, 17 on 256) cannot use the register
 // cache, and testing each of B's kept edges against all of A's edges costs
 // its SIMD group some hundred times a cached pair's edge query, paid by all
 // eight lanes (llvmpipe runs a group as long as its busiest lane). So such
