@@ -13,7 +13,8 @@
 use crate::types::Pair;
 
 /// The most kinds of pair a kernel has (entry points; the 2D kernel has six,
-/// the 3D kernel nine).
+/// the 3D kernel nine, and besides them the entry point of its deferred
+/// pairs, `dispatch::DEFERRED_KIND`).
 pub(crate) const PAIR_KINDS: usize = 9;
 
 /// Every body's class, the kind of pair each pair of classes makes, and the
