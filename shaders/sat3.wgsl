@@ -1857,8 +1857,9 @@ const NO_DEFERRAL: u32 = 0xffffffffu;
 const DEFERRAL_COUNT: u32 = 3u;
 // Workgroups along x every device allows (maxComputeWorkgroupsPerDimension).
 const MAX_DEFERRED_GROUPS: u32 = 65535u;
-// Invocations per workgroup of "hulls_deferred" (src/gpu/windows.rs has
-// the same): one llvmpipe SIMD group. Its lanes past the list repeat the
+// Invocations per workgroup of "hulls_deferred" (src/gpu/layout.rs has
+// the same, as it has the two above; tests/gpu_layout.rs checks): one
+// llvmpipe SIMD group. Its lanes past the list repeat the
 // last deferred pair, a deep overlap; in workgroups of 256 the SIMD groups
 // with no pair of their own did that 31 times over, which made a
 // 128-vertex pair's kernel time 13.6 us instead of 8.6 (10,000 pairs, 4

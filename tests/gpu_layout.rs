@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use gpusat::gpu::layout::{DEFERRAL_COUNT_WORD, DEFERRED_WORKGROUP_SIZE, MAX_DEFERRED_GROUPS};
 use gpusat::gpu::layout::{
     GRID_WGSL, GridParams, HitRecord, HullRecord, NARROW_WGSL, NarrowParams, PAIRS_WGSL,
     PairsParams, Params, SAT_WGSL, SAT3_WGSL, SCAN_WGSL, SORT_WGSL, ScanParams, ShapeTexel,
@@ -306,6 +307,24 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
     assert_eq!([texels[0][3], texels[1][3], texels[2][3]], [1.0, 2.0, 3.0]);
     assert_eq!(&texels[0][..3], xf.r.c0.to_array().as_slice());
     assert_eq!(&texels[2][..3], xf.r.c2.to_array().as_slice());
+    // The deferred pairs' constants are the host's.
+    for (name, host) in [
+        ("DEFERRAL_COUNT", DEFERRAL_COUNT_WORD),
+        ("MAX_DEFERRED_GROUPS", MAX_DEFERRED_GROUPS),
+        ("DEFERRED_WORKGROUP_SIZE", DEFERRED_WORKGROUP_SIZE),
+    ] {
+        let init = module
+            .constants
+            .iter()
+            .find(|(_, c)| c.name.as_deref() == Some(name))
+            .map(|(_, c)| c.init)
+            .unwrap_or_else(|| panic!("{name} in sat3.wgsl"));
+        assert_eq!(
+            module.global_expressions[init],
+            naga::Expression::Literal(naga::Literal::U32(host)),
+            "{name}: the kernel's against the host's {host}"
+        );
+    }
     // The entry points are the host's kinds, in order, then the deferred
     // pairs' dispatch.
     let entry_points: Vec<&str> = module

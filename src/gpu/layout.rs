@@ -50,6 +50,16 @@ pub const SAT3_WGSL: &str = concat!(
     include_str!("../../shaders/sat3.wgsl")
 );
 
+/// The 3D kernel's deferred pairs (`shaders/sat3.wgsl`, "Deferred pairs"),
+/// the same constants as there (tests/gpu_layout.rs checks): where the
+/// count of pairs deferred sits among a window's deferral words
+/// (`DEFERRAL_COUNT`), the workgroups along x every device allows, and the
+/// deferred dispatch's invocations per workgroup (one llvmpipe SIMD group;
+/// the kernel says why).
+pub const DEFERRAL_COUNT_WORD: u32 = 3;
+pub const MAX_DEFERRED_GROUPS: u32 = 65_535;
+pub const DEFERRED_WORKGROUP_SIZE: u32 = 8;
+
 /// Texels per texture row, as a power of two (`TEXTURE_WIDTH_LOG2` in the kernel).
 pub const TEXTURE_WIDTH_LOG2: u32 = 11;
 /// Texels per texture row.
