@@ -1665,16 +1665,21 @@ fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, t
 // does the same once, at the floor (the scan's level only rises from there,
 // so an edge skipped at the floor could never be kept nor reach the
 // limit): both hulls' edges with a hot face (see "Edge masks from face
-// bounds") as bits, 64 edges a step in straight-line code. Where A keeps at most 64 edges (on
-// 256-vertex hulls of the bench, 98% of the pairs that reach the edge
-// query), their normals and arcs are read once into registers (an array
-// indexed only by constants), and each kept edge of B is tested against
-// them without a texel read, its crossings offered four a step; a pair
-// whose A keeps more tests each kept edge of B against all of A's edges, 64
-// a step, and offers the crossings 32 a step. (Both paths run in a SIMD
-// group whose lanes differ: a loop runs one pass at least, so the path no
-// lane takes costs one edge of B's work.) Either way the pairs offered are the pairs of kept edges that
-// cross, in the pairwise loop's order: the CPU's result, bit for bit.
+// bounds") as bits, 64 edges a step in straight-line code. Where A keeps at
+// most 64 edges (on 256-vertex hulls of the bench, 98% of the pairs that
+// reach the edge query), their normals and arcs are read once into
+// registers (an array indexed only by constants), and each kept edge of B
+// is tested against them without a texel read, its crossings offered four
+// a step; a pair whose A keeps more tests each kept edge of B against all
+// of A's edges, 64 a step, and offers the crossings 32 a step (in the
+// deferred dispatch, see below). The cache is read in full and each kept
+// edge of B is tested against all of it, whatever A keeps, so pairs of
+// hulls of at most 128 vertices ("hulls_gridded32") cache 32 edges: A keeps
+// more in 64 of the bench's 10,000 128-vertex pairs, which are deferred.
+// (Both paths run in a SIMD group whose lanes differ: a loop runs one pass
+// at least, so the path no lane takes costs one edge of B's work.) Either
+// way the pairs offered are the pairs of kept edges that cross, in the
+// pairwise loop's order: the CPU's result, bit for bit.
 
 // `bits` (eight) placed in `edges` from bit `i` (a multiple of eight).
 fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32) -> WideCrossings {
@@ -1714,14 +1719,15 @@ struct SlotOffering {
     scan: EdgeScan,
 }
 
-// The lowest slot left offered and taken out (none left: nothing offered).
-fn offer_lowest_slot(offering: SlotOffering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32) -> SlotOffering {
+// The lowest slot left (of the `n` cached) offered and taken out (none
+// left: nothing offered).
+fn offer_lowest_slot(offering: SlotOffering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32, n: u32) -> SlotOffering {
     let slots = offering.slots;
     let s = lowest_slot(slots);
     var result = offering;
     if any(slots != vec2<u32>(0u)) {
         result.slots = remove_slot(slots, s);
-        result.scan = edge_step(offering.scan, hull_a, b, kept_edge_at(s, 64u), j, tolerance, limit, floor);
+        result.scan = edge_step(offering.scan, hull_a, b, kept_edge_at(s, n), j, tolerance, limit, floor);
     }
     return result;
 }
@@ -1733,8 +1739,9 @@ fn take_lowest_wide(edges: ptr<function, WideCrossings>) -> u32 {
     return j;
 }
 
-// The edge query of "hulls_large" (see above).
-fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, defer_slot: u32) -> EdgeSeparation {
+// The edge query of "hulls_large" (see above), with A's first `slots` kept
+// edges cached (64, or 32 in "hulls_gridded32"; a constant once inlined).
+fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, defer_slot: u32, slots: u32) -> EdgeSeparation {
     let inner_a = inner_in_b(hull_a, xf);
     let inner = hull_inner(hull_b);
     let inner_b = vec4<f32>(transform_point3(xf, inner.xyz), inner.w);
@@ -1742,15 +1749,15 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     let kept_a = kept_edges_wide(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor));
     let kept_b = kept_edges_wide(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor));
     let count = count_wide(kept_a);
-    let cached = count <= 64u;
-    // More than 64: the pair goes on to the window's second dispatch (see
-    // "Deferred pairs") unless this is it or the list is full.
+    let cached = count <= slots;
+    // More than `slots`: the pair goes on to the window's second dispatch
+    // (see "Deferred pairs") unless this is it or the list is full.
     let deferred = !cached && defer_pair(defer_slot);
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     let none = WideCrossings(empty, empty, empty, empty);
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
     // A's kept edges in registers, B's kept edges one a step.
-    cache_kept_edges(kept_a, hull_a, 64u);
+    cache_kept_edges(kept_a, hull_a, slots);
     var candidates = none;
     if cached {
         candidates = kept_b;
@@ -1761,12 +1768,12 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
         }
         let j = take_lowest_wide(&candidates);
         let b = moved_edge(hull_b, j, xf);
-        var offering = SlotOffering(kept_crossings(b, count, 64u), scan);
+        var offering = SlotOffering(kept_crossings(b, count, slots), scan);
         loop {
-            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
-            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
-            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
-            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor);
+            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
+            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
+            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
+            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
             if offering.scan.done || all(offering.slots == vec2<u32>(0u)) {
                 break;
             }
@@ -1779,7 +1786,7 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     if deferred {
         return EdgeSeparation(HIGHEST, 0u, 0u);
     }
-    // More than 64 kept edges of A: each kept edge of B against all of A's.
+    // More than `slots` kept edges of A: each kept edge of B against all of A's.
     candidates = kept_b;
     if cached {
         candidates = none;
@@ -1831,8 +1838,11 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
 // a pair is not finished in place: its slot goes on its window's deferred
 // list, and a second dispatch, as many workgroups as the list needs
 // (an indirect dispatch whose size the first one counted), runs the whole
-// SAT again on those pairs only, packed eight to a SIMD group, with the
-// fallback edge query. The answer is the one the first dispatch would
+// SAT again on those pairs only, packed eight to a SIMD group, with 64
+// slots and the fallback edge query. A pair of "hulls_gridded32" whose A
+// keeps more than 32 edges is deferred the same way (64 of the bench's
+// 10,000 128-vertex pairs), and the second dispatch caches its 33 to 64
+// edges as "hulls_gridded" would have. The answer is the one the first dispatch would
 // have given (the same functions in the same order: the CPU's, bit for
 // bit); the order of the window's records is restored on the host.
 //
@@ -2031,7 +2041,9 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // all of A's edges, at most 18 ("hulls_small", both hulls of at most 8
 // vertices, boxes among them; 8); `gridded`: the face queries
 // look each face's deepest vertex up on the other hull's Gauss-map grid
-// ("hulls_gridded", with `wide`). Each is a constant of its entry point, so
+// ("hulls_gridded", with `wide`). With `wide`, `slots` is how many of A's
+// kept edges the edge query caches: 64, or 32 ("hulls_gridded32", both
+// hulls of at most 128 vertices). Each is a constant of its entry point, so
 // the code it leaves out is not compiled in.
 fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, defer_slot: u32) -> PairResult {
     let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
@@ -2049,7 +2061,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
     var edge: EdgeSeparation;
     if wide {
-        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor, defer_slot);
+        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor, defer_slot, slots);
     } else if cached {
         edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots, query_a.hot, query_b.hot);
     } else {
@@ -2076,8 +2088,8 @@ fn body_shape(body: u32) -> HullRecord {
 
 // The pair functions, one per kind (src/gpu/spatial.rs: ENTRY_POINTS).
 
-// Two hulls; `wide` for "hulls_large" and "hulls_gridded", `cached` for
-// "hulls_cached", `gridded` for "hulls_gridded".
+// Two hulls; `wide` for "hulls_large", "hulls_gridded" and
+// "hulls_gridded32", `cached` for "hulls_cached", `gridded` for the last two.
 fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, defer_slot: u32) -> PairResult {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
@@ -2132,7 +2144,7 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 0u, false, deferral_slot(task)));
+    finish(task, hulls_pair(task.pair, true, false, 64u, false, deferral_slot(task)));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -2150,7 +2162,7 @@ fn hulls_cached64(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invoca
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 0u, true, deferral_slot(task)));
+    finish(task, hulls_pair(task.pair, true, false, 64u, true, deferral_slot(task)));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -2165,8 +2177,14 @@ fn hulls_cached16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invoca
     finish(task, hulls_pair(task.pair, false, true, 16u, false, NO_DEFERRAL));
 }
 
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hulls_gridded32(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hulls_pair(task.pair, true, false, 32u, true, deferral_slot(task)));
+}
+
 @compute @workgroup_size(DEFERRED_WORKGROUP_SIZE)
 fn hulls_deferred(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin_deferred(group, local);
-    finish_deferred(task, hulls_pair(task.pair, true, false, 0u, false, NO_DEFERRAL));
+    finish_deferred(task, hulls_pair(task.pair, true, false, 64u, false, NO_DEFERRAL));
 }

@@ -344,6 +344,7 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "hulls_gridded",
             "hulls_small",
             "hulls_cached16",
+            "hulls_gridded32",
             "hulls_deferred"
         ]
     );

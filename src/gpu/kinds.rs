@@ -13,9 +13,9 @@
 use crate::types::Pair;
 
 /// The most kinds of pair a kernel has (entry points; the 2D kernel has six,
-/// the 3D kernel nine, and besides them the entry point of its deferred
+/// the 3D kernel ten, and besides them the entry point of its deferred
 /// pairs, `dispatch::DEFERRED_KIND`).
-pub(crate) const PAIR_KINDS: usize = 9;
+pub(crate) const PAIR_KINDS: usize = 10;
 
 /// Every body's class, the kind of pair each pair of classes makes, and the
 /// class of all the bodies if they share one. Each dimension says what its

@@ -89,8 +89,9 @@ pub struct GpuStats {
     /// Windows run again because their output overflowed.
     pub reruns: u32,
     /// 3D: pairs of large hulls whose edge query was deferred to a second
-    /// dispatch (their A keeps more than 64 edges; `shaders/sat3.wgsl`,
-    /// "Deferred pairs"), summed over re-runs.
+    /// dispatch (their A keeps more edges than their kind caches: 64, or
+    /// 32 for hulls of at most 128 vertices on a software adapter;
+    /// `shaders/sat3.wgsl`, "Deferred pairs"), summed over re-runs.
     pub deferred: u64,
     /// Submissions: one per round of windows that fits the device's
     /// buffers, plus one per re-run.

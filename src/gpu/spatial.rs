@@ -1,9 +1,10 @@
 //! The 3D side of the GPU narrowphase: `shaders/sat3.wgsl`, the hull
-//! library and the bodies as textures (see [`HullRecord`]), nine kinds of
+//! library and the bodies as textures (see [`HullRecord`]), ten kinds of
 //! pair (two hulls: up to 64 vertices, a larger one with or without a
 //! Gauss-map grid, or, on a software adapter, both of up to 8, 16, 32 or
-//! 64 vertices with caches of that size; a hull and a sphere either
-//! way round; two spheres).
+//! 64 vertices with caches of that size, or of up to 128 with a grid and a
+//! smaller cache of kept edges; a hull and a sphere either way round; two
+//! spheres).
 
 use super::buffers::{GrowTexture, pad_to_rows};
 use super::context::GpuContext;
@@ -65,6 +66,22 @@ pub(crate) const CACHED16_HULL_VERTICES: usize = 16;
 /// in full, whatever the hull's size), so those keep `hulls_cached`.
 pub(crate) const CACHED64_HULL_VERTICES: usize = WIDE_HULL_VERTICES;
 
+/// Pairs of a hull of more than [`WIDE_HULL_VERTICES`] and at most this
+/// many vertices with a hull of at most this many, both with grids, take
+/// `hulls_gridded32` on a software adapter: `hulls_gridded` with 32 of
+/// A's kept edges cached instead of 64 (its pairs whose A keeps more, 64
+/// of the bench's 10,000 128-vertex pairs, are deferred to the second
+/// dispatch, which caches 64). The cache is read in full and every kept
+/// edge of B is tested against all of it, whatever A keeps; on the bench's
+/// 128-vertex hulls A keeps at most 32 edges in 99.4% of the pairs.
+/// Measured on lavapipe, 128-vertex hulls, `hulls_gridded` against this
+/// kind: kernel instructions per pair under cachegrind (1,000 pairs)
+/// 136.3k -> 127.5k; kernel time (10,000 pairs, eight interleaved runs,
+/// the middle runs' medians) 8,806-8,977 -> 8,104-8,352 ns. Larger hulls
+/// keep 64: with 32 for every large kind, 214 of 10,000 256-vertex pairs
+/// deferred and their kernel time got worse (135-148 -> 148-162 ms).
+pub(crate) const GRIDDED32_HULL_VERTICES: usize = 128;
+
 /// The longest vertex list of a hull's Gauss-map grid for the kernel to
 /// look its faces' deepest vertices up in it (`hulls_gridded`). Four
 /// vertices a step, so at most eight steps a face: no more than the scan
@@ -96,17 +113,26 @@ fn gpu_grid(hull: &Hull) -> Option<(u32, Vec<Vec<u16>>)> {
 const NO_GRID: u8 = 8;
 
 /// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`] vertices (not
-/// class 3, 4 or 5), 1 a sphere, 2 a larger hull; when `cached` (on a
-/// software adapter) 5 a hull of up to [`SMALL_HULL_VERTICES`], 6 of up to
-/// [`CACHED16_HULL_VERTICES`], 3 of up to [`CACHED_HULL_VERTICES`] and 4 of
-/// more, up to [`CACHED64_HULL_VERTICES`]; a hull's class with
-/// [`NO_GRID`] added where it has no `gridded` grid ([`gpu_grid`]).
+/// class 3, 4 or 5), 1 a sphere, 2 a larger hull (not class 7); when
+/// `cached` (on a software adapter) 5 a hull of up to
+/// [`SMALL_HULL_VERTICES`], 6 of up to [`CACHED16_HULL_VERTICES`], 3 of up
+/// to [`CACHED_HULL_VERTICES`], 4 of more, up to
+/// [`CACHED64_HULL_VERTICES`], and 7 of more than [`WIDE_HULL_VERTICES`],
+/// up to [`GRIDDED32_HULL_VERTICES`]; a hull's class with [`NO_GRID`] added
+/// where it has no `gridded` grid ([`gpu_grid`]).
 fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
     let flag = match shape {
         Shape::Hull(_) if !gridded => NO_GRID,
         _ => 0,
     };
     flag | match shape {
+        Shape::Hull(hull)
+            if cached
+                && (WIDE_HULL_VERTICES + 1..=GRIDDED32_HULL_VERTICES)
+                    .contains(&hull.vertices().len()) =>
+        {
+            7
+        }
         Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
         Shape::Hull(hull) if cached && hull.vertices().len() <= SMALL_HULL_VERTICES => 5,
         Shape::Hull(hull) if cached && hull.vertices().len() <= CACHED16_HULL_VERTICES => 6,
@@ -132,9 +158,11 @@ fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
 /// The entry point of two classes: 0 `hulls`, 1 `hull_sphere` (either
 /// order), 2 `spheres`, 3 `hulls_large` (a large hull with any hull), 4
 /// `hulls_cached` (classes 3 and 6, one of them 3), 5 `hulls_cached64`
-/// (classes 3, 4 and 6, one of them 4), 6 `hulls_gridded` (a large hull with any hull,
-/// both with a grid the kernel can use), 7 `hulls_small` (two hulls of
-/// class 5), 8 `hulls_cached16` (two hulls of class 6).
+/// (classes 3, 4 and 6, one of them 4), 6 `hulls_gridded` (a large hull
+/// with any hull, both with a grid the kernel can use), 7 `hulls_small`
+/// (two hulls of class 5), 8 `hulls_cached16` (two hulls of class 6), 9
+/// `hulls_gridded32` (a hull of class 7 with any hull but a class 2 one,
+/// both with grids).
 fn kind_of(a: u8, b: u8) -> u8 {
     let gridded = (a | b) & NO_GRID == 0;
     match (a & !NO_GRID, b & !NO_GRID) {
@@ -145,6 +173,7 @@ fn kind_of(a: u8, b: u8) -> u8 {
         (3 | 4 | 6, 3 | 4 | 6) => 5,
         (5, 5) => 7,
         (0 | 3 | 4 | 5 | 6, 0 | 3 | 4 | 5 | 6) => 0,
+        (0 | 3..=7, 0 | 3..=7) if gridded => 9,
         _ if gridded => 6,
         _ => 3,
     }
@@ -351,11 +380,12 @@ impl Dimension for Spatial {
         "hulls_gridded",
         "hulls_small",
         "hulls_cached16",
+        "hulls_gridded32",
         // Not a kind of pair: the large kinds' deferred pairs (DEFERRED_KIND).
         "hulls_deferred",
     ];
-    // `hulls_large` and `hulls_gridded`.
-    const DEFERRING_KINDS: &'static [usize] = &[3, 6];
+    // `hulls_large`, `hulls_gridded` and `hulls_gridded32`.
+    const DEFERRING_KINDS: &'static [usize] = &[3, 6, 9];
 
     fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
         vec![
@@ -545,7 +575,9 @@ mod tests {
             (hull(32), 0, 3),
             (hull(33), 0, 4),
             (hull(64), 0, 4),
-            (hull(65), 2, 2),
+            (hull(65), 2, 7),
+            (hull(128), 2, 7),
+            (hull(129), 2, 2),
             (sphere, 1, 1),
         ];
         for (shape, on_gpu, on_software) in &cases {
@@ -593,6 +625,16 @@ mod tests {
             1,
             "a sphere and a mid-sized hull: hull_sphere"
         );
+        assert_eq!(kind_of(7, 7), 9, "two up to 128: hulls_gridded32");
+        assert_eq!(kind_of(7, 5), 9, "up to 128 and a box: hulls_gridded32");
+        assert_eq!(kind_of(3, 7), 9, "up to 32 and up to 128: hulls_gridded32");
+        assert_eq!(kind_of(7, 2), 6, "up to 128 and larger: hulls_gridded");
+        assert_eq!(
+            kind_of(7, 7 | NO_GRID),
+            3,
+            "up to 128, one without a grid: hulls_large"
+        );
+        assert_eq!(kind_of(7, 1), 1, "up to 128 and a sphere: hull_sphere");
     }
 
     /// Random hulls and boxes go up with a grid (a box's: one cell, every
@@ -622,12 +664,15 @@ mod tests {
             body_class(&Shape::Hull(round), true, true),
             body_class(&Shape::Hull(cylinder), true, false),
         );
-        assert_eq!(kind_of(round_class, round_class), 6, "hulls_gridded");
+        assert_eq!(kind_of(round_class, round_class), 9, "hulls_gridded32");
         assert_eq!(
             kind_of(round_class, 0),
-            6,
+            9,
             "a large and a small hull with grids"
         );
+        let larger = crate::generate::d3::random_hull(&mut random, 200, 1.0, 1.0);
+        let larger_class = body_class(&Shape::Hull(larger), true, true);
+        assert_eq!(kind_of(larger_class, round_class), 6, "hulls_gridded");
         assert_eq!(kind_of(round_class, cylinder_class), 3, "hulls_large");
         assert_eq!(kind_of(cylinder_class, 1), 1, "hull_sphere");
         assert_eq!(
@@ -794,22 +839,23 @@ mod tests {
 
     /// The same for `hulls_large`, whose edge query runs, in one SIMD group,
     /// both of its paths (`find_max_edge_separation_large`): the two hulls'
-    /// hot faces found 32 a step and their kept edges 64 a step; the pairs whose A keeps at most 64 edges
+    /// hot faces found 32 a step and their kept edges 64 a step; the pairs
+    /// whose A keeps at most `slots` edges (64, or 32 in `hulls_gridded32`)
     /// take each kept edge of B once, its crossings with the cached edges
-    /// offered four a step (at most 16 steps, at least one); the others take
+    /// offered four a step (at most `slots / 4` steps, at least one); the others take
     /// each kept edge of B once, test it against all of A's 64 a step and
     /// offer its crossings `WIDE.offers` a step (and one step more that
     /// finds none left). Every edge kept, every pair crossing. (The large
     /// kinds defer those other pairs to `hulls_deferred`, which runs the
     /// same loops on them; a pair that finds the deferred list full runs
     /// the fallback in place: the bound counts it either way.)
-    fn large_pair_iterations(va: u64, vb: u64) -> u64 {
+    fn large_pair_iterations(va: u64, vb: u64, slots: u64) -> u64 {
         let (ea, eb) = (edges(va), edges(vb));
         let masks = (ea.div_ceil(64) + 1)
             + (eb.div_ceil(64) + 1)
             + hot_face_iterations(va)
             + hot_face_iterations(vb);
-        let cached = (eb + 1) + eb * 64u64.div_ceil(4);
+        let cached = (eb + 1) + eb * slots.div_ceil(4);
         let fallback =
             (eb + 1) + eb * (ea.div_ceil(WIDE.edges) + 1) + eb * (ea.div_ceil(WIDE.offers) + 1);
         face_iterations(va, vb, &WIDE) + masks + cached + fallback
@@ -823,7 +869,13 @@ mod tests {
     fn the_loops_stay_under_lavapipes_limit() {
         let (narrow_most, most) = (WIDE_HULL_VERTICES as u64, MAX_HULL_VERTICES as u64);
         let narrow = hull_pair_iterations(narrow_most, narrow_most, &NARROW);
-        let wide = large_pair_iterations(most, most);
+        let wide = large_pair_iterations(most, most, 64);
+        let gridded32_most = GRIDDED32_HULL_VERTICES as u64;
+        let gridded32 = large_pair_iterations(gridded32_most, gridded32_most, 32);
+        assert!(
+            gridded32 < LAVAPIPE_LOOP_ITERATIONS,
+            "gridded32: {gridded32}"
+        );
         assert!(narrow < LAVAPIPE_LOOP_ITERATIONS, "narrow: {narrow}");
         let cached_most = CACHED_HULL_VERTICES as u64;
         let cached = hull_pair_iterations(cached_most, cached_most, &CACHED);
