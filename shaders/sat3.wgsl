@@ -1842,9 +1842,10 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
 // slots and the fallback edge query. A pair of "hulls_gridded32" whose A
 // keeps more than 32 edges is deferred the same way (64 of the bench's
 // 10,000 128-vertex pairs), and the second dispatch caches its 33 to 64
-// edges as "hulls_gridded" would have. The answer is the one the first dispatch would
-// have given (the same functions in the same order: the CPU's, bit for
-// bit); the order of the window's records is restored on the host.
+// edges as "hulls_gridded" would have. The answer is the one the first
+// dispatch would have given (the same functions in the same order: the
+// CPU's, bit for bit); the order of the window's records is restored on
+// the host.
 //
 // The list is kept at the far end of the window's output, growing down
 // from `capacity - 1` while the hits grow up from 0, and the second
@@ -2042,8 +2043,8 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // vertices, boxes among them; 8); `gridded`: the face queries
 // look each face's deepest vertex up on the other hull's Gauss-map grid
 // ("hulls_gridded", with `wide`). With `wide`, `slots` is how many of A's
-// kept edges the edge query caches: 64, or 32 ("hulls_gridded32", both
-// hulls of at most 128 vertices). Each is a constant of its entry point, so
+// kept edges the edge query caches: 64, or 32 ("hulls_gridded32", a hull
+// above 64 vertices and none above 128). Each is a constant of its entry point, so
 // the code it leaves out is not compiled in.
 fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, defer_slot: u32) -> PairResult {
     let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
