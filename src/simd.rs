@@ -7,7 +7,9 @@
 //! single-precision arithmetic lane by lane with no fused multiply-adds, so
 //! a lane computes what the scalar code computes, bit for bit; a query is
 //! written once, generic over the lanes, and compiled for each path (the
-//! AVX one inside a `#[target_feature(enable = "avx")]` function).
+//! AVX one inside a `#[target_feature(enable = "avx,popcnt")]` function:
+//! every CPU with AVX has POPCNT, and without it the lanes' bit counts
+//! compile to a dozen shifts and masks each).
 
 use std::ops::{Add, Mul, Sub};
 
@@ -170,8 +172,8 @@ pub(crate) mod avx {
     use std::ops::{Add, Mul, Sub};
 
     /// An AVX register. Only ever created inside the `#[target_feature(enable
-    /// = "avx")]` entry points of the 2D and 3D lanes (`*_avx`), which are
-    /// called only after [`uses_avx`](super::uses_avx) detected AVX: that is
+    /// = "avx,popcnt")]` entry points of the 2D and 3D lanes (`*_avx`), which
+    /// are called only after [`uses_avx`](super::uses_avx) detected both: that is
     /// what makes the `unsafe` blocks below sound.
     #[derive(Clone, Copy)]
     pub(crate) struct Avx(__m256);
@@ -302,13 +304,15 @@ pub(crate) mod avx {
     }
 }
 
-/// Whether the AVX path runs (x86-64 with AVX, unless `GPUSAT_NO_AVX` is set).
+/// Whether the AVX path runs (x86-64 with AVX and POPCNT, unless
+/// `GPUSAT_NO_AVX` is set).
 pub fn uses_avx() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         static AVX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *AVX.get_or_init(|| {
             std::arch::is_x86_feature_detected!("avx")
+                && std::arch::is_x86_feature_detected!("popcnt")
                 && std::env::var_os("GPUSAT_NO_AVX").is_none()
         })
     }

@@ -48,9 +48,13 @@ pub(crate) const LANES: usize = 8;
 pub(crate) struct HullLanes {
     /// `[x, y, z]` of eight vertices per chunk.
     pub(crate) vertices: Vec<[[f32; LANES]; 3]>,
-    /// `[u.x, u.y, u.z, v.x, v.y, v.z, arc.x, arc.y, arc.z]` of eight edges
-    /// per chunk (see [`EdgeGauss`]).
-    pub(crate) arcs: Vec<[[f32; LANES]; 9]>,
+    /// `[u.x, u.y, u.z, v.x, v.y, v.z]` of eight edges per chunk: the
+    /// normals of each edge's two faces (see [`EdgeGauss`]). The arc `v x u`
+    /// is not stored: the queries recompute it with the same operations
+    /// (`arc_lanes` in `sat/lanes.rs`, as the GPU kernel does), which costs
+    /// less than the third of a hull's edge rows it would take to bring in
+    /// when many hulls take turns.
+    pub(crate) edge_normals: Vec<[[f32; LANES]; 6]>,
     /// Per edge, its first vertex and `PARALLEL_TOLERANCE x |arc|` (the
     /// bound of `nearly_parallel`, computed with its operations): what an
     /// edge pair's separation reads of the edge, in one place (the
@@ -221,15 +225,17 @@ impl HullLanes {
     }
 
     /// Edge `i`'s arc on the Gauss map from the lanes' rows: the bits of
-    /// [`Hull::edge_gauss`], where the edge queries read them.
+    /// [`Hull::edge_gauss`] (the arc recomputed as it was built), where the
+    /// edge queries read them.
     #[inline(always)]
     pub(crate) fn edge_gauss(&self, i: usize) -> EdgeGauss {
-        let (rows, k) = (&self.arcs[i / LANES], i % LANES);
+        let (rows, k) = (&self.edge_normals[i / LANES], i % LANES);
         let row = |r: usize| Vec3::new(rows[r][k], rows[r + 1][k], rows[r + 2][k]);
+        let (u, v) = (row(0), row(3));
         EdgeGauss {
-            u: row(0),
-            v: row(3),
-            arc: row(6),
+            u,
+            v,
+            arc: cross3(v, u),
         }
     }
 
@@ -252,7 +258,13 @@ impl HullLanes {
                 ]
             })
             .collect();
-        let arc_chunks = arcs.chunks(LANES).map(arc_rows).collect();
+        let normal_chunks = arcs
+            .chunks(LANES)
+            .map(|chunk| {
+                let rows = arc_rows(chunk);
+                std::array::from_fn(|r| rows[r])
+            })
+            .collect();
         let planes: Vec<[f32; 3]> = edges
             .iter()
             .zip(arcs)
@@ -301,7 +313,7 @@ impl HullLanes {
             cuboid,
             cuboid_axis_edges,
             vertices: vertex_chunks,
-            arcs: arc_chunks,
+            edge_normals: normal_chunks,
             edge_planes: plane_chunks,
             face_planes: face_chunks,
             origins: edges
@@ -481,7 +493,7 @@ impl Hull {
         prefetch_all(&lanes.face_planes);
         prefetch_all(&lanes.vertices);
         prefetch_all(&lanes.edge_planes);
-        prefetch_all(&lanes.arcs);
+        prefetch_all(&lanes.edge_normals);
         prefetch_all(&lanes.origins);
     }
 

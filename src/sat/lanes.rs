@@ -555,7 +555,7 @@ fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut V
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
+#[target_feature(enable = "avx,popcnt")]
 fn contacts_range_avx(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
     contacts_range_with::<avx::Avx>(batch, range, out)
 }
@@ -575,13 +575,13 @@ pub fn contacts_range(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
+#[target_feature(enable = "avx,popcnt")]
 fn collide_range_avx(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
     collide_range_with::<avx::Avx>(batch, range, out)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
+#[target_feature(enable = "avx,popcnt")]
 fn collide_pair_avx(batch: &Batch, index: usize) -> Option<SatHit> {
     test_pair_with::<avx::Avx>(batch, index)
 }

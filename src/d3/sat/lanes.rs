@@ -49,10 +49,13 @@
 //! with AVX registers where the CPU has AVX (detected at run time), and
 //! with two SSE vectors elsewhere (`tests/d3_lanes.rs` runs both).
 //!
-//! The hull keeps its vertices and its edges' Gauss-map data as structure
+//! The hull keeps its vertices and its edges' faces' normals as structure
 //! of arrays in chunks of eight (`HullLanes`); the last chunk is padded
-//! with copies of vertex 0 (which cannot change a minimum) and with zero arcs
-//! (which no test passes: every product is zero).
+//! with copies of vertex 0 (which cannot change a minimum) and with zero
+//! normals, whose arcs are zero (which no test passes: every product is
+//! zero). The arcs `v x u` are recomputed eight at a time (`arc_lanes`),
+//! with the operations the hull was built with: the same bits for a third
+//! less memory to bring in per hull.
 
 use glam::Vec3;
 
@@ -107,7 +110,7 @@ pub fn find_max_face_separation_portable(
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
+#[target_feature(enable = "avx,popcnt")]
 fn face_separation_avx(
     hull1: &Hull,
     hull2: &Hull,
@@ -140,7 +143,7 @@ pub(crate) fn most_opposed_face(hull: &Hull, direction: Vec3) -> usize {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
+#[target_feature(enable = "avx,popcnt")]
 fn most_opposed_face_avx(hull: &Hull, direction: Vec3) -> usize {
     most_opposed_face_with::<Avx>(hull, direction)
 }
@@ -345,12 +348,44 @@ pub(super) fn face_cannot_matter(
 #[inline(always)]
 pub(super) fn crossing_mask<V: Lanes>(
     chunk: &[[f32; LANES]; 9],
-    (u_b, v_b, arc_b): (Vec3, Vec3, Vec3),
+    edge_b: (Vec3, Vec3, Vec3),
 ) -> (u32, V, V) {
     let lane = |k: usize| V::load(&chunk[k]);
+    let arc = [lane(6), lane(7), lane(8)];
+    crossing_mask_of(chunk, arc, edge_b)
+}
+
+/// [`crossing_mask`] on a chunk of a hull's edge normals
+/// (`HullLanes::edge_normals`), the arcs recomputed (`arc_lanes`).
+#[inline(always)]
+fn crossing_mask_normals<V: Lanes>(
+    chunk: &[[f32; LANES]; 6],
+    edge_b: (Vec3, Vec3, Vec3),
+) -> (u32, V, V) {
+    crossing_mask_of(chunk, arc_lanes::<V>(chunk), edge_b)
+}
+
+/// Eight edges' arcs `v x u` from their normals' rows (`u` in rows 0-2,
+/// `v` in rows 3-5), lane by lane with `cross3`'s operations: the bits the
+/// hull was built with ([`EdgeGauss::arc`](crate::d3::EdgeGauss::arc)).
+#[inline(always)]
+fn arc_lanes<V: Lanes>(rows: &[[f32; LANES]]) -> [V; 3] {
+    let lane = |k: usize| V::load(&rows[k]);
     let (ux, uy, uz) = (lane(0), lane(1), lane(2));
     let (vx, vy, vz) = (lane(3), lane(4), lane(5));
-    let (ax, ay, az) = (lane(6), lane(7), lane(8));
+    [vy * uz - vz * uy, vz * ux - vx * uz, vx * uy - vy * ux]
+}
+
+/// [`crossing_mask`] with the normals in `rows` 0-5 and the arcs given.
+#[inline(always)]
+fn crossing_mask_of<V: Lanes>(
+    rows: &[[f32; LANES]],
+    [ax, ay, az]: [V; 3],
+    (u_b, v_b, arc_b): (Vec3, Vec3, Vec3),
+) -> (u32, V, V) {
+    let lane = |k: usize| V::load(&rows[k]);
+    let (ux, uy, uz) = (lane(0), lane(1), lane(2));
+    let (vx, vy, vz) = (lane(3), lane(4), lane(5));
     let s = V::splat;
     // The scalar test's four dot products, operand for operand (a product
     // with -1 is the exact negation).
@@ -420,7 +455,7 @@ pub fn find_max_edge_separation_portable(
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
+#[target_feature(enable = "avx,popcnt")]
 fn edge_separation_avx(
     hull_a: &Hull,
     hull_b: &Hull,
@@ -484,7 +519,7 @@ pub(super) fn edge_bounds<V: Lanes>(
     out.clear();
     let s = V::splat;
     let (cx, cy, cz) = (s(centre.x), s(centre.y), s(centre.z));
-    for (arc, plane) in lanes.arcs.iter().zip(&lanes.edge_planes) {
+    for (arc, plane) in lanes.edge_normals.iter().zip(&lanes.edge_planes) {
         let lane = |row: &[f32; LANES]| V::load(row);
         let along_u =
             ((lane(&arc[0]) * cx + lane(&arc[1]) * cy) + lane(&arc[2]) * cz) - lane(&plane[0]);
@@ -525,13 +560,14 @@ impl EdgeFilter {
         if !first && 4 * count > 3 * self.kept.len() {
             return;
         }
-        // Written in place: the chunks zeroed first (zero arcs pad the
-        // last), then each kept edge's nine values into its lane.
+        // Written in place: the chunks zeroed first (zero normals pad the
+        // last), then each kept edge's six normal values into its lane, and
+        // then each chunk's arcs from them (`arc_lanes`).
         self.kept.clear();
         self.chunks.clear();
         self.chunks.resize(count.div_ceil(LANES), [[0.0; LANES]; 9]);
         for (c, &mask) in self.masks.iter().enumerate() {
-            let source = &lanes_a.arcs[c];
+            let source = &lanes_a.edge_normals[c];
             let mut mask = mask;
             while mask != 0 {
                 let k = mask.trailing_zeros() as usize;
@@ -542,6 +578,12 @@ impl EdgeFilter {
                     values[n % LANES] = row[k];
                 }
                 self.kept.push((LANES * c + k) as u32);
+            }
+        }
+        for chunk in &mut self.chunks {
+            let arc = arc_lanes::<V>(&chunk[..]);
+            for (row, lanes) in chunk[6..].iter_mut().zip(arc) {
+                *row = lanes.to_array();
             }
         }
     }
@@ -599,7 +641,7 @@ fn edge_separation_filtered<V: Lanes>(
     // A's edges are filtered where they fill more than two chunks (below
     // that the filter costs more than the tests it saves: boxes were 20%
     // slower with it).
-    let filter_a = lanes_a.arcs.len() > FILTER_MIN_CHUNKS;
+    let filter_a = lanes_a.edge_normals.len() > FILTER_MIN_CHUNKS;
     if filter_a {
         let centre_b = transform_point3(xf, lanes_b.inner_centre);
         edge_bounds::<V>(
@@ -747,14 +789,19 @@ fn edge_step<V: Lanes>(
     if let Some(allowed) = allowed_a {
         stats.skipped_a += (edges_a.len() - (allowed.count_ones() as usize)) as u64;
     }
+    let edge_b = (u_b, v_b, arc_b);
     let (chunks, kept) = if filter.level > LOWEST {
         stats.skipped_a += (edges_a.len() - filter.kept.len()) as u64;
-        (&filter.chunks[..], Some(&filter.kept[..]))
+        (filter.chunks.len(), Some(&filter.kept[..]))
     } else {
-        (&lanes_a.arcs[..], None)
+        (lanes_a.edge_normals.len(), None)
     };
-    for (c, chunk) in chunks.iter().enumerate() {
-        let (mut mask, cba, dba) = crossing_mask::<V>(chunk, (u_b, v_b, arc_b));
+    for c in 0..chunks {
+        // The gathered chunks hold their arcs; A's own rows do not.
+        let (mut mask, cba, dba) = match kept {
+            Some(_) => crossing_mask::<V>(&filter.chunks[c], edge_b),
+            None => crossing_mask_normals::<V>(&lanes_a.edge_normals[c], edge_b),
+        };
         if let Some(allowed) = allowed_a {
             // A box's edges fill two chunks.
             mask &= allowed >> (LANES * c);

@@ -246,7 +246,7 @@ type WalkContext<'a> = (
 );
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
+#[target_feature(enable = "avx,popcnt")]
 fn edge_walk_avx(
     hull_a: &Hull,
     hull_b: &Hull,
