@@ -5,7 +5,7 @@
 use glam::{Mat3, Vec3};
 
 use super::gauss_grid::GaussGrid;
-use super::hull::{HullMesh, build_hull};
+use super::hull::{HullMesh, MAX_HULL_VERTICES, build_hull};
 use super::math::{cross3, dot3, length3};
 use super::sat::PARALLEL_TOLERANCE;
 use crate::error::ShapeError;
@@ -55,12 +55,19 @@ pub(crate) struct HullLanes {
     /// less than the third of a hull's edge rows it would take to bring in
     /// when many hulls take turns.
     pub(crate) edge_normals: Vec<[[f32; LANES]; 6]>,
-    /// Per edge, its first vertex and `PARALLEL_TOLERANCE x |arc|` (the
-    /// bound of `nearly_parallel`, computed with its operations): what an
-    /// edge pair's separation reads of the edge, in one place (the
-    /// vertex through the edge would be two dependent loads, each a likely
-    /// cache miss when many hulls take turns).
-    pub(crate) origins: Vec<[f32; 4]>,
+    /// Per edge, its two vertices `(v0, v1)` as bytes (a hull has at most
+    /// 256 vertices): an edge pair's separation reads the edge's first
+    /// vertex from `vertices` through it, and the manifold its ends. Two
+    /// bytes where the edge record is sixteen: with `vertices` already
+    /// brought in for the face queries, an edge costs two of the lines it
+    /// took when the point itself was stored beside the edge.
+    pub(crate) edge_ends: Vec<[u8; 2]>,
+    /// Each face's loop as vertex bytes, face `i`'s at
+    /// `face_loops[face_loop_starts[i]..face_loop_starts[i + 1]]`: what the
+    /// manifold reads of the reference and incident faces, a quarter of
+    /// [`Hull::face`]'s bytes.
+    pub(crate) face_loops: Vec<u8>,
+    pub(crate) face_loop_starts: Vec<u16>,
     /// `[u . p, v . p, k]` of eight edges per chunk, with `p` the edge's
     /// first vertex and `k >= 1 / cos(angle / 2)` for the angle between its
     /// faces' normals `u` and `v` (capped at `f32::MAX`): what bounds the
@@ -224,6 +231,40 @@ impl HullLanes {
         (rows[0][k], rows[1][k])
     }
 
+    /// Vertex `v` from the lanes' rows (the bits of [`Hull::vertices`]).
+    #[inline(always)]
+    pub(crate) fn vertex(&self, v: usize) -> Vec3 {
+        let (rows, k) = (&self.vertices[v / LANES], v % LANES);
+        Vec3::new(rows[0][k], rows[1][k], rows[2][k])
+    }
+
+    /// Edge `i`'s first vertex (`v0`).
+    #[inline(always)]
+    pub(crate) fn edge_origin(&self, i: usize) -> Vec3 {
+        self.vertex(usize::from(self.edge_ends[i][0]))
+    }
+
+    /// Edge `i`'s `(v0, v1)`.
+    #[inline(always)]
+    pub(crate) fn edge_vertices(&self, i: usize) -> (Vec3, Vec3) {
+        let [v0, v1] = self.edge_ends[i];
+        (self.vertex(usize::from(v0)), self.vertex(usize::from(v1)))
+    }
+
+    /// Edge `i`'s `PARALLEL_TOLERANCE x |arc|`: the bound of
+    /// `nearly_parallel`, computed with its operations.
+    #[inline(always)]
+    pub(crate) fn parallel_bound(&self, i: usize) -> f32 {
+        PARALLEL_TOLERANCE * length3(self.edge_gauss(i).arc)
+    }
+
+    /// Face `i`'s loop, as vertex indices (the indices of [`Hull::face`]).
+    #[inline(always)]
+    pub(crate) fn face_loop(&self, i: usize) -> &[u8] {
+        let starts = &self.face_loop_starts;
+        &self.face_loops[usize::from(starts[i])..usize::from(starts[i + 1])]
+    }
+
     /// Edge `i`'s arc on the Gauss map from the lanes' rows: the bits of
     /// [`Hull::edge_gauss`] (the arc recomputed as it was built), where the
     /// edge queries read them.
@@ -239,14 +280,23 @@ impl HullLanes {
         }
     }
 
-    /// Packs a hull's vertices, faces (`normal . x = offset`), edge arcs and
-    /// the edges' bound data (`edges` gives each arc's first vertex).
+    /// Packs a hull's vertices, faces (`normal . x = offset`, and their
+    /// loops: `starts`, `loops` as [`Hull`] keeps them), edge arcs and the
+    /// edges' bound data (`edges` gives each arc's first vertex). At most
+    /// [`MAX_HULL_VERTICES`] vertices, which is what lets a vertex index
+    /// be a byte and a loop's start a `u16` (`2 x` the edges at most).
     pub fn new(
         vertices: &[Vec3],
         (normals, offsets): (&[Vec3], &[f32]),
+        (starts, loops): (&[u32], &[u32]),
         edges: &[HullEdge],
         arcs: &[EdgeGauss],
     ) -> HullLanes {
+        const _: () = assert!(MAX_HULL_VERTICES <= 256 && 6 * MAX_HULL_VERTICES <= 1 << 16);
+        let byte = |v: u32| {
+            debug_assert!(v < 256, "vertex {v} of a hull of at most 256");
+            v as u8
+        };
         let vertex_chunks = vertices
             .chunks(LANES)
             .map(|chunk| {
@@ -316,14 +366,12 @@ impl HullLanes {
             edge_normals: normal_chunks,
             edge_planes: plane_chunks,
             face_planes: face_chunks,
-            origins: edges
+            edge_ends: edges
                 .iter()
-                .zip(arcs)
-                .map(|(edge, g)| {
-                    let p = vertices[edge.v0 as usize];
-                    [p.x, p.y, p.z, PARALLEL_TOLERANCE * length3(g.arc)]
-                })
+                .map(|edge| [byte(edge.v0), byte(edge.v1)])
                 .collect(),
+            face_loops: loops.iter().map(|&v| byte(v)).collect(),
+            face_loop_starts: starts.iter().map(|&start| start as u16).collect(),
             reach: reach * (1.0 + 4.0 * f32::EPSILON),
         }
     }
@@ -448,7 +496,13 @@ impl Hull {
         let i = mesh.unit_inertia;
         let vertices: Vec<Vec3> = mesh.vertices.iter().map(|v| v.as_vec3()).collect();
         let offsets: Vec<f32> = mesh.planes.iter().map(|(_, d)| *d as f32).collect();
-        let mut lanes = HullLanes::new(&vertices, (&normals, &offsets), &edges, &edge_gauss);
+        let mut lanes = HullLanes::new(
+            &vertices,
+            (&normals, &offsets),
+            (&face_starts, &face_vertices),
+            &edges,
+            &edge_gauss,
+        );
         let inradius = mesh
             .planes
             .iter()
@@ -494,16 +548,14 @@ impl Hull {
         prefetch_all(&lanes.vertices);
         prefetch_all(&lanes.edge_planes);
         prefetch_all(&lanes.edge_normals);
-        prefetch_all(&lanes.origins);
+        prefetch_all(&lanes.edge_ends);
     }
 
     /// The same for what a contact manifold reads beyond the lanes: the
-    /// vertices, the faces' loops and the edges.
+    /// faces' loops (the vertices and the edges' ends are the lanes').
     pub(crate) fn prefetch_for_contacts(&self) {
-        prefetch_all(&self.vertices);
-        prefetch_all(&self.face_starts);
-        prefetch_all(&self.face_vertices);
-        prefetch_all(&self.edges);
+        prefetch_all(&self.lanes.face_loop_starts);
+        prefetch_all(&self.lanes.face_loops);
     }
 
     /// Asks for what a face query against this hull reads out of order on

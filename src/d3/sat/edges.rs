@@ -223,12 +223,11 @@ impl EdgeScan {
 pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Vec3, Vec3) {
     let lanes = hull_b.lanes();
     let gauss = lanes.edge_gauss(edge);
-    let [x, y, z, _] = lanes.origins[edge];
     (
         rotate3(xf.r, gauss.u),
         rotate3(xf.r, gauss.v),
         rotate3(xf.r, gauss.arc),
-        transform_point3(xf, Vec3::new(x, y, z)),
+        transform_point3(xf, lanes.edge_origin(edge)),
     )
 }
 

@@ -542,7 +542,7 @@ impl EdgeFilter {
         let first = self.level <= LOWEST;
         self.level = scan.level();
         let (ceiling, limit, allowance) = scan.skip_levels();
-        let edges = lanes_a.origins.len();
+        let edges = lanes_a.edge_ends.len();
         let mut count = 0;
         self.masks.clear();
         for (c, bounds) in self.bounds_a.chunks_exact(LANES).enumerate() {
@@ -815,13 +815,12 @@ fn edge_step<V: Lanes>(
             mask &= mask - 1;
             let i = kept.map_or(LANES * c + k, |kept| kept[LANES * c + k] as usize);
             stats.kept += 1;
-            let [x, y, z, parallel] = lanes_a.origins[i];
             if let Some(exit) = scan.offer(
                 (i as u32, j as u32),
                 (cba[k], dba[k]),
-                parallel,
+                lanes_a.parallel_bound(i),
                 (u_b, v_b, point_b),
-                Vec3::new(x, y, z),
+                lanes_a.edge_origin(i),
             ) {
                 return Some(exit);
             }

@@ -296,13 +296,12 @@ fn edge_walk_with<V: Lanes>(
         );
         let mut offer = |i: u16, test: (f32, f32)| {
             stats.kept += 1;
-            let [x, y, z, parallel] = lanes_a.origins[i as usize];
             scan.offer(
                 (u32::from(i), j as u32),
                 test,
-                parallel,
+                lanes_a.parallel_bound(usize::from(i)),
                 (u_b, v_b, point_b),
-                Vec3::new(x, y, z),
+                lanes_a.edge_origin(usize::from(i)),
             )
         };
         if walk::<V>(hull_a, (u_b, v_b, arc_b), ends, crossed).is_some() {
