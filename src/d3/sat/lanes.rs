@@ -63,6 +63,7 @@ use glam::Vec3;
 use crate::simd::avx::Avx;
 use crate::simd::{Lanes, Portable, uses_avx};
 
+use super::super::hull::MAX_HULL_VERTICES;
 use super::super::math::{Transform3, dot3, inv_transform_point3, length3, transform_point3};
 use super::super::shapes::{Hull, HullLanes, LANES};
 use super::super::types::EdgeStats;
@@ -199,23 +200,6 @@ fn face_separation_with<V: Lanes>(
 #[inline(always)]
 fn skip_bits<V: Lanes>(bounds: V, level: f32, limit: f32) -> u32 {
     !bounds.greater_bits(V::splat(level)) & bounds.less_bits(V::splat(limit))
-}
-
-/// The lowest bit of `pending` that `skip` leaves, taken out of `pending`
-/// with the bits below it: its index (none when no bit is left, and then
-/// `pending` is emptied), and how many pending bits were passed over.
-#[inline(always)]
-fn take_kept(pending: &mut u32, skip: u32) -> (Option<usize>, u32) {
-    let keep = *pending & !skip;
-    if keep == 0 {
-        let passed = pending.count_ones();
-        *pending = 0;
-        return (None, passed);
-    }
-    let k = keep.trailing_zeros();
-    let passed = (*pending & ((1u32 << k) - 1)).count_ones();
-    *pending &= !((2u32 << k) - 1);
-    (Some(k as usize), passed)
 }
 
 /// The face query's scan. Bounded, it first bounds eight faces at a time
@@ -471,6 +455,10 @@ fn edge_separation_avx(
 /// filtered by the bound on A's side (see `edge_separation_filtered`).
 const FILTER_MIN_CHUNKS: usize = 2;
 
+/// 64-bit words of a bit set with one bit per edge of a hull (at most
+/// `3 x MAX_HULL_VERTICES - 6` edges, by Euler's formula).
+const CANDIDATE_WORDS: usize = (3 * MAX_HULL_VERTICES).div_ceil(64);
+
 /// The edge query's scratch, reused from pair to pair on a thread.
 #[derive(Default)]
 struct EdgeFilter {
@@ -656,31 +644,36 @@ fn edge_separation_filtered<V: Lanes>(
         &mut filter.bounds_b,
     );
     filter.level = LOWEST;
-    // B's edges that the bound keeps at the scan's level as their chunk
-    // starts, found eight at a time (`EdgeScan::cannot_matter` on each
-    // lane: a branch per edge would be mispredicted at random); as in the
-    // face scan, testing an edge that a risen level would skip costs only
-    // its time (on 32-vertex hulls the level seldom rises within a chunk:
-    // 4.7 of 87 edges of B are tested either way).
+    // B's edges that the bound keeps at the scan's level, found eight at a
+    // time (`EdgeScan::cannot_matter` on each lane: a branch per edge would
+    // be mispredicted at random) into a bit set, whose bits are then taken
+    // in order. An edge step can raise the level, so each edge is checked
+    // again, alone, when its turn comes (the same test on the same bound:
+    // where the level has not risen, the same answer).
+    let mut candidates = [0u64; CANDIDATE_WORDS];
+    let (level, limit, allowance) = scan.skip_levels();
     for c in 0..filter.bounds_b.len() / LANES {
         let all = (1u32 << (edges_b - LANES * c).min(LANES)) - 1;
         // A box's edges fill two chunks.
-        let mut pending = live_b.map_or(all, |live| all & live >> (LANES * c));
-        stats.skipped += u64::from((all & !pending).count_ones());
-        let (level, limit, allowance) = scan.skip_levels();
+        let live = live_b.map_or(all, |live| all & live >> (LANES * c));
         let skip = if level > LOWEST {
             let bounds = V::load_slice(&filter.bounds_b[LANES * c..]) + V::splat(allowance);
             skip_bits(bounds, level, limit)
         } else {
             0
         };
-        loop {
-            let (kept, passed) = take_kept(&mut pending, skip);
-            stats.skipped += u64::from(passed);
-            let Some(k) = kept else {
-                break;
-            };
-            let j = LANES * c + k;
+        candidates[c / 8] |= u64::from(live & !skip) << (LANES * (c % 8));
+    }
+    let mut tested = 0;
+    for (w, &word) in candidates.iter().enumerate().take(edges_b.div_ceil(64)) {
+        let mut word = word;
+        while word != 0 {
+            let j = 64 * w + word.trailing_zeros() as usize;
+            word &= word - 1;
+            if scan.cannot_matter(filter.bounds_b[j]) {
+                continue;
+            }
+            tested += 1;
             // Two boxes: the edges of A whose directions could matter with
             // this edge's (its bit is in one axis' set).
             let allowed = live_b.and_then(|_| Some(allowed_a[lanes_b.cuboid_axis_of(j)?]));
@@ -692,10 +685,13 @@ fn edge_separation_filtered<V: Lanes>(
                 (&mut scan, stats, filter),
             );
             if let Some(exit) = exit {
+                // The edges before it that were passed over.
+                stats.skipped += (j + 1 - tested) as u64;
                 return exit;
             }
         }
     }
+    stats.skipped += (edges_b - tested) as u64;
     scan.best
 }
 
