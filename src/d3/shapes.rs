@@ -41,9 +41,11 @@ pub struct EdgeGauss {
 /// Lanes per vector in the eight-at-a-time queries.
 pub(crate) const LANES: usize = 8;
 
-/// A hull's vertices and edge arcs as structure of arrays, eight per chunk,
-/// for the queries that test eight at a time (`sat/lanes.rs`): the last chunk
-/// padded with copies of vertex 0 and with zero arcs.
+/// A hull's vertices, faces and edges as structure of arrays, eight per
+/// chunk, for the queries that test eight at a time (`sat/lanes.rs`): the
+/// last chunk padded with copies of vertex 0 and with zero normals (whose
+/// arcs are zero). With the byte arrays below, what a pair reads of a hull
+/// on the common path, the manifold included: what the batch prefetches.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct HullLanes {
     /// `[x, y, z]` of eight vertices per chunk.

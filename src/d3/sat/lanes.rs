@@ -456,8 +456,10 @@ fn edge_separation_avx(
 const FILTER_MIN_CHUNKS: usize = 2;
 
 /// 64-bit words of a bit set with one bit per edge of a hull (at most
-/// `3 x MAX_HULL_VERTICES - 6` edges, by Euler's formula).
+/// `3 x MAX_HULL_VERTICES - 6` edges, by Euler's formula), and the chunks
+/// of eight edges a word holds.
 const CANDIDATE_WORDS: usize = (3 * MAX_HULL_VERTICES).div_ceil(64);
+const CHUNKS_PER_WORD: usize = 64 / LANES;
 
 /// The edge query's scratch, reused from pair to pair on a thread.
 #[derive(Default)]
@@ -662,7 +664,8 @@ fn edge_separation_filtered<V: Lanes>(
         } else {
             0
         };
-        candidates[c / 8] |= u64::from(live & !skip) << (LANES * (c % 8));
+        candidates[c / CHUNKS_PER_WORD] |=
+            u64::from(live & !skip) << (LANES * (c % CHUNKS_PER_WORD));
     }
     let mut tested = 0;
     for (w, &word) in candidates.iter().enumerate().take(edges_b.div_ceil(64)) {
