@@ -122,32 +122,35 @@ fn exact_box(vertices: &[Vec3]) -> Option<(Vec3, Vec3)> {
 /// precision, with room to spare).
 const INNER_SLACK: f64 = 1.0e-4;
 
-/// Up to eight edges' Gauss-map data as the lanes read it: rows `u.x, u.y,
-/// u.z, v.x, v.y, v.z, arc.x, arc.y, arc.z`, one lane per edge, missing
-/// lanes zero (a zero arc passes no Gauss-map test: every product is zero).
-fn arc_rows(chunk: &[EdgeGauss]) -> [[f32; LANES]; 9] {
+/// Up to eight edges' Gauss-map data as the lanes read it: the first `N`
+/// of the rows `u.x, u.y, u.z, v.x, v.y, v.z, arc.x, arc.y, arc.z` (six
+/// for a hull's edge normals, whose arcs are recomputed; nine for the
+/// regions), one lane per edge, missing lanes zero (a zero arc passes no
+/// Gauss-map test: every product is zero).
+fn arc_rows<const N: usize>(chunk: &[EdgeGauss]) -> [[f32; LANES]; N] {
+    const ROWS: [fn(&EdgeGauss) -> f32; 9] = [
+        |g| g.u.x,
+        |g| g.u.y,
+        |g| g.u.z,
+        |g| g.v.x,
+        |g| g.v.y,
+        |g| g.v.z,
+        |g| g.arc.x,
+        |g| g.arc.y,
+        |g| g.arc.z,
+    ];
     let zero = EdgeGauss {
         u: Vec3::ZERO,
         v: Vec3::ZERO,
         arc: Vec3::ZERO,
     };
     let at = |k: usize| chunk.get(k).copied().unwrap_or(zero);
-    let component = |pick: fn(&EdgeGauss) -> f32| std::array::from_fn(|k| pick(&at(k)));
-    [
-        component(|g| g.u.x),
-        component(|g| g.u.y),
-        component(|g| g.u.z),
-        component(|g| g.v.x),
-        component(|g| g.v.y),
-        component(|g| g.v.z),
-        component(|g| g.arc.x),
-        component(|g| g.arc.y),
-        component(|g| g.arc.z),
-    ]
+    std::array::from_fn(|r| std::array::from_fn(|k| ROWS[r](&at(k))))
 }
 
 /// Eight of a vertex region's edges (its boundary arcs on the Gauss map)
-/// as structure of arrays, laid out as [`HullLanes::arcs`]; the last chunk
+/// as structure of arrays, nine rows ([`arc_rows`]: the normals, then the
+/// arcs); the last chunk
 /// of a region padded with zero arcs (which no Gauss-map test passes) and
 /// edge `u16::MAX`.
 #[derive(Clone, Debug, PartialEq)]
@@ -174,7 +177,7 @@ impl RegionLanes {
             for group in edges.chunks(LANES) {
                 let gauss: Vec<EdgeGauss> = group.iter().map(|&e| arcs[e as usize]).collect();
                 chunks.push(RegionChunk {
-                    arcs: arc_rows(&gauss),
+                    arcs: arc_rows::<9>(&gauss),
                     edges: std::array::from_fn(|k| group.get(k).copied().unwrap_or(u16::MAX)),
                 });
             }
@@ -310,13 +313,7 @@ impl HullLanes {
                 ]
             })
             .collect();
-        let normal_chunks = arcs
-            .chunks(LANES)
-            .map(|chunk| {
-                let rows = arc_rows(chunk);
-                std::array::from_fn(|r| rows[r])
-            })
-            .collect();
+        let normal_chunks = arcs.chunks(LANES).map(arc_rows::<6>).collect();
         let planes: Vec<[f32; 3]> = edges
             .iter()
             .zip(arcs)
@@ -540,7 +537,7 @@ impl Hull {
     }
 
     /// Asks for everything the lanes read of this hull (faces, vertices,
-    /// edges' arcs, bounds and origins) to be brought into the second-level
+    /// edges' normals, bounds and ends) to be brought into the second-level
     /// cache: the batch asks for the next pair's while it tests this one, so
     /// that with many distinct hulls the lines arrive in the shadow of the
     /// current pair's work.
