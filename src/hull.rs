@@ -230,10 +230,8 @@ fn remove_collinear(
             let v = input[outline[k]];
             let next = input[outline[(k + 1) % n]];
             let height = chord_height(prev, v, next);
-            if height.abs() <= tolerance {
-                if flattest.is_none_or(|(_, h)| height.abs() < h) {
-                    flattest = Some((k, height.abs()));
-                }
+            if height.abs() <= tolerance && flattest.is_none_or(|(_, h)| height.abs() < h) {
+                flattest = Some((k, height.abs()));
             }
         }
         match flattest {

@@ -200,6 +200,8 @@ impl Offset for glam::Vec3 {
 /// The rounds of positional separation in either dimension: `hits` runs the
 /// candidate pairs and the narrowphase on the bodies as they are, `overlap`
 /// reads a hit.
+// The options' check is written `!(x > 0.0 && ..)` so that a NaN fails it.
+#[allow(clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
 pub(crate) fn separate<B: Movable, H: Copy>(
     bodies: &mut [B],
     options: &SeparationOptions,
@@ -645,7 +647,7 @@ impl ContactSolver {
                     point.normal_impulse * constraint.normal + point.tangent_impulse * tangent;
                 apply_impulse(
                     bodies,
-                    &mass,
+                    mass,
                     constraint.a,
                     constraint.b,
                     point.r_a,

@@ -147,11 +147,11 @@ fn weld(points: &[DVec3], tolerance: f64) -> Vec<DVec3> {
         'search: for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    if let Some(list) = grid.get(&(cx + dx, cy + dy, cz + dz)) {
-                        if list.iter().any(|&k| (kept[k] - p).length() <= tolerance) {
-                            near = true;
-                            break 'search;
-                        }
+                    if let Some(list) = grid.get(&(cx + dx, cy + dy, cz + dz))
+                        && list.iter().any(|&k| (kept[k] - p).length() <= tolerance)
+                    {
+                        near = true;
+                        break 'search;
                     }
                 }
             }

@@ -682,6 +682,9 @@ impl Sphere {
 }
 
 /// A 3D shape: a convex hull or a sphere.
+// Unboxed: shapes are few (a library that many bodies share), and a box
+// would put one more pointer between every pair and its hull's data.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
     /// A convex polyhedron.

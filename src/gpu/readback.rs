@@ -281,7 +281,11 @@ mod tests {
         expected.sort_unstable();
         assert_eq!(pairs, expected, "slots out against slots expected");
         for hit in &out {
-            assert_eq!(hit.depth, hit.pair as f32, "slot {}: its own record", hit.pair);
+            assert_eq!(
+                hit.depth, hit.pair as f32,
+                "slot {}: its own record",
+                hit.pair
+            );
         }
         // Nothing deferred: the blocks alone, in order.
         let mut alone = Vec::new();

@@ -67,6 +67,8 @@ pub fn descend(poly: &[EdgeRecord], normal: Vec2, offset: f32, from: usize) -> u
 /// after the previous group's last face's, at or before this group's last
 /// face's), so the window's minimum is the same value the full loop finds. Groups of 8 match
 /// the vectorised CPU path, which takes a group's faces at once.
+// `i` is the face index the result names, as in the WGSL twin's loop.
+#[allow(clippy::needless_range_loop)]
 pub fn find_max_separation_merged(
     poly1: &[EdgeRecord],
     poly2: &[EdgeRecord],

@@ -144,10 +144,14 @@ pub fn find_max_face_separation_supports(
     best
 }
 
+/// The edges of A one walk crossed, each with its `(CBA, DBA)`, and the
+/// scratch of their separations.
+type Crossed = (Vec<(u16, (f32, f32))>, Vec<f32>);
+
 thread_local! {
     /// The edges of A one walk crossed, with their `(CBA, DBA)`.
-    static CROSSED: std::cell::RefCell<(Vec<(u16, (f32, f32))>, Vec<f32>)> =
-        std::cell::RefCell::new((Vec::new(), Vec::new()));
+    static CROSSED: std::cell::RefCell<Crossed> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Walks B's negated arc `j` (`u_b`, `v_b`, `arc_b` in A's frame) across
