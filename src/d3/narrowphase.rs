@@ -210,8 +210,9 @@ impl crate::check::CheckedHit for SatHit {
 /// order), with the 2D rules ([`crate::compare_hits`]): one side only within
 /// `TOUCH_TOLERANCE x size` of touching, other axes only at near-ties, depths
 /// within `DEPTH_TOLERANCE x size`; a face against an edge pair at a near-tie
-/// within the edge tolerance more (the tie rule's window, see
-/// [`crate::check`]).
+/// within the edge tolerance more (the tie rule's window: it keeps a face
+/// over an edge pair unless the pair is larger by `EDGE_TOLERANCE x (size_a
+/// + size_b)`, so a backend whose last bits differ may keep the other).
 pub fn compare_hits(
     batch: &Batch,
     reference: &[SatHit],
