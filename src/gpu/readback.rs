@@ -152,7 +152,7 @@ fn append_window<D: Dimension>(
 /// are taken a record at a time. (Merging after the fact, splitting the
 /// window's hits off and merging them back one at a time, cost the host 40
 /// to 50 ns a pair on 1M pairs of 128- and 256-vertex hulls on an H100,
-/// whose kernel is 79 to 144: four times the readback of a window with
+/// whose kernel is 79 to 144: about five times the readback of a window with
 /// nothing deferred.)
 fn append_in_slot_order<D: Dimension>(
     (records, deferred): (&[HitRecord], &[HitRecord]),
