@@ -26,17 +26,24 @@
 //! 5. Clean: a vertex left on only two faces lies on the straight edge
 //!    between them and is removed from both; a vertex on no face (inside a
 //!    merged face) is dropped.
-//! 6. Re-validate: closed (every edge in two faces, once each way), Euler's
+//! 6. Order the faces along their normals: by the cube cell their normal
+//!    points through, then along a Z-order curve inside it
+//!    ([`direction_cell`](super::math::direction_cell)), so that runs of
+//!    eight faces point close together (the face queries bound such a run
+//!    at once, and start at the run facing the other hull). Vertices and
+//!    edges are numbered in the order the faces first use them.
+//! 7. Re-validate: closed (every edge in two faces, once each way), Euler's
 //!    `V - E + F = 2`, every face planar within tolerance, every vertex below
 //!    every face plane (convex), at most [`MAX_HULL_VERTICES`] vertices, and a
 //!    volume of at least `VOLUME * width^3` (not flat, not a needle).
-//! 7. Planes (Newell's normal), volume, centroid and inertia by the
+//! 8. Planes (Newell's normal), volume, centroid and inertia by the
 //!    divergence theorem, computed in double precision and rounded once.
 
 use std::collections::HashMap;
 
 use glam::{DMat3, DVec3, Vec3};
 
+use super::math::direction_cell;
 use crate::error::ShapeError;
 use crate::hull::check_size;
 
@@ -603,6 +610,52 @@ fn remove_collinear(faces: &mut [Vec<u32>]) {
     }
 }
 
+/// A face's unit normal by Newell's method (zero for a face of no area).
+fn newell_normal(points: &[DVec3], face: &[u32]) -> DVec3 {
+    let mut normal = DVec3::ZERO;
+    for k in 0..face.len() {
+        let (p, q) = (
+            points[face[k] as usize],
+            points[face[(k + 1) % face.len()] as usize],
+        );
+        // Newell's sum: half of (p - q) x (p + q) is p x q, the doubled
+        // area of the triangle (origin, p, q), counter-clockwise outward.
+        normal += (p - q).cross(p + q) * 0.5;
+    }
+    normal.normalize_or_zero()
+}
+
+/// Where a face with unit normal `n` goes in the hull's face order: the
+/// [`direction_cell`] of its normal, then a Z-order curve through the cell
+/// (the normal's two minor components over its major one, 8 bits each).
+/// Consecutive faces then point close together: eight of them span a
+/// narrow cone, which the face queries bound as one (`FaceGroup`), and a
+/// query can start at the faces facing the other hull (`sat/faces.rs`).
+fn normal_order(n: DVec3) -> (u32, u32) {
+    let cell = direction_cell(n.as_vec3());
+    let a = n.abs();
+    let (u, w, m) = if a.x >= a.y && a.x >= a.z {
+        (n.y, n.z, a.x)
+    } else if a.y >= a.z {
+        (n.z, n.x, a.y)
+    } else {
+        (n.x, n.y, a.z)
+    };
+    let quantise = |x: f64| {
+        if m > 0.0 {
+            ((x / m + 1.0) * 128.0).clamp(0.0, 255.0) as u32
+        } else {
+            0
+        }
+    };
+    let (qu, qw) = (quantise(u), quantise(w));
+    let mut code = 0;
+    for bit in 0..8 {
+        code |= ((qu >> bit) & 1) << (2 * bit) | ((qw >> bit) & 1) << (2 * bit + 1);
+    }
+    (cell, code)
+}
+
 /// Reindexes the vertices the faces use, builds the edges and planes,
 /// validates, and computes the mass properties.
 fn finish(
@@ -614,6 +667,14 @@ fn finish(
     let degenerate = |reason: &str| ShapeError::DegenerateHull {
         reason: reason.to_string(),
     };
+    // Faces ordered along their normals (`normal_order`), so that eight
+    // consecutive faces point close together; the sort is stable, so the
+    // order is deterministic.
+    let mut faces = faces;
+    if faces.iter().any(|face| face.len() < 3) {
+        return Err(degenerate("a face with fewer than 3 vertices"));
+    }
+    faces.sort_by_cached_key(|face| normal_order(newell_normal(points, face)));
     let mut new_index: HashMap<u32, u32> = HashMap::new();
     let mut vertices: Vec<DVec3> = Vec::new();
     // Vertices in order of first use, faces in order: deterministic.
@@ -635,9 +696,6 @@ fn finish(
             count: vertices.len(),
             max: MAX_HULL_VERTICES,
         });
-    }
-    if faces.iter().any(|face| face.len() < 3) {
-        return Err(degenerate("a face with fewer than 3 vertices"));
     }
 
     // Edges: each directed edge once, its twin once, in another face.
@@ -680,23 +738,11 @@ fn finish(
     // vertex below every plane.
     let mut planes = Vec::with_capacity(faces.len());
     for face in &faces {
-        let mut normal = DVec3::ZERO;
-        let mut centre = DVec3::ZERO;
-        for k in 0..face.len() {
-            let (p, q) = (
-                vertices[face[k] as usize],
-                vertices[face[(k + 1) % face.len()] as usize],
-            );
-            // Newell's sum: half of (p - q) x (p + q) is p x q, the doubled
-            // area of the triangle (origin, p, q), counter-clockwise outward.
-            normal += (p - q).cross(p + q) * 0.5;
-            centre += p;
-        }
-        let normal = normal.normalize_or_zero();
+        let normal = newell_normal(&vertices, face);
         if normal == DVec3::ZERO {
             return Err(degenerate("a face of no area"));
         }
-        let centre = centre / face.len() as f64;
+        let centre = face.iter().map(|&i| vertices[i as usize]).sum::<DVec3>() / face.len() as f64;
         let offset = normal.dot(centre);
         if face
             .iter()

@@ -117,6 +117,43 @@ pub fn inv_transform_point3(xf: Transform3, v: Vec3) -> Vec3 {
     inv_rotate3(xf.r, v - xf.p)
 }
 
+/// The number of [`direction_cell`]s: six cube faces of sixteen cells.
+pub const DIRECTION_CELLS: usize = 96;
+
+/// Which of 96 cells of the unit cube's surface the ray along `v` crosses:
+/// the cube face of `v`'s largest component (`x` before `y` before `z` on a
+/// tie; positive, then negative: faces 0 to 5), then a 4 x 4 grid on that
+/// face, the other two components `(u, w)` (`(y, z)`, `(z, x)` or
+/// `(x, y)`) each compared with `-m / 2`, `0` and `m / 2` (`m` the largest
+/// component's magnitude), the two column numbers interleaved bit by bit
+/// (a Z-order curve):
+///
+/// ```text
+/// cu = [u > -m/2] + [u > 0] + [u > m/2]        (0 to 3; cw likewise)
+/// cell = 16 face + (cu bit 0) + 2 (cw bit 0) + 4 (cu bit 1) + 8 (cw bit 1)
+/// ```
+///
+/// Comparisons and a halving only, so every backend computes the same cell
+/// from the same `v` (a zero `v` is cell 0). The hull builder orders a
+/// hull's faces by the cells of their normals, and a face query starts at
+/// the faces whose normals share the cell of the direction to the other
+/// hull (`sat/faces.rs`).
+#[inline(always)]
+pub fn direction_cell(v: Vec3) -> u32 {
+    let (ax, ay, az) = (v.x.abs(), v.y.abs(), v.z.abs());
+    let (face, u, w, m) = if ax >= ay && ax >= az {
+        (u32::from(v.x < 0.0), v.y, v.z, ax)
+    } else if ay >= az {
+        (2 + u32::from(v.y < 0.0), v.z, v.x, ay)
+    } else {
+        (4 + u32::from(v.z < 0.0), v.x, v.y, az)
+    };
+    let half = 0.5 * m;
+    let column = |x: f32| u32::from(x > -half) + u32::from(x > 0.0) + u32::from(x > half);
+    let (cu, cw) = (column(u), column(w));
+    16 * face + ((cu & 1) | (cw & 1) << 1 | (cu & 2) << 1 | (cw & 2) << 2)
+}
+
 /// `a^-1 b`: the transform that takes points from B's local frame into A's.
 ///
 /// As in 2D, `b.p - a.p` is the only subtraction of world coordinates: for
