@@ -19,12 +19,13 @@
 // its edges' face normals two edges to three texels (the edge's arc on the
 // Gauss map being their cross product, recomputed here as the CPU computed
 // it), its inner ball (centre, radius: HullLanes), each edge's bound
-// record ((u, u . p), (v, v . p): two texels) and the face bound's `k` and
-// `delta` (one texel); `hull_ints` holds each edge's vertices and faces,
-// each face's loop (start, length) and the loops' vertex indices, four to
-// a texel, the Gauss-map grid where it has one, and each edge's faces as
-// 16-bit pairs, four edges to a texel (where: face 0's and face 1's loop
-// records' spare slots). Per body: its transform (three texels: a rotation column and a
+// record ((u, u . p), (v, v . p): two texels), the face bound's `k` and
+// `delta` (one texel) and each run of eight faces' cone (one texel);
+// `hull_ints` holds each edge's vertices and faces, each face's loop
+// (start, length) and the loops' vertex indices, four to a texel, the
+// Gauss-map grid where it has one, the face queries' start per direction
+// cell (96 bytes) and each edge's faces as 16-bit pairs, four edges to a
+// texel (where: face 0's, 1's and 2's loop records' spare slots). Per body: its transform (three texels: a rotation column and a
 // position coordinate each) and its shape's record (two texels, copied per
 // body so that no lookup depends on another).
 
@@ -52,6 +53,8 @@ const EDGE_TOLERANCE: f32 = 2.0e-5;
 const PARALLEL_TOLERANCE: f32 = 1.0e-4;
 // src/d3/sat/edges.rs
 const SKIP_SLACK: f32 = 1.0e-4;
+// f32::EPSILON (2^-23)
+const F32_EPSILON: f32 = 1.1920929e-7;
 
 // Axis::pack (src/d3/types.rs): the kind in bits 29 to 31, the index below
 // (two edges: A's from bit 14, B's below).
@@ -116,6 +119,38 @@ fn inv_rotate3(r: Rot3, v: vec3<f32>) -> vec3<f32> {
 
 fn transform_point3(xf: Transform3, v: vec3<f32>) -> vec3<f32> {
     return rotate3(xf.r, v) + xf.p;
+}
+
+fn inv_transform_point3(xf: Transform3, v: vec3<f32>) -> vec3<f32> {
+    return inv_rotate3(xf.r, v - xf.p);
+}
+
+// The cube cell (0 to 95) the ray along `v` crosses: the cube face of the
+// largest component (x before y before z on a tie; positive, then
+// negative), then the other two compared with -m/2, 0 and m/2, their
+// column numbers interleaved bit by bit. Comparisons and a halving only.
+fn direction_cell(v: vec3<f32>) -> u32 {
+    let a = abs(v);
+    var face = 4u + select(0u, 1u, v.z < 0.0);
+    var u = v.x;
+    var w = v.y;
+    var m = a.z;
+    if a.y >= a.z {
+        face = 2u + select(0u, 1u, v.y < 0.0);
+        u = v.z;
+        w = v.x;
+        m = a.y;
+    }
+    if a.x >= a.y && a.x >= a.z {
+        face = select(0u, 1u, v.x < 0.0);
+        u = v.y;
+        w = v.z;
+        m = a.x;
+    }
+    let half = 0.5 * m;
+    let cu = select(0u, 1u, u > -half) + select(0u, 1u, u > 0.0) + select(0u, 1u, u > half);
+    let cw = select(0u, 1u, w > -half) + select(0u, 1u, w > 0.0) + select(0u, 1u, w > half);
+    return 16u * face + ((cu & 1u) | ((cw & 1u) << 1u) | ((cu & 2u) << 1u) | ((cw & 2u) << 2u));
 }
 
 fn inv_mul_transforms3(a: Transform3, b: Transform3) -> Transform3 {
@@ -307,14 +342,81 @@ fn face_bound(moved: vec3<f32>, moved_offset: f32, inner: vec4<f32>) -> f32 {
     return (dot3(moved, inner.xyz) - inner.w) - moved_offset;
 }
 
-// Where a face query stands: face `i` of `hull1`, its plane moved into
-// `hull2`'s frame.
+// faces.rs face_order: where a face query of `hull1` against `hull2`
+// starts (the run of eight faces facing `hull2`), and what bounds a whole
+// run ("Runs of faces" below): `towards`, `hull2`'s inner centre less
+// `hull1`'s in `hull1`'s frame, its length, and what the run's bound takes
+// off (both inner radii, less an allowance for rounding). `grouped`: runs
+// are bounded (`hull2` has more than eight vertices and the query marks no
+// hot faces, which needs every plane read).
+struct FaceOrder {
+    first: u32,
+    towards: vec3<f32>,
+    length: f32,
+    lowered: f32,
+    grouped: bool,
+}
+
+// c = xf^-1 (hull2's inner centre); first = 8 face_start[cell(c - hull1's
+// inner centre)]. The run's bound (face_cone_bound) is a third upper
+// bound beside face_bound's, so it needs an allowance of its own: the
+// rounding of `towards` (a few ulps of the lengths it came from), of the
+// cone's dot products and of the sine recomputed from its cosine (at most
+// `2^-24 / sin 0.01 < 2^-16` of `length`).
+fn face_order(hull1: HullRecord, hull2: HullRecord, xf: Transform3, inner1: vec4<f32>, inner2: vec4<f32>, grouped: bool) -> FaceOrder {
+    let centre = inv_transform_point3(xf, inner2.xyz);
+    let towards = centre - inner1.xyz;
+    let first = 8u * face_start(hull1, direction_cell(towards));
+    let length = length3(towards);
+    let allowance = 32.0 * F32_EPSILON * (((length3(xf.p) + length3(inner2.xyz)) + length3(inner1.xyz)) + 2.0 * hull1.reach) + length * (1.0 / 65536.0);
+    return FaceOrder(first, towards, length, (inner1.w + inner2.w) - allowance, grouped);
+}
+
+// Face number `t` of the query's order: from `first` on, going round.
+fn face_at(hull1: HullRecord, order: FaceOrder, t: u32) -> u32 {
+    let i = order.first + t;
+    return select(i, i - hull1.face_count, i >= hull1.face_count);
+}
+
+// ---- Runs of faces -----------------------------------------------------------
+//
+// The hull builder orders faces along their normals, so eight consecutive
+// faces (a run: 8 run to 8 run + 7) point within a narrow cone, axis `a`
+// and half-angle `theta` (HullLanes::face_cones). For a face `n` of the run,
+// with `o` and `c` the two inner centres in hull1's frame, `v = c - o` and
+// `r1`, `r2` the inner radii:
+//
+//     separation <= n . c - d - r2                      (face_bound)
+//                 = n . v - (d - n . o) - r2 <= n . v - r1 - r2
+//     n . v <= max over the cone = |v|                    if angle(a, v) <= theta
+//                                = (a . v) cos theta + |v - (a . v) a| sin theta   else
+//
+// so one texel bounds eight faces, and a run that can neither beat the best
+// nor reach the limit is passed over in one step instead of eight. The
+// faces computed, and their order, are those of the face-by-face bound, so
+// the answer is unchanged; on the bench's 128-vertex pairs a face query
+// reads about 85 texels instead of 214 (DESIGN.md, "Runs of faces").
+fn face_cone_bound(cone: vec4<f32>, order: FaceOrder) -> f32 {
+    let along = dot3(cone.xyz, order.towards);
+    var reach = order.length;
+    if along < order.length * cone.w {
+        let sine = sqrt(max(0.0, 1.0 - cone.w * cone.w));
+        reach = along * cone.w + length3(order.towards - cone.xyz * along) * sine;
+    }
+    return reach - order.lowered;
+}
+
+// Where a face query stands: position `t` in its order, face `i` there,
+// its plane moved into `hull2`'s frame; `checked`: the run that starts at
+// `t` was bounded and not passed over.
 struct FaceCursor {
+    t: u32,
     i: u32,
     moved: vec3<f32>,
     moved_offset: f32,
     hot: FaceBits,
     found: bool, // face `i` is one to compute (else `steps` were passed over)
+    checked: bool,
 }
 
 // From face `i` on, the first that the bound (`inner`: `hull2`'s inner
@@ -338,13 +440,27 @@ struct FaceCursor {
 // 8, 158k with 16; 256: 238k -> 202k, 192k. Hence 8 for the narrow and
 // cached kinds, 16 for the wide ones. The faces computed are the same, in
 // the same order, so the answer is too.
-fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: vec4<f32>, best: Separation, tolerance: f32, limit: f32, marks: FaceMarks, marking: bool, steps: u32) -> FaceCursor {
-    var cursor = FaceCursor(i, vec3<f32>(0.0), 0.0, marks.hot, false);
+fn next_face(hull1: HullRecord, xf: Transform3, t: u32, checked: bool, order: FaceOrder, bounded: bool, inner: vec4<f32>, best: Separation, tolerance: f32, limit: f32, marks: FaceMarks, marking: bool, steps: u32) -> FaceCursor {
+    var cursor = FaceCursor(t, 0u, vec3<f32>(0.0), 0.0, marks.hot, false, checked);
     for (var step = 0u; step < steps; step++) {
-        if cursor.i >= hull1.face_count {
+        if cursor.t >= hull1.face_count {
             break;
         }
-        let plane = hull_plane(hull1, cursor.i);
+        cursor.i = face_at(hull1, order, cursor.t);
+        // One texel a step: a run's cone where a run starts (unless it was
+        // bounded already), else the face's plane.
+        let at_run = order.grouped && (cursor.i & 7u) == 0u && !cursor.checked;
+        let read = textureLoad(hull_floats, texel(select(hull1.float_base + hull1.vertex_count + cursor.i, face_cone_texel(hull1, cursor.i >> 3u), at_run)), 0);
+        if at_run {
+            if face_cannot_matter(face_cone_bound(read, order), best, tolerance, limit) {
+                cursor.t += min(8u, hull1.face_count - cursor.i);
+            } else {
+                cursor.checked = true;
+            }
+            continue;
+        }
+        cursor.checked = false;
+        let plane = read;
         cursor.moved = rotate3(xf.r, plane.xyz);
         cursor.moved_offset = plane.w + dot3(cursor.moved, xf.p);
         let bound = face_bound(cursor.moved, cursor.moved_offset, inner);
@@ -355,7 +471,7 @@ fn next_face(hull1: HullRecord, xf: Transform3, i: u32, bounded: bool, inner: ve
             cursor.found = true;
             break;
         }
-        cursor.i++;
+        cursor.t++;
     }
     return cursor;
 }
@@ -388,19 +504,23 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
     let step = select(8u, 32u, wide);
     let bounded = hull2.vertex_count > 8u;
     let inner = hull_inner(hull2);
-    var i = 0u;
+    let order = face_order(hull1, hull2, xf, hull_inner(hull1), inner, bounded && !marking);
+    var t = 0u;
+    var checked = false;
     loop {
         marks.level = edge_floor(face_a, best, tolerance, edge_tolerance);
-        let face = next_face(hull1, xf, i, bounded, inner, best, tolerance, limit, marks, marking, select(8u, 16u, wide));
-        i = face.i;
+        let face = next_face(hull1, xf, t, checked, order, bounded, inner, best, tolerance, limit, marks, marking, select(8u, 16u, wide));
+        t = face.t;
+        checked = face.checked;
+        let i = face.i;
         marks.hot = face.hot;
         let moved = face.moved;
         let moved_offset = face.moved_offset;
-        if i >= hull1.face_count {
+        if t >= hull1.face_count {
             break;
         }
         if !face.found {
-            // Ruled out `steps` faces on; the next call goes on from `i`.
+            // Ruled out `steps` faces on; the next call goes on from `t`.
             continue;
         }
         var separation = HIGHEST;
@@ -424,7 +544,7 @@ fn find_max_face_separation(hull1: HullRecord, hull2: HullRecord, xf: Transform3
         if separation >= limit {
             return FaceQuery(Separation(separation, i), marks.hot);
         }
-        i++;
+        t++;
     }
     return FaceQuery(best, marks.hot);
 }
@@ -1017,6 +1137,21 @@ struct FaceMarks {
 fn face_bound_extra(hull: HullRecord) -> vec2<f32> {
     let at = edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 1u + 2u * hull.edge_count;
     return textureLoad(hull_floats, texel(at), 0).xy;
+}
+
+// The cone of faces `8 run` to `8 run + 7`: (axis, cos), in the texels
+// after `k` and `delta` (HullLanes::face_cones).
+fn face_cone_texel(hull: HullRecord, run: u32) -> u32 {
+    return edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 2u + 2u * hull.edge_count + run;
+}
+
+// The run of eight faces a face query starts at when the other hull lies in
+// direction cell `cell` (HullLanes::face_start: 96 bytes, four to a u32,
+// where face 2's loop record's spare slot says).
+fn face_start(hull: HullRecord, cell: u32) -> u32 {
+    let base = textureLoad(hull_ints, texel(hull.int_base + hull.edge_count + 2u), 0).z;
+    let word = textureLoad(hull_ints, texel(base + cell / 16u), 0)[(cell / 4u) % 4u];
+    return (word >> (8u * (cell % 4u))) & 0xffu;
 }
 
 // Whether a face whose plane passes `side` (n . c - d) from the other

@@ -2,11 +2,11 @@
 //! validates and cleans a point cloud), spheres, and cuboids (hulls of 8
 //! corners).
 
-use glam::{Mat3, Vec3};
+use glam::{DVec3, Mat3, Vec3};
 
 use super::gauss_grid::GaussGrid;
 use super::hull::{HullMesh, MAX_HULL_VERTICES, build_hull};
-use super::math::{cross3, dot3, length3};
+use super::math::{DIRECTION_CELLS, cross3, direction_cell, dot3, length3};
 use super::sat::PARALLEL_TOLERANCE;
 use crate::error::ShapeError;
 use crate::hull::check_size;
@@ -80,6 +80,19 @@ pub(crate) struct HullLanes {
     /// what bounds a face query against another hull's inner ball, eight
     /// faces at a time (`sat/lanes.rs`).
     pub(crate) face_planes: Vec<[[f32; LANES]; 4]>,
+    /// For each [`direction_cell`], the chunk of eight faces that a face
+    /// query starts at when the other hull lies in that direction
+    /// (`sat/faces.rs`, `first_face`): the chunk of the first face whose
+    /// normal's cell is at least that cell, chunk 0 if none is (the scan
+    /// goes round). The hull builder orders faces by those cells.
+    pub(crate) face_start: Vec<u8>,
+    /// Per chunk of eight faces, a cone that holds their normals:
+    /// `[axis.x, axis.y, axis.z, cos]`, `axis` a unit vector and `cos` at
+    /// most the cosine of the widest angle between it and a normal of the
+    /// chunk, that angle taken at least 0.01 radians (so that the sine the
+    /// bound recomputes from `cos` stays accurate). A face query bounds the
+    /// whole chunk's separations with it (`face_cone_bound`).
+    pub(crate) face_cones: Vec<[f32; 4]>,
     /// The largest distance of a vertex from the local origin (rounded up):
     /// bounds the length of any vertex difference the edge scan meets.
     pub(crate) reach: f32,
@@ -114,6 +127,39 @@ fn exact_box(vertices: &[Vec3]) -> Option<(Vec3, Vec3)> {
         .iter()
         .all(|v| (0..3).all(|k| v[k] == low[k] || v[k] == high[k]));
     at_corners.then(|| ((low + high) * 0.5, (high - low) * 0.5))
+}
+
+/// A cone around `normals` (see `HullLanes::face_cones`): the axis along
+/// their sum, the half-angle the widest of them makes with it (in double
+/// precision, plus `1e-6`, at least `0.01` radians), its cosine rounded
+/// down. Normals that cancel out get the whole sphere (`cos = -1`).
+fn face_cone(normals: &[Vec3]) -> [f32; 4] {
+    let sum: DVec3 = normals.iter().map(|n| n.as_dvec3()).sum();
+    let axis = sum.normalize_or_zero().as_vec3();
+    if axis == Vec3::ZERO {
+        return [1.0, 0.0, 0.0, -1.0];
+    }
+    let angle = normals
+        .iter()
+        .map(|n| {
+            let n = n.as_dvec3();
+            (n.dot(axis.as_dvec3()) / n.length())
+                .clamp(-1.0, 1.0)
+                .acos()
+        })
+        .fold(0.0, f64::max);
+    let angle = (angle + 1e-6).max(0.01);
+    let cos = if angle >= std::f64::consts::PI {
+        -1.0
+    } else {
+        let rounded = angle.cos() as f32;
+        if f64::from(rounded) > angle.cos() {
+            rounded.next_down()
+        } else {
+            rounded
+        }
+    };
+    [axis.x, axis.y, axis.z, cos]
 }
 
 /// What the inner ball gives up, times the hull's size (the coplanar merge
@@ -338,6 +384,16 @@ impl HullLanes {
             .map(|(n, &d)| [n.x, n.y, n.z, d])
             .collect();
         let face_chunks = faces.chunks(LANES).map(rows_of).collect();
+        let face_start = (0..DIRECTION_CELLS as u32)
+            .map(|cell| {
+                let first = normals
+                    .iter()
+                    .position(|&n| direction_cell(n) >= cell)
+                    .unwrap_or(0);
+                (first / LANES) as u8
+            })
+            .collect();
+        let face_cones = normals.chunks(LANES).map(face_cone).collect();
         let plane_chunks = planes.chunks(LANES).map(rows_of).collect();
         let reach = vertices.iter().map(|&v| length3(v)).fold(0.0, f32::max);
         let cuboid = exact_box(vertices);
@@ -365,6 +421,8 @@ impl HullLanes {
             edge_normals: normal_chunks,
             edge_planes: plane_chunks,
             face_planes: face_chunks,
+            face_start,
+            face_cones,
             edge_ends: edges
                 .iter()
                 .map(|edge| [byte(edge.v0), byte(edge.v1)])

@@ -138,12 +138,15 @@ pub struct Params {
 /// the face and edge queries pass over faces and edges), then each edge's
 /// bound record, two texels (`u.xyz, u . p`; `v.xyz, v . p` with `p` its
 /// first vertex: the edge's bound in the hull's own frame), then the face
-/// bound's `k` and `delta` (one texel); and at `int_base` in the
+/// bound's `k` and `delta` (one texel), then each run of eight faces' cone
+/// (axis, cosine; one texel a run); and at `int_base` in the
 /// `hull_ints` texture (rgba32uint): one texel per edge (`v0`, `v1`, `f0`,
 /// `f1`), one per face (where its loop starts among the loop indices, its
 /// length; face 0's spare slots say where the Gauss-map grid is, face 1's
-/// where the edges' faces are), then the faces' loops, four vertex indices
-/// to a texel, the grid's lists where it has one, and each edge's faces as
+/// where the edges' faces are, face 2's where the face queries' starts
+/// are), then the faces' loops, four vertex indices to a texel, the grid's
+/// lists where it has one, the run each face query starts at per direction
+/// cell (96 bytes, four to a u32), and each edge's faces as
 /// `f0 | f1 << 16`, four edges to a texel. A sphere has `vertex_count` 0.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]

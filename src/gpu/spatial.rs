@@ -260,6 +260,8 @@ pub(crate) fn library_texels(
                     floats.push([gauss.v.x, gauss.v.y, gauss.v.z, v_p]);
                 }
                 floats.push(face_bound_texel(hull));
+                // Each run of eight faces' cone: (axis, cos).
+                floats.extend(lanes.face_cones.iter().copied());
                 ints.extend(hull.edges().iter().map(|e| [e.v0, e.v1, e.f0, e.f1]));
                 let mut start = 0;
                 for face in 0..hull.face_count() {
@@ -283,6 +285,17 @@ pub(crate) fn library_texels(
                     ints[face_0][2..].copy_from_slice(&[base, *cells]);
                     grid_texels(lists, ints);
                 }
+                // Where a face query starts, per direction cell: 96 bytes,
+                // four to a u32; where they are: face 2's loop record's
+                // spare slot.
+                let face_2 = (record.int_base + record.edge_count + 2) as usize;
+                ints[face_2][2] = ints.len() as u32;
+                ints.extend(lanes.face_start.chunks(16).map(|chunk| {
+                    std::array::from_fn(|k| {
+                        let bytes: [u8; 4] = std::array::from_fn(|b| chunk[4 * k + b]);
+                        u32::from_le_bytes(bytes)
+                    })
+                }));
                 // Each edge's faces, 16 bits each, four edges to a texel;
                 // where they are: face 1's loop record's spare slot.
                 let face_1 = (record.int_base + record.edge_count + 1) as usize;
@@ -826,9 +839,11 @@ mod tests {
         (n + 1) + (n + 1) + SIMD_LANES * n
     }
 
-    /// Both face queries: each face scans all of the other's vertices.
+    /// Both face queries: each face scans all of the other's vertices; the
+    /// loop that passes over faces reads each run of eight's cone too.
     fn face_iterations(va: u64, vb: u64, steps: &Steps) -> u64 {
-        let face_query = |f: u64, v: u64| passes(f) + (f + 1) * v.div_ceil(steps.vertices);
+        let face_query =
+            |f: u64, v: u64| passes(f + f.div_ceil(8)) + (f + 1) * v.div_ceil(steps.vertices);
         face_query(faces(va), vb) + face_query(faces(vb), va)
     }
 

@@ -68,13 +68,14 @@ use super::super::math::{Transform3, dot3, inv_transform_point3, length3, transf
 use super::super::shapes::{Hull, HullLanes, LANES};
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, moved_edge};
+use super::faces::{first_face, scan_order};
 use super::separation::{EdgeSeparation, LOWEST, Separation};
 
 /// [`find_max_face_separation`](super::find_max_face_separation), the
 /// other hull's vertices eight at a time: the same result bit for bit.
 ///
 /// ```text
-/// for each face i of hull1:
+/// for each face i of hull1 (in faces.rs's order, a chunk at a time):
 ///     n', d' = the plane in hull2's frame            (as faces.rs)
 ///     low    = min over chunks of (n'.x x + n'.y y) + n'.z z - d'   (lane by lane)
 ///     s      = the smallest lane of low
@@ -231,13 +232,15 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
     let (lanes1, lanes2) = (hull1.lanes(), hull2.lanes());
     let chunks = &lanes2.vertices;
     let faces = hull1.face_count();
-    let centre = inv_transform_point3(xf, lanes2.inner_centre);
+    // The chunks from the one facing hull2 on, going round (faces.rs).
+    let (first, centre) = first_face(hull1, hull2, xf);
     let allowance =
         16.0 * f32::EPSILON * (length3(xf.p) + length3(lanes2.inner_centre) + 2.0 * lanes1.reach);
     let s = V::splat;
     let (cx, cy, cz) = (s(centre.x), s(centre.y), s(centre.z));
     let lowered = s(lanes2.inner_radius - allowance);
-    for (c, plane) in lanes1.face_planes.iter().enumerate() {
+    for c in scan_order(first / LANES, lanes1.face_planes.len()) {
+        let plane = &lanes1.face_planes[c];
         let lane = |row: usize| V::load(&plane[row]);
         let bounds = if BOUNDED {
             (((lane(0) * cx + lane(1) * cy) + lane(2) * cz) - lane(3)) - lowered

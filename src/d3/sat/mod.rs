@@ -51,7 +51,10 @@
 //!   it on the CPU for every backend (`axis_normal`), with the operations the
 //!   SAT used.
 //! * **Tie rule.** Candidates are scanned in a fixed order: A's faces, B's
-//!   faces, then the edge pairs, B's edges outermost. Within a query a later
+//!   faces, then the edge pairs, B's edges outermost. A face query takes
+//!   its hull's faces (ordered along their normals by the hull builder)
+//!   from the run of eight that faces the other hull, going round
+//!   (`faces.rs`, `first_face`): the same order on every backend. Within a query a later
 //!   candidate replaces the best only when its separation is larger by more
 //!   than `TIE_TOLERANCE * (size_a + size_b)`; B's best face replaces A's on
 //!   the same condition; and an edge pair replaces the best face only when

@@ -34,9 +34,10 @@ use glam::Vec3;
 use super::super::math::{
     Transform3, dot3, inv_transform_point3, length3, rotate3, transform_point3,
 };
-use super::super::shapes::Hull;
+use super::super::shapes::{Hull, LANES};
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, gauss_test};
+use super::faces::{face_cone_bound, face_order};
 use super::lanes::{crossing_mask, edge_bounds, face_cannot_matter};
 use super::separation::{EdgeSeparation, Separation};
 #[cfg(target_arch = "x86_64")]
@@ -108,30 +109,51 @@ pub fn find_max_face_separation_supports(
     (tolerance, limit): (f32, f32),
     mut supports: Option<&mut FaceSupports>,
 ) -> Separation {
+    let faces = hull1.face_count();
     if let Some(supports) = supports.as_deref_mut() {
         supports.vertices.clear();
         supports.normals.clear();
         supports.offsets.clear();
+        supports.vertices.resize(faces, u16::MAX);
+        supports.normals.resize(faces, Vec3::ZERO);
+        supports.offsets.resize(faces, 0.0);
     }
     let mut best = Separation::NONE;
     let lanes2 = hull2.lanes();
     let bounded = lanes2.vertices.len() > 1;
-    for (i, (&normal, &offset)) in hull1.normals().iter().zip(hull1.offsets()).enumerate() {
+    // A's query (no supports to record) passes over a run of eight faces
+    // at once where its cone bound shows none of them can matter.
+    let order = face_order(hull1, hull2, xf);
+    let runs = bounded && supports.is_none();
+    let cones = &hull1.lanes().face_cones;
+    let mut t = 0;
+    while t < faces {
+        let i = if order.first + t < faces {
+            order.first + t
+        } else {
+            order.first + t - faces
+        };
+        if runs && i % LANES == 0 {
+            let bound = face_cone_bound(cones[i / LANES], &order);
+            if bound <= best.value + tolerance && bound < limit {
+                t += LANES.min(faces - i);
+                continue;
+            }
+        }
+        t += 1;
+        let (normal, offset) = (hull1.normals()[i], hull1.offsets()[i]);
         let moved = rotate3(xf.r, normal);
         let moved_offset = offset + dot3(moved, xf.p);
         if let Some(supports) = supports.as_deref_mut() {
-            supports.normals.push(moved);
-            supports.offsets.push(moved_offset);
+            supports.normals[i] = moved;
+            supports.offsets[i] = moved_offset;
         }
         if bounded && face_cannot_matter(moved, moved_offset, lanes2, (best, tolerance, limit)) {
-            if let Some(supports) = supports.as_deref_mut() {
-                supports.vertices.push(u16::MAX);
-            }
             continue;
         }
         let (separation, deepest) = deepest_vertex(hull2, moved, moved_offset);
         if let Some(supports) = supports.as_deref_mut() {
-            supports.vertices.push(deepest);
+            supports.vertices[i] = deepest;
         }
         best.offer(separation, i as u32, tolerance);
         if separation >= limit {
