@@ -77,6 +77,10 @@ pub fn find_max_face_separation(
 pub(crate) fn first_face(hull1: &Hull, hull2: &Hull, xf: Transform3) -> (usize, Vec3) {
     let (lanes1, lanes2) = (hull1.lanes(), hull2.lanes());
     let centre = inv_transform_point3(xf, lanes2.inner_centre);
+    if lanes1.face_planes.len() == 1 {
+        // One run (a box, a hull of at most eight faces): every cell's.
+        return (0, centre);
+    }
     let cell = direction_cell(centre - lanes1.inner_centre);
     (
         LANES * usize::from(lanes1.face_start[cell as usize]),
