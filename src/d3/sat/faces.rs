@@ -167,18 +167,9 @@ pub(crate) fn scan_order(first: usize, faces: usize) -> impl Iterator<Item = usi
 mod tests {
     use glam::Quat;
 
+    use super::super::lanes::tests::xorshift;
     use super::*;
     use crate::d3::math::direction_cell;
-
-    fn xorshift(seed: u32) -> impl FnMut() -> f32 {
-        let mut state = seed;
-        move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as f32 / u32::MAX as f32 * 2.0 - 1.0
-        }
-    }
 
     /// Hulls of every kind the oracle covers: clouds of 4 to 256 points in
     /// a ball or on a sphere, flat plates (1:50), and boxes.

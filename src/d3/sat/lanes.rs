@@ -832,12 +832,13 @@ fn edge_step<V: Lanes>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::d3::sat::find_max_edge_separation;
     use glam::Quat;
 
-    fn xorshift(seed: u32) -> impl FnMut() -> f32 {
+    /// A seeded stream of values in `[-1, 1]` for the unit tests.
+    pub(in crate::d3::sat) fn xorshift(seed: u32) -> impl FnMut() -> f32 {
         let mut state = seed;
         move || {
             state ^= state << 13;
