@@ -28,7 +28,7 @@
 //!    merged face) is dropped.
 //! 6. Order the faces along their normals: by the cube cell their normal
 //!    points through, then along a Z-order curve inside it
-//!    ([`direction_cell`](super::math::direction_cell)), so that runs of
+//!    ([`direction_cell`]), so that runs of
 //!    eight faces point close together (the face queries bound such a run
 //!    at once, and start at the run facing the other hull). Vertices and
 //!    edges are numbered in the order the faces first use them.
