@@ -166,9 +166,14 @@ fn hull_vertex(hull: HullRecord, v: u32) -> vec3<f32> {
     return textureLoad(hull_floats, texel(hull.float_base + v), 0).xyz;
 }
 
+// Where face `f`'s plane is in `hull_floats`.
+fn plane_texel(hull: HullRecord, f: u32) -> u32 {
+    return hull.float_base + hull.vertex_count + f;
+}
+
 // Face `f`'s plane: unit normal in .xyz, offset in .w.
 fn hull_plane(hull: HullRecord, f: u32) -> vec4<f32> {
-    return textureLoad(hull_floats, texel(hull.float_base + hull.vertex_count + f), 0);
+    return textureLoad(hull_floats, texel(plane_texel(hull, f)), 0);
 }
 
 // The normals of an edge's two faces (f0, f1).
@@ -450,7 +455,7 @@ fn next_face(hull1: HullRecord, xf: Transform3, t: u32, checked: bool, order: Fa
         // One texel a step: a run's cone where a run starts (unless it was
         // bounded already), else the face's plane.
         let at_run = order.grouped && (cursor.i & 7u) == 0u && !cursor.checked;
-        let read = textureLoad(hull_floats, texel(select(hull1.float_base + hull1.vertex_count + cursor.i, face_cone_texel(hull1, cursor.i >> 3u), at_run)), 0);
+        let read = textureLoad(hull_floats, texel(select(plane_texel(hull1, cursor.i), face_cone_texel(hull1, cursor.i >> 3u), at_run)), 0);
         if at_run {
             if face_cannot_matter(face_cone_bound(read, order), best, tolerance, limit) {
                 cursor.t += min(8u, hull1.face_count - cursor.i);

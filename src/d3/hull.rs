@@ -629,7 +629,7 @@ fn newell_normal(points: &[DVec3], face: &[u32]) -> DVec3 {
 /// [`direction_cell`] of its normal, then a Z-order curve through the cell
 /// (the normal's two minor components over its major one, 8 bits each).
 /// Consecutive faces then point close together: eight of them span a
-/// narrow cone, which the face queries bound as one (`FaceGroup`), and a
+/// narrow cone, which the face queries bound as one (`face_cone_bound`), and a
 /// query can start at the faces facing the other hull (`sat/faces.rs`).
 fn normal_order(n: DVec3) -> (u32, u32) {
     let cell = direction_cell(n.as_vec3());

@@ -157,6 +157,14 @@ pub(crate) fn face_cone_bound(cone: [f32; 4], order: &FaceOrder) -> f32 {
     reach - order.lowered
 }
 
+/// Face number `t` of a query's order over `faces` faces: from `first`
+/// on, going round (the kernel's `face_at`).
+#[inline(always)]
+pub(crate) fn face_at(first: usize, t: usize, faces: usize) -> usize {
+    let i = first + t;
+    if i >= faces { i - faces } else { i }
+}
+
 /// The faces `first .. faces`, then `0 .. first`: a face query's order.
 #[inline(always)]
 pub(crate) fn scan_order(first: usize, faces: usize) -> impl Iterator<Item = usize> {

@@ -37,7 +37,7 @@ use super::super::math::{
 use super::super::shapes::{Hull, LANES};
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, gauss_test};
-use super::faces::{face_cone_bound, face_order};
+use super::faces::{face_at, face_cone_bound, face_order};
 use super::lanes::{crossing_mask, edge_bounds, face_cannot_matter};
 use super::separation::{EdgeSeparation, Separation};
 #[cfg(target_arch = "x86_64")]
@@ -128,12 +128,8 @@ pub fn find_max_face_separation_supports(
     let cones = &hull1.lanes().face_cones;
     let mut t = 0;
     while t < faces {
-        let i = if order.first + t < faces {
-            order.first + t
-        } else {
-            order.first + t - faces
-        };
-        if runs && i % LANES == 0 {
+        let i = face_at(order.first, t, faces);
+        if runs && i.is_multiple_of(LANES) {
             let bound = face_cone_bound(cones[i / LANES], &order);
             if bound <= best.value + tolerance && bound < limit {
                 t += LANES.min(faces - i);
