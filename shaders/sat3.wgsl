@@ -310,7 +310,8 @@ fn choose_hull_axis(face_a: Separation, face_b: Separation, edge: EdgeSeparation
 // then silently wrong. So the inner loops take several steps per iteration
 // in straight-line code: 8 vertices, 4 edges and one crossing ("hulls",
 // hulls of up to 64 vertices on both sides), or 32 vertices, 64 edges and
-// 32 crossings, or four crossings of the cached edges ("hulls_large"). A chunk past the last index re-reads the
+// 32 crossings, or one to four crossings of the cached edges (the large
+// kinds, see "hulls_large"). A chunk past the last index re-reads the
 // last one: a minimum is unchanged by repeats, an edge past the last one
 // is not a crossing, and a crossing offered again changes nothing (the tie
 // rule needs a strictly larger separation, and one that reached the limit
@@ -1186,13 +1187,15 @@ fn mark_face(bits: FaceBits, f: u32, hot: bool) -> FaceBits {
     return result;
 }
 
-// Whether face `f` is hot; `wide`: up to 512 faces, else up to 128 (`w0`
-// alone, no selects among the words).
-fn face_is_hot(bits: FaceBits, f: u32, wide: bool) -> bool {
+// Whether face `f` is hot, of a hull of at most `128 blocks` faces (see
+// WideCrossings; 1: `w0` alone, no selects among the words).
+fn face_is_hot(bits: FaceBits, f: u32, blocks: u32) -> bool {
     let w = f >> 5u;
     var q = bits.w0;
-    if wide {
+    if blocks > 1u {
         q = select(q, bits.w1, w >= 4u);
+    }
+    if blocks > 2u {
         q = select(q, bits.w2, w >= 8u);
         q = select(q, bits.w3, w >= 12u);
     }
@@ -1248,7 +1251,7 @@ fn hot_face_word(hull: HullRecord, f: u32, last: u32, inner: vec4<f32>, extra: v
 // `hull`'s frame) at the edge query's first level (the floor: the level
 // only rises), 32 a step; every face while the level is the lowest value
 // (nothing is skipped then, as in skips_edge).
-fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32) -> FaceBits {
+fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, blocks: u32) -> FaceBits {
     let level = scan_level(EdgeSeparation(LOWEST, 0u, 0u), tolerance, floor);
     let extra = face_bound_extra(hull);
     let last = hull.face_count - 1u;
@@ -1262,9 +1265,13 @@ fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, sla
         }
         let w = vec4<u32>(f >> 5u);
         bits.w0 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(0u, 1u, 2u, 3u) == w);
-        bits.w1 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(4u, 5u, 6u, 7u) == w);
-        bits.w2 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(8u, 9u, 10u, 11u) == w);
-        bits.w3 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(12u, 13u, 14u, 15u) == w);
+        if blocks > 1u {
+            bits.w1 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(4u, 5u, 6u, 7u) == w);
+        }
+        if blocks > 2u {
+            bits.w2 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(8u, 9u, 10u, 11u) == w);
+            bits.w3 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(12u, 13u, 14u, 15u) == w);
+        }
     }
     return bits;
 }
@@ -1276,19 +1283,19 @@ fn edge_faces4(hull: HullRecord, hot: FaceBits, j: u32) -> vec4<u32> {
 
 // Bit `k` set if edge `j + k` (up to `last`; its faces packed in `faces`)
 // has a hot face.
-fn edge_bit_hot(hot: FaceBits, faces: u32, j: u32, k: u32, last: u32, wide: bool) -> u32 {
-    let keeps = face_is_hot(hot, faces & 0xffffu, wide) || face_is_hot(hot, faces >> 16u, wide);
+fn edge_bit_hot(hot: FaceBits, faces: u32, j: u32, k: u32, last: u32, blocks: u32) -> u32 {
+    let keeps = face_is_hot(hot, faces & 0xffffu, blocks) || face_is_hot(hot, faces >> 16u, blocks);
     return select(0u, 1u << k, keeps && j + k <= last);
 }
 
 // Bits 0 to 3 for edges `j` to `j + 3` (`j` a multiple of four) of the
 // hull whose hot faces `hot` holds.
-fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, hot: FaceBits, wide: bool) -> u32 {
+fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, hot: FaceBits, blocks: u32) -> u32 {
     let faces = edge_faces4(hull_b, hot, j);
-    return edge_bit_hot(hot, faces.x, j, 0u, last_b, wide)
-        | edge_bit_hot(hot, faces.y, j, 1u, last_b, wide)
-        | edge_bit_hot(hot, faces.z, j, 2u, last_b, wide)
-        | edge_bit_hot(hot, faces.w, j, 3u, last_b, wide);
+    return edge_bit_hot(hot, faces.x, j, 0u, last_b, blocks)
+        | edge_bit_hot(hot, faces.y, j, 1u, last_b, blocks)
+        | edge_bit_hot(hot, faces.z, j, 2u, last_b, blocks)
+        | edge_bit_hot(hot, faces.w, j, 3u, last_b, blocks);
 }
 
 // The edges of `hull_b` (at most 18, 44, 90 or 186 as `slots` is 8, 16,
@@ -1297,59 +1304,59 @@ fn candidate_bits4(hull_b: HullRecord, j: u32, last_b: u32, hot: FaceBits, wide:
 fn hot_edges(hull_b: HullRecord, hot: FaceBits, slots: u32) -> Crossings {
     let last_b = hull_b.edge_count - 1u;
     var candidates = Crossings(vec4<u32>(0u), vec2<u32>(0u));
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, hot, false), 0u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 4u, last_b, hot, false), 4u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 8u, last_b, hot, false), 8u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 12u, last_b, hot, false), 12u);
-    candidates = add_crossings(candidates, candidate_bits4(hull_b, 16u, last_b, hot, false), 16u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 0u, last_b, hot, 1u), 0u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 4u, last_b, hot, 1u), 4u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 8u, last_b, hot, 1u), 8u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 12u, last_b, hot, 1u), 12u);
+    candidates = add_crossings(candidates, candidate_bits4(hull_b, 16u, last_b, hot, 1u), 16u);
     if slots > 8u {
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, hot, false), 20u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, hot, false), 24u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, hot, false), 28u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, hot, false), 32u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, hot, false), 36u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, hot, false), 40u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 20u, last_b, hot, 1u), 20u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 24u, last_b, hot, 1u), 24u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 28u, last_b, hot, 1u), 28u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 32u, last_b, hot, 1u), 32u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 36u, last_b, hot, 1u), 36u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 40u, last_b, hot, 1u), 40u);
         if slots > 16u {
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, hot, false), 44u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, hot, false), 48u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, hot, false), 52u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, hot, false), 56u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, hot, false), 60u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, hot, false), 64u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, hot, false), 68u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, hot, false), 72u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, hot, false), 76u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, hot, false), 80u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, hot, false), 84u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, hot, false), 88u);
-            candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, hot, false), 92u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 44u, last_b, hot, 1u), 44u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 48u, last_b, hot, 1u), 48u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 52u, last_b, hot, 1u), 52u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 56u, last_b, hot, 1u), 56u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 60u, last_b, hot, 1u), 60u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 64u, last_b, hot, 1u), 64u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 68u, last_b, hot, 1u), 68u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 72u, last_b, hot, 1u), 72u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 76u, last_b, hot, 1u), 76u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 80u, last_b, hot, 1u), 80u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 84u, last_b, hot, 1u), 84u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 88u, last_b, hot, 1u), 88u);
+            candidates = add_crossings(candidates, candidate_bits4(hull_b, 92u, last_b, hot, 1u), 92u);
         }
     }
     if slots > 32u {
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, hot, false), 96u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 100u, last_b, hot, false), 100u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 104u, last_b, hot, false), 104u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 108u, last_b, hot, false), 108u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 112u, last_b, hot, false), 112u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 116u, last_b, hot, false), 116u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 120u, last_b, hot, false), 120u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 124u, last_b, hot, false), 124u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 128u, last_b, hot, false), 128u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 132u, last_b, hot, false), 132u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 136u, last_b, hot, false), 136u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 140u, last_b, hot, false), 140u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 144u, last_b, hot, false), 144u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 148u, last_b, hot, false), 148u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 152u, last_b, hot, false), 152u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 156u, last_b, hot, false), 156u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 160u, last_b, hot, false), 160u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 164u, last_b, hot, false), 164u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 168u, last_b, hot, false), 168u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 172u, last_b, hot, false), 172u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 176u, last_b, hot, false), 176u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 180u, last_b, hot, false), 180u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 184u, last_b, hot, false), 184u);
-        candidates = add_crossings(candidates, candidate_bits4(hull_b, 188u, last_b, hot, false), 188u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 96u, last_b, hot, 1u), 96u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 100u, last_b, hot, 1u), 100u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 104u, last_b, hot, 1u), 104u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 108u, last_b, hot, 1u), 108u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 112u, last_b, hot, 1u), 112u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 116u, last_b, hot, 1u), 116u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 120u, last_b, hot, 1u), 120u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 124u, last_b, hot, 1u), 124u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 128u, last_b, hot, 1u), 128u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 132u, last_b, hot, 1u), 132u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 136u, last_b, hot, 1u), 136u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 140u, last_b, hot, 1u), 140u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 144u, last_b, hot, 1u), 144u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 148u, last_b, hot, 1u), 148u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 152u, last_b, hot, 1u), 152u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 156u, last_b, hot, 1u), 156u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 160u, last_b, hot, 1u), 160u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 164u, last_b, hot, 1u), 164u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 168u, last_b, hot, 1u), 168u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 172u, last_b, hot, 1u), 172u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 176u, last_b, hot, 1u), 176u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 180u, last_b, hot, 1u), 180u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 184u, last_b, hot, 1u), 184u);
+        candidates = add_crossings(candidates, candidate_bits4(hull_b, 188u, last_b, hot, 1u), 188u);
     }
     return candidates;
 }
@@ -1371,27 +1378,39 @@ struct WideCrossings {
     c3: Crossings,
 }
 
-fn any_crossing_wide(crossings: WideCrossings) -> bool {
-    return any_crossing(crossings.c0) || any_crossing(crossings.c1) || any_crossing(crossings.c2) || any_crossing(crossings.c3);
+fn any_crossing_wide(crossings: WideCrossings, blocks: u32) -> bool {
+    var any_left = any_crossing(crossings.c0);
+    if blocks > 1u {
+        any_left = any_left || any_crossing(crossings.c1);
+    }
+    if blocks > 2u {
+        any_left = any_left || any_crossing(crossings.c2) || any_crossing(crossings.c3);
+    }
+    return any_left;
 }
 
 // The lowest edge of A in `crossings` (which must hold one).
-fn lowest_crossing_wide(crossings: WideCrossings) -> u32 {
-    var i = 576u + lowest_crossing(crossings.c3);
-    if any_crossing(crossings.c2) { i = 384u + lowest_crossing(crossings.c2); }
-    if any_crossing(crossings.c1) { i = 192u + lowest_crossing(crossings.c1); }
-    if any_crossing(crossings.c0) { i = lowest_crossing(crossings.c0); }
+fn lowest_crossing_wide(crossings: WideCrossings, blocks: u32) -> u32 {
+    var i = lowest_crossing(crossings.c0);
+    if blocks > 1u {
+        var later = 192u + lowest_crossing(crossings.c1);
+        if blocks > 2u {
+            let last = select(576u + lowest_crossing(crossings.c3), 384u + lowest_crossing(crossings.c2), any_crossing(crossings.c2));
+            later = select(last, later, any_crossing(crossings.c1));
+        }
+        i = select(later, i, any_crossing(crossings.c0));
+    }
     return i;
 }
 
-fn remove_crossing_wide(crossings: WideCrossings, i: u32) -> WideCrossings {
+fn remove_crossing_wide(crossings: WideCrossings, i: u32, blocks: u32) -> WideCrossings {
     let block = i / 192u;
     let at = i % 192u;
     var result = crossings;
     if block == 0u { result.c0 = remove_crossing(result.c0, at); }
-    if block == 1u { result.c1 = remove_crossing(result.c1, at); }
-    if block == 2u { result.c2 = remove_crossing(result.c2, at); }
-    if block == 3u { result.c3 = remove_crossing(result.c3, at); }
+    if blocks > 1u && block == 1u { result.c1 = remove_crossing(result.c1, at); }
+    if blocks > 2u && block == 2u { result.c2 = remove_crossing(result.c2, at); }
+    if blocks > 2u && block == 3u { result.c3 = remove_crossing(result.c3, at); }
     return result;
 }
 
@@ -1401,8 +1420,15 @@ fn count_crossings(c: Crossings) -> u32 {
     return ((low.x + low.y) + (low.z + low.w)) + (high.x + high.y);
 }
 
-fn count_wide(edges: WideCrossings) -> u32 {
-    return (count_crossings(edges.c0) + count_crossings(edges.c1)) + (count_crossings(edges.c2) + count_crossings(edges.c3));
+fn count_wide(edges: WideCrossings, blocks: u32) -> u32 {
+    var count = count_crossings(edges.c0);
+    if blocks > 1u {
+        count += count_crossings(edges.c1);
+    }
+    if blocks > 2u {
+        count += count_crossings(edges.c2) + count_crossings(edges.c3);
+    }
+    return count;
 }
 
 // Up to 64 of A's kept edges, in order: their normals and their index.
@@ -1417,86 +1443,86 @@ var<private> kept_edge: array<u32, 64>;
 
 // The lowest edge left in `kept` into slot `s` (a constant once inlined),
 // and taken out (none left: the last edge again, whose slot is not used).
-fn cache_kept_edge(kept: WideCrossings, hull_a: HullRecord, s: u32) -> WideCrossings {
-    let i = select(hull_a.edge_count - 1u, lowest_crossing_wide(kept), any_crossing_wide(kept));
+fn cache_kept_edge(kept: WideCrossings, hull_a: HullRecord, s: u32, blocks: u32) -> WideCrossings {
+    let i = select(hull_a.edge_count - 1u, lowest_crossing_wide(kept, blocks), any_crossing_wide(kept, blocks));
     let n = edge_normals(hull_a, i);
     kept_u[s] = n.u;
     kept_v[s] = n.v;
     kept_edge[s] = i;
-    return remove_crossing_wide(kept, i);
+    return remove_crossing_wide(kept, i, blocks);
 }
 
 // A's first `n` kept edges (16, 32 or 64; a constant once inlined) into
 // the cache, in order; the others returned.
-fn cache_kept_edges(kept: WideCrossings, hull_a: HullRecord, n: u32) -> WideCrossings {
+fn cache_kept_edges(kept: WideCrossings, hull_a: HullRecord, n: u32, blocks: u32) -> WideCrossings {
     var rest = kept;
-    rest = cache_kept_edge(rest, hull_a, 0u);
-    rest = cache_kept_edge(rest, hull_a, 1u);
-    rest = cache_kept_edge(rest, hull_a, 2u);
-    rest = cache_kept_edge(rest, hull_a, 3u);
-    rest = cache_kept_edge(rest, hull_a, 4u);
-    rest = cache_kept_edge(rest, hull_a, 5u);
-    rest = cache_kept_edge(rest, hull_a, 6u);
-    rest = cache_kept_edge(rest, hull_a, 7u);
-    rest = cache_kept_edge(rest, hull_a, 8u);
-    rest = cache_kept_edge(rest, hull_a, 9u);
-    rest = cache_kept_edge(rest, hull_a, 10u);
-    rest = cache_kept_edge(rest, hull_a, 11u);
-    rest = cache_kept_edge(rest, hull_a, 12u);
-    rest = cache_kept_edge(rest, hull_a, 13u);
-    rest = cache_kept_edge(rest, hull_a, 14u);
-    rest = cache_kept_edge(rest, hull_a, 15u);
+    rest = cache_kept_edge(rest, hull_a, 0u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 1u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 2u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 3u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 4u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 5u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 6u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 7u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 8u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 9u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 10u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 11u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 12u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 13u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 14u, blocks);
+    rest = cache_kept_edge(rest, hull_a, 15u, blocks);
     if n > 16u {
-        rest = cache_kept_edge(rest, hull_a, 16u);
-        rest = cache_kept_edge(rest, hull_a, 17u);
-        rest = cache_kept_edge(rest, hull_a, 18u);
-        rest = cache_kept_edge(rest, hull_a, 19u);
-        rest = cache_kept_edge(rest, hull_a, 20u);
-        rest = cache_kept_edge(rest, hull_a, 21u);
-        rest = cache_kept_edge(rest, hull_a, 22u);
-        rest = cache_kept_edge(rest, hull_a, 23u);
-        rest = cache_kept_edge(rest, hull_a, 24u);
-        rest = cache_kept_edge(rest, hull_a, 25u);
-        rest = cache_kept_edge(rest, hull_a, 26u);
-        rest = cache_kept_edge(rest, hull_a, 27u);
-        rest = cache_kept_edge(rest, hull_a, 28u);
-        rest = cache_kept_edge(rest, hull_a, 29u);
-        rest = cache_kept_edge(rest, hull_a, 30u);
-        rest = cache_kept_edge(rest, hull_a, 31u);
+        rest = cache_kept_edge(rest, hull_a, 16u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 17u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 18u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 19u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 20u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 21u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 22u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 23u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 24u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 25u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 26u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 27u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 28u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 29u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 30u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 31u, blocks);
     }
     if n > 32u {
-        rest = cache_kept_edge(rest, hull_a, 32u);
-        rest = cache_kept_edge(rest, hull_a, 33u);
-        rest = cache_kept_edge(rest, hull_a, 34u);
-        rest = cache_kept_edge(rest, hull_a, 35u);
-        rest = cache_kept_edge(rest, hull_a, 36u);
-        rest = cache_kept_edge(rest, hull_a, 37u);
-        rest = cache_kept_edge(rest, hull_a, 38u);
-        rest = cache_kept_edge(rest, hull_a, 39u);
-        rest = cache_kept_edge(rest, hull_a, 40u);
-        rest = cache_kept_edge(rest, hull_a, 41u);
-        rest = cache_kept_edge(rest, hull_a, 42u);
-        rest = cache_kept_edge(rest, hull_a, 43u);
-        rest = cache_kept_edge(rest, hull_a, 44u);
-        rest = cache_kept_edge(rest, hull_a, 45u);
-        rest = cache_kept_edge(rest, hull_a, 46u);
-        rest = cache_kept_edge(rest, hull_a, 47u);
-        rest = cache_kept_edge(rest, hull_a, 48u);
-        rest = cache_kept_edge(rest, hull_a, 49u);
-        rest = cache_kept_edge(rest, hull_a, 50u);
-        rest = cache_kept_edge(rest, hull_a, 51u);
-        rest = cache_kept_edge(rest, hull_a, 52u);
-        rest = cache_kept_edge(rest, hull_a, 53u);
-        rest = cache_kept_edge(rest, hull_a, 54u);
-        rest = cache_kept_edge(rest, hull_a, 55u);
-        rest = cache_kept_edge(rest, hull_a, 56u);
-        rest = cache_kept_edge(rest, hull_a, 57u);
-        rest = cache_kept_edge(rest, hull_a, 58u);
-        rest = cache_kept_edge(rest, hull_a, 59u);
-        rest = cache_kept_edge(rest, hull_a, 60u);
-        rest = cache_kept_edge(rest, hull_a, 61u);
-        rest = cache_kept_edge(rest, hull_a, 62u);
-        rest = cache_kept_edge(rest, hull_a, 63u);
+        rest = cache_kept_edge(rest, hull_a, 32u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 33u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 34u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 35u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 36u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 37u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 38u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 39u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 40u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 41u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 42u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 43u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 44u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 45u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 46u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 47u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 48u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 49u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 50u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 51u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 52u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 53u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 54u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 55u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 56u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 57u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 58u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 59u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 60u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 61u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 62u, blocks);
+        rest = cache_kept_edge(rest, hull_a, 63u, blocks);
     }
     return rest;
 }
@@ -1709,7 +1735,7 @@ fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: T
     if filtered {
         let kept_a = hot_edges(hull_a, hot_a, slots);
         count = count_crossings(kept_a);
-        rest = cache_kept_edges(WideCrossings(kept_a, empty, empty, empty), hull_a, CACHED_KEPT_EDGES).c0;
+        rest = cache_kept_edges(WideCrossings(kept_a, empty, empty, empty), hull_a, CACHED_KEPT_EDGES, 1u).c0;
     } else {
         cache_edges(hull_a);
     }
@@ -1764,9 +1790,9 @@ fn find_max_edge_separation_cached(hull_a: HullRecord, hull_b: HullRecord, xf: T
 
 // A's edges `i` to `i + 7` (`i` a multiple of eight) against B's moved
 // edge, their crossings added.
-fn add_crossings8_wide(crossings: WideCrossings, hull_a: HullRecord, b: MovedEdge, i: u32, last: u32) -> WideCrossings {
+fn add_crossings8_wide(crossings: WideCrossings, hull_a: HullRecord, b: MovedEdge, i: u32, last: u32, blocks: u32) -> WideCrossings {
     let bits = crossing_bits4(hull_a, b, i, last) | (crossing_bits4(hull_a, b, i + 4u, last) << 4u);
-    return place_bits8_wide(crossings, bits, i);
+    return place_bits8_wide(crossings, bits, i, blocks);
 }
 
 // The crossings still to offer, the scan, and the last edge of A offered.
@@ -1778,22 +1804,22 @@ struct Offering {
 
 // The lowest crossing left offered and removed; once none is left, the
 // last one offered again (which changes nothing).
-fn offer_lowest(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32) -> Offering {
-    let i = select(offering.i, lowest_crossing_wide(offering.crossings), any_crossing_wide(offering.crossings));
-    let crossings = remove_crossing_wide(offering.crossings, i);
+fn offer_lowest(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32, blocks: u32) -> Offering {
+    let i = select(offering.i, lowest_crossing_wide(offering.crossings, blocks), any_crossing_wide(offering.crossings, blocks));
+    let crossings = remove_crossing_wide(offering.crossings, i, blocks);
     return Offering(crossings, edge_step(offering.scan, hull_a, b, i, j, tolerance, limit, floor), i);
 }
 
 // Eight of them, in straight-line code (see "Loops and lavapipe").
-fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32) -> Offering {
-    var o = offer_lowest(offering, hull_a, b, j, tolerance, limit, floor);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
-    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor);
+fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, tolerance: f32, limit: f32, floor: f32, blocks: u32) -> Offering {
+    var o = offer_lowest(offering, hull_a, b, j, tolerance, limit, floor, blocks);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor, blocks);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor, blocks);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor, blocks);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor, blocks);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor, blocks);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor, blocks);
+    o = offer_lowest(o, hull_a, b, j, tolerance, limit, floor, blocks);
     return o;
 }
 
@@ -1809,46 +1835,57 @@ fn offer_lowest8(offering: Offering, hull_a: HullRecord, b: MovedEdge, j: u32, t
 // most 64 edges (on 256-vertex hulls of the bench, 98% of the pairs that
 // reach the edge query), their normals and arcs are read once into
 // registers (an array indexed only by constants), and each kept edge of B
-// is tested against them without a texel read, its crossings offered four
-// a step; a pair whose A keeps more tests each kept edge of B against all
-// of A's edges, 64 a step, and offers the crossings 32 a step (in the
-// deferred dispatch, see below). The cache is read in full and each kept
-// edge of B is tested against all of it, whatever A keeps, so pairs of
-// hulls of at most 128 vertices ("hulls_gridded32") cache 32 edges: A keeps
-// more in 64 of the bench's 10,000 128-vertex pairs, which are deferred.
-// (Both paths run in a SIMD group whose lanes differ: a loop runs one pass
-// at least, so the path no lane takes costs one edge of B's work.) Either
-// way the pairs offered are the pairs of kept edges that cross, in the
-// pairwise loop's order: the CPU's result, bit for bit.
+// is tested against them without a texel read, its crossings offered one,
+// two or four a step (hulls_gridded32, the other kinds' first dispatch,
+// hulls_deferred: as many as lavapipe's loop limit allows; fewer a step
+// wastes fewer offers on the edges of B that cross one or none: 128-vertex
+// pairs 101.8k -> 95.8k kernel instructions with one instead of four, 256:
+// 188.6k -> 182.2k with two). A pair whose A keeps more is deferred (see
+// below), and the deferred dispatch tests each kept edge of B against all
+// of A's edges, 64 a step, and offers the crossings 32 a step. The cache is
+// read in full and each kept edge of B is tested against all of it,
+// whatever A keeps, so pairs of hulls of at most 128 vertices
+// ("hulls_gridded32") cache 32 edges: A keeps more in 64 of the bench's
+// 10,000 128-vertex pairs, which are deferred. (In the deferred dispatch
+// both paths run in a SIMD group whose lanes differ: a loop runs one pass at
+// least, so the path no lane takes costs one edge of B's work.) Either way
+// the pairs offered are the pairs of kept edges that cross, in the pairwise
+// loop's order: the CPU's result, bit for bit.
+//
+// The sets of edges (WideCrossings) and of hot faces (FaceBits) are sized
+// by the kind's `blocks`, a constant: a 128-vertex hull has at most 378
+// edges and 252 faces, two blocks of 192 edges and 8 words of face bits,
+// and its kinds drop the other words from their registers and selects
+// (128-vertex pairs 116.3k -> 109.0k kernel instructions a pair).
 
 // `bits` (eight) placed in `edges` from bit `i` (a multiple of eight).
-fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32) -> WideCrossings {
+fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32, blocks: u32) -> WideCrossings {
     let block = i / 192u;
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     let added = add_crossings(empty, bits, i % 192u);
     var result = edges;
     if block == 0u { result.c0 = merge_crossings(result.c0, added); }
-    if block == 1u { result.c1 = merge_crossings(result.c1, added); }
-    if block == 2u { result.c2 = merge_crossings(result.c2, added); }
-    if block == 3u { result.c3 = merge_crossings(result.c3, added); }
+    if blocks > 1u && block == 1u { result.c1 = merge_crossings(result.c1, added); }
+    if blocks > 2u && block == 2u { result.c2 = merge_crossings(result.c2, added); }
+    if blocks > 2u && block == 3u { result.c3 = merge_crossings(result.c3, added); }
     return result;
 }
 
 // The edges of `hull` (all its edges: at most 762) with a hot face in
 // `hot` (found by hot_faces at the floor), 64 a step.
-fn kept_edges_wide(hull: HullRecord, hot: FaceBits) -> WideCrossings {
+fn kept_edges_wide(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCrossings {
     let last = hull.edge_count - 1u;
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var kept = WideCrossings(empty, empty, empty, empty);
     for (var j = 0u; j < hull.edge_count; j += 64u) {
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 0u, last, hot, true) | (candidate_bits4(hull, j + 4u, last, hot, true) << 4u), j + 0u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 8u, last, hot, true) | (candidate_bits4(hull, j + 12u, last, hot, true) << 4u), j + 8u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 16u, last, hot, true) | (candidate_bits4(hull, j + 20u, last, hot, true) << 4u), j + 16u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 24u, last, hot, true) | (candidate_bits4(hull, j + 28u, last, hot, true) << 4u), j + 24u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 32u, last, hot, true) | (candidate_bits4(hull, j + 36u, last, hot, true) << 4u), j + 32u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 40u, last, hot, true) | (candidate_bits4(hull, j + 44u, last, hot, true) << 4u), j + 40u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 48u, last, hot, true) | (candidate_bits4(hull, j + 52u, last, hot, true) << 4u), j + 48u);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 56u, last, hot, true) | (candidate_bits4(hull, j + 60u, last, hot, true) << 4u), j + 56u);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 0u, last, hot, blocks) | (candidate_bits4(hull, j + 4u, last, hot, blocks) << 4u), j + 0u, blocks);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 8u, last, hot, blocks) | (candidate_bits4(hull, j + 12u, last, hot, blocks) << 4u), j + 8u, blocks);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 16u, last, hot, blocks) | (candidate_bits4(hull, j + 20u, last, hot, blocks) << 4u), j + 16u, blocks);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 24u, last, hot, blocks) | (candidate_bits4(hull, j + 28u, last, hot, blocks) << 4u), j + 24u, blocks);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 32u, last, hot, blocks) | (candidate_bits4(hull, j + 36u, last, hot, blocks) << 4u), j + 32u, blocks);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 40u, last, hot, blocks) | (candidate_bits4(hull, j + 44u, last, hot, blocks) << 4u), j + 40u, blocks);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 48u, last, hot, blocks) | (candidate_bits4(hull, j + 52u, last, hot, blocks) << 4u), j + 48u, blocks);
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 56u, last, hot, blocks) | (candidate_bits4(hull, j + 60u, last, hot, blocks) << 4u), j + 56u, blocks);
     }
     return kept;
 }
@@ -1873,47 +1910,58 @@ fn offer_lowest_slot(offering: SlotOffering, hull_a: HullRecord, b: MovedEdge, j
 }
 
 // The lowest edge left in `*edges` (which must hold one), taken out.
-fn take_lowest_wide(edges: ptr<function, WideCrossings>) -> u32 {
-    let j = lowest_crossing_wide(*edges);
-    *edges = remove_crossing_wide(*edges, j);
+fn take_lowest_wide(edges: ptr<function, WideCrossings>, blocks: u32) -> u32 {
+    let j = lowest_crossing_wide(*edges, blocks);
+    *edges = remove_crossing_wide(*edges, j, blocks);
     return j;
 }
 
 // The edge query of "hulls_large" (see above), with A's first `slots` kept
 // edges cached (64, or 32 in "hulls_gridded32"; a constant once inlined).
-fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, defer_slot: u32, slots: u32) -> EdgeSeparation {
+// `deferring` (a constant too): a pair whose A keeps more goes on the
+// deferred list (from window slot `defer_slot`) and the fallback is not
+// compiled in; that is every large kind's first dispatch, and the
+// deferred dispatch runs the fallback.
+fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32, deferring: bool, defer_slot: u32, slots: u32, blocks: u32) -> EdgeSeparation {
     let inner_a = inner_in_b(hull_a, xf);
     let inner = hull_inner(hull_b);
     let inner_b = vec4<f32>(transform_point3(xf, inner.xyz), inner.w);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    let kept_a = kept_edges_wide(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor));
-    let kept_b = kept_edges_wide(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor));
-    let count = count_wide(kept_a);
+    let kept_a = kept_edges_wide(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor, blocks), blocks);
+    let kept_b = kept_edges_wide(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor, blocks), blocks);
+    let count = count_wide(kept_a, blocks);
     let cached = count <= slots;
     // More than `slots`: the pair goes on to the window's second dispatch
-    // (see "Deferred pairs") unless this is it or the list is full.
-    let deferred = !cached && defer_pair(defer_slot);
+    // (see "Deferred pairs"), unless this is it.
+    if deferring && !cached {
+        defer_pair(defer_slot);
+    }
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     let none = WideCrossings(empty, empty, empty, empty);
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
+    let offers = select(4u, select(2u, 1u, blocks < 4u), deferring);
     // A's kept edges in registers, B's kept edges one a step.
-    cache_kept_edges(kept_a, hull_a, slots);
+    cache_kept_edges(kept_a, hull_a, slots, blocks);
     var candidates = none;
     if cached {
         candidates = kept_b;
     }
     loop {
-        if !any_crossing_wide(candidates) {
+        if !any_crossing_wide(candidates, blocks) {
             break;
         }
-        let j = take_lowest_wide(&candidates);
+        let j = take_lowest_wide(&candidates, blocks);
         let b = moved_edge(hull_b, j, xf);
         var offering = SlotOffering(kept_crossings(b, count, slots), scan);
         loop {
             offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
-            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
-            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
-            offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
+            if offers > 1u {
+                offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
+            }
+            if offers > 2u {
+                offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
+                offering = offer_lowest_slot(offering, hull_a, b, j, tolerance, limit, floor, slots);
+            }
             if offering.scan.done || all(offering.slots == vec2<u32>(0u)) {
                 break;
             }
@@ -1923,8 +1971,14 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
             return scan.best;
         }
     }
-    if deferred {
-        return EdgeSeparation(HIGHEST, 0u, 0u);
+    if deferring {
+        // A deferred pair is not reported here (nor a lane past the kind's
+        // last pair, nor a pair that found the list full: the window runs
+        // again, see "Deferred pairs").
+        if !cached {
+            return EdgeSeparation(HIGHEST, 0u, 0u);
+        }
+        return scan.best;
     }
     // More than `slots` kept edges of A: each kept edge of B against all of A's.
     candidates = kept_b;
@@ -1933,31 +1987,31 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     }
     let last = hull_a.edge_count - 1u;
     loop {
-        if !any_crossing_wide(candidates) {
+        if !any_crossing_wide(candidates, blocks) {
             break;
         }
-        let j = take_lowest_wide(&candidates);
+        let j = take_lowest_wide(&candidates, blocks);
         let b = moved_edge(hull_b, j, xf);
         var crossings = none;
         for (var i = 0u; i < hull_a.edge_count; i += 64u) {
-            crossings = add_crossings8_wide(crossings, hull_a, b, i + 0u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, b, i + 8u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, b, i + 16u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, b, i + 24u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, b, i + 32u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, b, i + 40u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, b, i + 48u, last);
-            crossings = add_crossings8_wide(crossings, hull_a, b, i + 56u, last);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 0u, last, blocks);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 8u, last, blocks);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 16u, last, blocks);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 24u, last, blocks);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 32u, last, blocks);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 40u, last, blocks);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 48u, last, blocks);
+            crossings = add_crossings8_wide(crossings, hull_a, b, i + 56u, last, blocks);
         }
         var offering = Offering(crossings, scan, 0u);
         loop {
-            if !any_crossing_wide(offering.crossings) {
+            if !any_crossing_wide(offering.crossings, blocks) {
                 break;
             }
-            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor);
-            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor);
-            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor);
-            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor);
+            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor, blocks);
+            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor, blocks);
+            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor, blocks);
+            offering = offer_lowest8(offering, hull_a, b, j, tolerance, limit, floor, blocks);
             if offering.scan.done {
                 return offering.scan.best;
             }
@@ -1998,15 +2052,24 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
 // records in among the others in slot order. The deferral words of a
 // window, at `params.deferral` in `counters`:
 //
-//   +0..+2  the second dispatch's workgroups (x, y, z: an indirect dispatch)
-//   +3      pairs deferred (counts past the limit; the host takes the min)
+//   +0..+2  the second dispatch's workgroups (x, y, z: an indirect dispatch
+//           of up to MAX_DEFERRED_GROUPS along x, as many rows along y as
+//           that takes)
+//   +3      pairs deferred (counts past `capacity`)
 //
-// A pair that finds the list full (past `capacity`, or past the workgroups
-// one dimension of a dispatch may have) runs the fallback in place.
+// A pair that finds the list full (past `capacity`) is not tested: the
+// host sees more pairs deferred than there was room for and runs the
+// window again with more room, as it does when the hits overflow. So the
+// first dispatch never runs the fallback, whose code (a loop runs one pass
+// at least, see "Loops and lavapipe") cost every SIMD group of the large
+// kinds a kept edge of B against all of A's whether a lane took it or not:
+// 7.4k of a 128-vertex pair's 116.3k kernel instructions (cachegrind,
+// 1,000 pairs).
 
 const NO_DEFERRAL: u32 = 0xffffffffu;
 const DEFERRAL_COUNT: u32 = 3u;
-// Workgroups along x every device allows (maxComputeWorkgroupsPerDimension).
+// Workgroups along x (and y) every device allows
+// (maxComputeWorkgroupsPerDimension).
 const MAX_DEFERRED_GROUPS: u32 = 65535u;
 // Invocations per workgroup of "hulls_deferred" (src/gpu/layout.rs has
 // the same, as it has the two above; tests/gpu_layout.rs checks): one
@@ -2017,9 +2080,11 @@ const MAX_DEFERRED_GROUPS: u32 = 65535u;
 // deferred).
 const DEFERRED_WORKGROUP_SIZE: u32 = 8u;
 
-// How many pairs the window's deferred list holds.
+// How many pairs the window's deferred list holds: its whole output (a
+// dispatch of MAX_DEFERRED_GROUPS squared workgroups takes more than a
+// 32-bit count of pairs).
 fn deferral_limit() -> u32 {
-    return min(params.capacity, DEFERRED_WORKGROUP_SIZE * MAX_DEFERRED_GROUPS);
+    return params.capacity;
 }
 
 // The slot a large kind's invocation may defer its pair from (none for the
@@ -2028,33 +2093,36 @@ fn deferral_slot(task: Task) -> u32 {
     return select(NO_DEFERRAL, params.pair_base + task.index, task.live);
 }
 
-// Puts the pair in window slot `slot` on the deferred list (and counts the
-// second dispatch's workgroups); false where it cannot be deferred.
-fn defer_pair(slot: u32) -> bool {
+// Puts the pair in window slot `slot` on the deferred list (none for a lane
+// past the kind's last pair) and counts the second dispatch's workgroups:
+// the one that starts with the k-th pair widens the dispatch to its own
+// column and row. Past the list's end the pair is only counted.
+fn defer_pair(slot: u32) {
     if slot == NO_DEFERRAL {
-        return false;
+        return;
     }
     let k = atomicAdd(&counters[params.deferral + DEFERRAL_COUNT], 1u);
     if k >= deferral_limit() {
-        return false;
+        return;
     }
     if k % DEFERRED_WORKGROUP_SIZE == 0u {
-        atomicAdd(&counters[params.deferral], 1u);
+        let group = k / DEFERRED_WORKGROUP_SIZE;
+        atomicMax(&counters[params.deferral], min(group + 1u, MAX_DEFERRED_GROUPS));
+        atomicMax(&counters[params.deferral + 1u], group / MAX_DEFERRED_GROUPS + 1u);
     }
     if k == 0u {
-        atomicStore(&counters[params.deferral + 1u], 1u);
         atomicStore(&counters[params.deferral + 2u], 1u);
     }
     hits[params.capacity - 1u - k] = HitRecord(slot, 0u, 0.0, 0u);
-    return true;
 }
 
 // The prologue of "hulls_deferred": invocation k takes the k-th deferred
-// pair (a one-dimensional dispatch; lanes past the list repeat its last
-// pair and write nothing). `local` is k, where the epilogue writes.
+// pair (workgroups in rows of MAX_DEFERRED_GROUPS; lanes past the list
+// repeat its last pair and write nothing). `local` is k, where the
+// epilogue writes.
 fn begin_deferred(group: vec3<u32>, local: u32) -> Task {
     let count = min(atomicLoad(&counters[params.deferral + DEFERRAL_COUNT]), deferral_limit());
-    let index = group.x * DEFERRED_WORKGROUP_SIZE + local;
+    let index = (group.y * MAX_DEFERRED_GROUPS + group.x) * DEFERRED_WORKGROUP_SIZE + local;
     let k = min(index, max(count, 1u) - 1u);
     let slot = hits[params.capacity - 1u - k].pair;
     return Task(k, slot, index < count, pairs[slot]);
@@ -2186,7 +2254,7 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // kept edges the edge query caches: 64, or 32 ("hulls_gridded32", a hull
 // above 64 vertices and none above 128). Each is a constant of its entry point, so
 // the code it leaves out is not compiled in.
-fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, defer_slot: u32) -> PairResult {
+fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32) -> PairResult {
     let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
     let none = Separation(LOWEST, 0u);
     let query_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded, cached && slots > 8u, none, edge_tolerance, slack);
@@ -2202,7 +2270,7 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
     var edge: EdgeSeparation;
     if wide {
-        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor, defer_slot, slots);
+        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor, deferring, defer_slot, slots, blocks);
     } else if cached {
         edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots, query_a.hot, query_b.hot);
     } else {
@@ -2230,8 +2298,11 @@ fn body_shape(body: u32) -> HullRecord {
 // The pair functions, one per kind (src/gpu/spatial.rs: ENTRY_POINTS).
 
 // Two hulls; `wide` for "hulls_large", "hulls_gridded" and
-// "hulls_gridded32", `cached` for "hulls_cached", `gridded` for the last two.
-fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, defer_slot: u32) -> PairResult {
+// "hulls_gridded32", `cached` for "hulls_cached", `gridded` for the last two;
+// `deferring` in the wide kinds' first dispatch (see "Deferred pairs");
+// `blocks` the WideCrossings blocks the wide kinds' hulls need (2 for
+// hulls of up to 128 vertices, 4 up to 256; 1 in the other kinds).
+fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32) -> PairResult {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
     let xf_ab = inv_mul_transforms3(xf_a, xf_b);
@@ -2239,7 +2310,7 @@ fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, d
     let hull_a = body_shape(pair.a);
     let hull_b = body_shape(pair.b);
     let sizes = hull_a.size + hull_b.size;
-    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, slots, gridded, defer_slot);
+    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, slots, gridded, deferring, defer_slot, blocks);
 }
 
 // A hull and a sphere, either way round: one call for both orders, so that
@@ -2267,7 +2338,7 @@ fn spheres_pair(pair: Pair) -> PairResult {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false, 0u, false, NO_DEFERRAL));
+    finish(task, hulls_pair(task.pair, false, false, 0u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -2285,47 +2356,47 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 64u, false, deferral_slot(task)));
+    finish(task, hulls_pair(task.pair, true, false, 64u, false, true, deferral_slot(task), 4u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 32u, false, NO_DEFERRAL));
+    finish(task, hulls_pair(task.pair, false, true, 32u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached64(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 64u, false, NO_DEFERRAL));
+    finish(task, hulls_pair(task.pair, false, true, 64u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 64u, true, deferral_slot(task)));
+    finish(task, hulls_pair(task.pair, true, false, 64u, true, true, deferral_slot(task), 4u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_small(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 8u, false, NO_DEFERRAL));
+    finish(task, hulls_pair(task.pair, false, true, 8u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 16u, false, NO_DEFERRAL));
+    finish(task, hulls_pair(task.pair, false, true, 16u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded32(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 32u, true, deferral_slot(task)));
+    finish(task, hulls_pair(task.pair, true, false, 32u, true, true, deferral_slot(task), 2u));
 }
 
 @compute @workgroup_size(DEFERRED_WORKGROUP_SIZE)
 fn hulls_deferred(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin_deferred(group, local);
-    finish_deferred(task, hulls_pair(task.pair, true, false, 64u, false, NO_DEFERRAL));
+    finish_deferred(task, hulls_pair(task.pair, true, false, 64u, false, false, NO_DEFERRAL, 4u));
 }

@@ -14,9 +14,7 @@ use super::dimension::Dimension;
 use super::dispatch::record_bytes;
 use super::kinds::{KindRanges, PAIR_KINDS};
 use super::layout::HitRecord;
-use super::windows::{
-    DEFERRAL_COUNT, Window, deferral_limit, deferral_word, rerun_capacity, timestamp_offset,
-};
+use super::windows::{DEFERRAL_COUNT, Window, deferral_word, rerun_capacity, timestamp_offset};
 
 /// What one mapped staging buffer held.
 pub(crate) struct Readout {
@@ -64,9 +62,11 @@ pub(crate) fn read_staging<D: Dimension>(
         } else {
             0
         };
-        let deferred = deferred_word.min(deferral_limit(window.capacity));
+        // Every pair the kernel deferred, those that found the list full
+        // (and were not tested) too.
+        let deferred = deferred_word;
         if u64::from(count) + u64::from(deferred) > u64::from(window.capacity) {
-            let needed = count.saturating_add(deferred_word);
+            let needed = count.saturating_add(deferred);
             window.capacity = rerun_capacity(needed, window.ranges.counts.iter().sum());
             overflowed += 1;
             continue;

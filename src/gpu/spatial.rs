@@ -852,27 +852,29 @@ mod tests {
         faces(v).div_ceil(32) + 1
     }
 
-    /// The same for `hulls_large`, whose edge query runs, in one SIMD group,
-    /// both of its paths (`find_max_edge_separation_large`): the two hulls'
-    /// hot faces found 32 a step and their kept edges 64 a step; the pairs
-    /// whose A keeps at most `slots` edges (64, or 32 in `hulls_gridded32`)
-    /// take each kept edge of B once, its crossings with the cached edges
-    /// offered four a step (at most `slots / 4` steps, at least one); the others take
-    /// each kept edge of B once, test it against all of A's 64 a step and
-    /// offer its crossings `WIDE.offers` a step (and one step more that
-    /// finds none left). Every edge kept, every pair crossing. (The large
-    /// kinds defer those other pairs to `hulls_deferred`, which runs the
-    /// same loops on them; a pair that finds the deferred list full runs
-    /// the fallback in place: the bound counts it either way.)
-    fn large_pair_iterations(va: u64, vb: u64, slots: u64) -> u64 {
+    /// The same for the large kinds, whose edge query
+    /// (`find_max_edge_separation_large`) finds the two hulls' hot faces
+    /// 32 a step and their kept edges 64 a step; then the pairs whose A
+    /// keeps at most `slots` edges (64, or 32 in `hulls_gridded32`) take
+    /// each kept edge of B once and offer its crossings with the cached
+    /// edges `offers` a step (at most `slots / offers` steps, at least one).
+    /// The first dispatch defers the other pairs; `hulls_deferred` runs
+    /// both paths in one SIMD group (`fallback`), the other taking each
+    /// kept edge of B once, testing it against all of A's 64 a step and
+    /// offering its crossings `WIDE.offers` a step (and one step more that
+    /// finds none left). Every edge kept, every pair crossing.
+    fn large_pair_iterations(va: u64, vb: u64, slots: u64, offers: u64, fallback: bool) -> u64 {
         let (ea, eb) = (edges(va), edges(vb));
         let masks = (ea.div_ceil(64) + 1)
             + (eb.div_ceil(64) + 1)
             + hot_face_iterations(va)
             + hot_face_iterations(vb);
-        let cached = (eb + 1) + eb * slots.div_ceil(4);
-        let fallback =
-            (eb + 1) + eb * (ea.div_ceil(WIDE.edges) + 1) + eb * (ea.div_ceil(WIDE.offers) + 1);
+        let cached = (eb + 1) + eb * slots.div_ceil(offers);
+        let fallback = if fallback {
+            (eb + 1) + eb * (ea.div_ceil(WIDE.edges) + 1) + eb * (ea.div_ceil(WIDE.offers) + 1)
+        } else {
+            0
+        };
         face_iterations(va, vb, &WIDE) + masks + cached + fallback
     }
 
@@ -884,12 +886,21 @@ mod tests {
     fn the_loops_stay_under_lavapipes_limit() {
         let (narrow_most, most) = (WIDE_HULL_VERTICES as u64, MAX_HULL_VERTICES as u64);
         let narrow = hull_pair_iterations(narrow_most, narrow_most, &NARROW);
-        let wide = large_pair_iterations(most, most, 64);
+        // Offers a step as the kernel's edge query picks them.
+        let wide = large_pair_iterations(most, most, 64, 2, false);
+        let deferred = large_pair_iterations(most, most, 64, 4, true);
         let gridded32_most = GRIDDED32_HULL_VERTICES as u64;
-        let gridded32 = large_pair_iterations(gridded32_most, gridded32_most, 32);
+        let gridded32 = large_pair_iterations(gridded32_most, gridded32_most, 32, 1, false);
         assert!(
             gridded32 < LAVAPIPE_LOOP_ITERATIONS,
             "gridded32: {gridded32}"
+        );
+        assert!(deferred < LAVAPIPE_LOOP_ITERATIONS, "deferred: {deferred}");
+        // One offer a step would not do for the largest hulls.
+        let one_offer = large_pair_iterations(most, most, 64, 1, false);
+        assert!(
+            one_offer > LAVAPIPE_LOOP_ITERATIONS,
+            "one offer: {one_offer}"
         );
         assert!(narrow < LAVAPIPE_LOOP_ITERATIONS, "narrow: {narrow}");
         let cached_most = CACHED_HULL_VERTICES as u64;

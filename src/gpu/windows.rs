@@ -24,7 +24,7 @@ use super::buffers::too_large;
 use super::dispatch::{DEFERRED_KIND, Dispatch, StagingCopy, grid, params_offset, record_bytes};
 use super::error::GpuError;
 use super::kinds::{BodyClasses, KindRanges, sort_by_kind};
-use super::layout::{DEFERRAL_COUNT_WORD, DEFERRED_WORKGROUP_SIZE, MAX_DEFERRED_GROUPS, Params};
+use super::layout::{DEFERRAL_COUNT_WORD, Params};
 use crate::types::Pair;
 
 /// A window's output is sized at this many times the hits per pair of the
@@ -38,17 +38,11 @@ pub(crate) const CAPACITY_SLACK: u64 = 256;
 /// Words of each window's deferral record in the counters buffer: the
 /// second dispatch's workgroups (x, y, z), the pairs deferred, four unused.
 pub(crate) const DEFERRAL_WORDS: u64 = 8;
-/// Where the count of pairs deferred is among them (it counts past
-/// [`deferral_limit`]).
+/// Where the count of pairs deferred is among them (it counts past the
+/// window's capacity: a pair that finds the list full is counted, not
+/// tested, and the window runs again with more room).
 pub(crate) const DEFERRAL_COUNT: u64 = DEFERRAL_COUNT_WORD as u64;
 
-/// How many pairs a window's deferred list holds (`deferral_limit` in
-/// `shaders/sat3.wgsl`): its output's far end, as many as one dimension of
-/// a dispatch takes.
-pub(crate) fn deferral_limit(capacity: u32) -> u32 {
-    u64::from(capacity).min(u64::from(DEFERRED_WORKGROUP_SIZE) * u64::from(MAX_DEFERRED_GROUPS))
-        as u32
-}
 /// Bytes of one window's workgroup counts in the indirect buffer.
 pub(crate) const INDIRECT_BYTES: u64 = 16;
 
