@@ -1211,8 +1211,55 @@ fn hot_face_bit(hull: HullRecord, f: u32, last: u32, inner: vec4<f32>, extra: ve
     return select(0u, 1u << (f & 31u), hot && f <= last);
 }
 
-// Faces `f` to `f + 31` hot, in straight-line code.
-fn hot_face_word(hull: HullRecord, f: u32, last: u32, inner: vec4<f32>, extra: vec2<f32>, level: f32, limit: f32, allowance: f32) -> u32 {
+// Bit `run & 31` set if run `run` (up to `last_run`) may hold a hot face:
+// its cone's bound on `n . c - d` (`order`, see hot_faces) is hot.
+fn warm_run_bit(hull: HullRecord, run: u32, last_run: u32, order: FaceOrder, radius: f32, extra: vec2<f32>, level: f32, limit: f32, allowance: f32) -> u32 {
+    let cone = textureLoad(hull_floats, texel(face_cone_texel(hull, min(run, last_run))), 0);
+    let warm = face_bound_hot(face_cone_bound(cone, order), radius, extra, level, limit, allowance);
+    return select(0u, 1u << (run & 31u), warm && run <= last_run);
+}
+
+// Runs `run` to `run + 31` that may hold a hot face, in straight-line code.
+fn warm_run_word(hull: HullRecord, run: u32, last_run: u32, order: FaceOrder, radius: f32, extra: vec2<f32>, level: f32, limit: f32, allowance: f32) -> u32 {
+    var word = 0u;
+    word |= warm_run_bit(hull, run, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 1u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 2u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 3u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 4u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 5u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 6u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 7u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 8u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 9u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 10u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 11u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 12u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 13u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 14u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 15u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 16u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 17u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 18u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 19u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 20u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 21u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 22u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 23u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 24u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 25u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 26u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 27u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 28u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 29u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 30u, last_run, order, radius, extra, level, limit, allowance);
+    word |= warm_run_bit(hull, run + 31u, last_run, order, radius, extra, level, limit, allowance);
+    return word;
+}
+
+// The hot faces of run `run` (up to `last`), at their bits in their word.
+fn hot_run_bits(hull: HullRecord, run: u32, last: u32, inner: vec4<f32>, extra: vec2<f32>, level: f32, limit: f32, allowance: f32) -> u32 {
+    let f = 8u * run;
     return hot_face_bit(hull, f, last, inner, extra, level, limit, allowance)
         | hot_face_bit(hull, f + 1u, last, inner, extra, level, limit, allowance)
         | hot_face_bit(hull, f + 2u, last, inner, extra, level, limit, allowance)
@@ -1220,58 +1267,72 @@ fn hot_face_word(hull: HullRecord, f: u32, last: u32, inner: vec4<f32>, extra: v
         | hot_face_bit(hull, f + 4u, last, inner, extra, level, limit, allowance)
         | hot_face_bit(hull, f + 5u, last, inner, extra, level, limit, allowance)
         | hot_face_bit(hull, f + 6u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 7u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 8u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 9u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 10u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 11u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 12u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 13u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 14u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 15u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 16u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 17u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 18u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 19u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 20u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 21u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 22u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 23u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 24u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 25u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 26u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 27u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 28u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 29u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 30u, last, inner, extra, level, limit, allowance)
-        | hot_face_bit(hull, f + 31u, last, inner, extra, level, limit, allowance);
+        | hot_face_bit(hull, f + 7u, last, inner, extra, level, limit, allowance);
+}
+
+// `word` ORed into word `w` of `bits` (of `blocks`, see face_is_hot).
+fn add_face_word(bits: FaceBits, word: u32, w: u32, blocks: u32) -> FaceBits {
+    var result = bits;
+    let at = vec4<u32>(w);
+    result.w0 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(0u, 1u, 2u, 3u) == at);
+    if blocks > 1u {
+        result.w1 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(4u, 5u, 6u, 7u) == at);
+    }
+    if blocks > 2u {
+        result.w2 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(8u, 9u, 10u, 11u) == at);
+        result.w3 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(12u, 13u, 14u, 15u) == at);
+    }
+    return result;
 }
 
 // The hot faces of `hull` against the other hull's inner ball (`inner`, in
 // `hull`'s frame) at the edge query's first level (the floor: the level
-// only rises), 32 a step; every face while the level is the lowest value
-// (nothing is skipped then, as in skips_edge).
+// only rises); every face while the level is the lowest value (nothing is
+// skipped then, as in skips_edge).
+//
+// Runs first: the faces of a run of eight have normals in a narrow cone
+// (see "Runs of faces"), and with `o`, `r1` this hull's inner ball and
+// `v = c - o`, every face of the run has
+//
+//     n . c - d = n . v - (d - n . o) <= n . v - r1 <= face_cone_bound(cone)
+//
+// (FaceOrder with `lowered` = r1 less an allowance for rounding, as
+// face_order's). face_bound_hot only rises with `n . c - d`, so a run
+// whose bound is not hot holds no hot face: one texel rules out eight.
+// Then each lane reads the planes of its own warm runs, one run a step,
+// and marks their faces one by one as before, so the bits are the same.
 fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, blocks: u32) -> FaceBits {
     let level = scan_level(EdgeSeparation(LOWEST, 0u, 0u), tolerance, floor);
     let extra = face_bound_extra(hull);
     let last = hull.face_count - 1u;
     let edge_faces = textureLoad(hull_ints, texel(hull.int_base + hull.edge_count + 1u), 0).z;
     var bits = FaceBits(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), edge_faces);
-    let all = level <= LOWEST;
-    for (var f = 0u; f < hull.face_count; f += 32u) {
-        var word = hot_face_word(hull, f, last, inner, extra, level, limit, 3.0 * slack);
-        if all {
-            word = ~0u;
+    if level <= LOWEST {
+        bits.w0 = vec4<u32>(~0u);
+        bits.w1 = vec4<u32>(~0u);
+        bits.w2 = vec4<u32>(~0u);
+        bits.w3 = vec4<u32>(~0u);
+        return bits;
+    }
+    let own = hull_inner(hull);
+    let towards = inner.xyz - own.xyz;
+    let length = length3(towards);
+    let rounding = 32.0 * F32_EPSILON * ((length3(inner.xyz) + length3(own.xyz)) + 2.0 * hull.reach) + length * (1.0 / 65536.0);
+    let order = FaceOrder(0u, towards, length, own.w - rounding, true);
+    let allowance = 3.0 * slack;
+    let last_run = last >> 3u;
+    var warm = vec2<u32>(0u);
+    for (var run = 0u; run <= last_run; run += 32u) {
+        let word = warm_run_word(hull, run, last_run, order, inner.w, extra, level, limit, allowance);
+        warm |= select(vec2<u32>(0u), vec2<u32>(word), vec2<u32>(run >> 5u) == vec2<u32>(0u, 1u));
+    }
+    loop {
+        if all(warm == vec2<u32>(0u)) {
+            break;
         }
-        let w = vec4<u32>(f >> 5u);
-        bits.w0 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(0u, 1u, 2u, 3u) == w);
-        if blocks > 1u {
-            bits.w1 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(4u, 5u, 6u, 7u) == w);
-        }
-        if blocks > 2u {
-            bits.w2 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(8u, 9u, 10u, 11u) == w);
-            bits.w3 |= select(vec4<u32>(0u), vec4<u32>(word), vec4<u32>(12u, 13u, 14u, 15u) == w);
-        }
+        let run = lowest_slot(warm);
+        warm = remove_slot(warm, run);
+        bits = add_face_word(bits, hot_run_bits(hull, run, last, inner, extra, level, limit, allowance), run >> 2u, blocks);
     }
     return bits;
 }

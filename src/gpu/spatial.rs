@@ -763,6 +763,77 @@ mod tests {
         );
     }
 
+    /// The kernel's hot_faces passes over a run of eight faces whose cone
+    /// bound on `n . c - d` is not hot: that bound (`face_cone_bound` with
+    /// `lowered` = the hull's inner radius less the kernel's rounding
+    /// allowance) is at least `n . c - d` as hot_face_bit computes it, for
+    /// every face of every run, for hulls of 4 to 256 vertices, plates and
+    /// boxes, against centres near, inside, far and 10,000 units out; and it
+    /// is not vacuous: it is below the deepest face's value by a tenth of
+    /// the size for many runs.
+    #[test]
+    fn a_runs_cone_bounds_each_faces_hot_value() {
+        use crate::d3::Hull;
+        use crate::d3::math::length3;
+        use crate::d3::sat::{FaceOrder, face_cone_bound};
+        use crate::generate::d3::{random_direction, random_hull};
+        use rand::RngExt;
+        let mut rng = crate::generate::rng(0x7a3);
+        let mut hulls = vec![
+            Hull::cuboid(Vec3::new(1.0, 0.2, 0.5)).expect("a valid box"),
+            Hull::cuboid(Vec3::new(40.0, 1.0, 3.0)).expect("a valid box"),
+        ];
+        for n in [4, 8, 16, 32, 64, 96, 128, 192, 256] {
+            let radius = rng.random_range(0.1..10.0);
+            hulls.push(random_hull(&mut rng, n, radius, 1.0));
+            hulls.push(random_hull(&mut rng, n.max(8), 1.0, 0.02));
+        }
+        let (mut cold, mut runs) = (0, 0);
+        for hull in &hulls {
+            let lanes = hull.lanes();
+            let (own, r1) = (lanes.inner_centre, lanes.inner_radius);
+            for trial in 0..60 {
+                let far = if trial % 5 == 4 { 1.0e4 } else { 0.0 };
+                let distance = rng.random_range(0.0..3.0) * hull.size() + far;
+                let centre = hull.centroid() + distance * random_direction(&mut rng);
+                // The kernel's hot_faces, in its order of operations.
+                let towards = centre - own;
+                let length = length3(towards);
+                let rounding = 32.0
+                    * f32::EPSILON
+                    * ((length3(centre) + length3(own)) + 2.0 * lanes.reach)
+                    + length * (1.0 / 65536.0);
+                let order = FaceOrder {
+                    first: 0,
+                    towards,
+                    length,
+                    lowered: r1 - rounding,
+                };
+                let sides: Vec<f32> = (0..hull.face_count())
+                    .map(|f| dot3(hull.normals()[f], centre) - hull.offsets()[f])
+                    .collect();
+                let deepest = sides.iter().copied().fold(f32::MIN, f32::max);
+                for (run, cone) in lanes.face_cones.iter().enumerate() {
+                    let bound = face_cone_bound(*cone, &order);
+                    for (f, &side) in sides.iter().enumerate().skip(8 * run).take(8) {
+                        assert!(
+                            side <= bound,
+                            "a hull of {} vertices, face {f} of run {run}: n . c - d = {side} \
+                             above the run's bound {bound} (centre {centre})",
+                            hull.vertices().len()
+                        );
+                    }
+                    cold += usize::from(bound < deepest - 0.1 * hull.size());
+                    runs += 1;
+                }
+            }
+        }
+        assert!(
+            cold * 4 > runs,
+            "the run bound is a tenth of the size below the deepest face for only {cold} of {runs} runs"
+        );
+    }
+
     /// lavapipe ends a SIMD group's loops after this many iterations in all.
     const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
 
@@ -847,9 +918,11 @@ mod tests {
         face_query(faces(va), vb) + face_query(faces(vb), va)
     }
 
-    /// The loop that finds a hull's hot faces, 32 a step (`hot_faces`).
+    /// The loops that find a hull's hot faces (`hot_faces`): its runs'
+    /// cones 32 a step, then each run that may hold one, one a step.
     fn hot_face_iterations(v: u64) -> u64 {
-        faces(v).div_ceil(32) + 1
+        let runs = faces(v).div_ceil(8);
+        (runs.div_ceil(32) + 1) + (runs + 1)
     }
 
     /// The same for the large kinds, whose edge query

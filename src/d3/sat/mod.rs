@@ -79,6 +79,9 @@ mod walk;
 pub use edges::{find_max_edge_separation, find_max_edge_separation_brute};
 pub use faces::find_max_face_separation;
 pub(crate) use lanes::most_opposed_face;
+// The kernel's hot_faces bounds runs of faces as the face queries do.
+#[cfg(test)]
+pub(crate) use faces::{FaceOrder, face_cone_bound};
 pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 #[cfg(feature = "testing")]
 #[doc(hidden)]
