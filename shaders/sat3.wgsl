@@ -1951,6 +1951,133 @@ fn kept_edges_wide(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCrossing
     return kept;
 }
 
+// ---- Kept edges face by face ------------------------------------------------
+//
+// kept_edges_wide reads every edge's two faces (a 128-vertex hull: 378
+// edges, 95 texels, 756 bit tests), yet a pair's hot faces are few (a
+// patch facing the other hull). So where a hull has at most
+// FACE_BY_FACE_MOST hot faces, each lane takes its own hot faces one a step
+// and sets the edges of each face's loop (face_loop_edges in src/gpu/
+// spatial.rs: the edge from loop vertex k to k + 1, parallel to the vertex
+// loops), four a step. An edge is kept when a face of it is hot either way,
+// so the set is the same. A hull with more hot faces (at the lowest level
+// every face is hot) is taken edge by edge as before.
+const FACE_BY_FACE_MOST: u32 = 32u;
+
+fn count_faces(bits: FaceBits, blocks: u32) -> u32 {
+    var c = countOneBits(bits.w0);
+    if blocks > 1u {
+        c += countOneBits(bits.w1);
+    }
+    if blocks > 2u {
+        c += countOneBits(bits.w2) + countOneBits(bits.w3);
+    }
+    return (c.x + c.y) + (c.z + c.w);
+}
+
+fn any_face(bits: FaceBits, blocks: u32) -> bool {
+    var words = bits.w0;
+    if blocks > 1u {
+        words |= bits.w1;
+    }
+    if blocks > 2u {
+        words |= bits.w2 | bits.w3;
+    }
+    return any(words != vec4<u32>(0u));
+}
+
+// The lowest face in `bits` (which must hold one).
+fn lowest_face(bits: FaceBits, blocks: u32) -> u32 {
+    let zero = vec4<u32>(0u);
+    var q = bits.w0;
+    var first = 0u;
+    if blocks > 1u {
+        var later = bits.w1;
+        var at = 4u;
+        if blocks > 2u {
+            let in_w2 = any(bits.w2 != zero);
+            let in_w1 = any(bits.w1 != zero);
+            later = select(select(bits.w3, bits.w2, in_w2), bits.w1, in_w1);
+            at = select(select(12u, 8u, in_w2), 4u, in_w1);
+        }
+        let in_w0 = any(bits.w0 != zero);
+        q = select(later, bits.w0, in_w0);
+        first = select(at, 0u, in_w0);
+    }
+    var word = 3u;
+    var b = q.w;
+    if q.z != 0u { word = 2u; b = q.z; }
+    if q.y != 0u { word = 1u; b = q.y; }
+    if q.x != 0u { word = 0u; b = q.x; }
+    return 32u * (first + word) + firstTrailingBit(b);
+}
+
+// `bits` without face `f`.
+fn remove_face(bits: FaceBits, f: u32, blocks: u32) -> FaceBits {
+    let keep = vec4<u32>(~(1u << (f & 31u)));
+    let all_set = vec4<u32>(~0u);
+    let w = vec4<u32>(f >> 5u);
+    var result = bits;
+    result.w0 &= select(all_set, keep, vec4<u32>(0u, 1u, 2u, 3u) == w);
+    if blocks > 1u {
+        result.w1 &= select(all_set, keep, vec4<u32>(4u, 5u, 6u, 7u) == w);
+    }
+    if blocks > 2u {
+        result.w2 &= select(all_set, keep, vec4<u32>(8u, 9u, 10u, 11u) == w);
+        result.w3 &= select(all_set, keep, vec4<u32>(12u, 13u, 14u, 15u) == w);
+    }
+    return result;
+}
+
+// Loop entry `at`'s edge (the face loop edges from texel `base`).
+fn loop_edge(base: u32, at: u32) -> u32 {
+    return textureLoad(hull_ints, texel(base + at / 4u), 0)[at & 3u];
+}
+
+fn add_edge_wide(edges: WideCrossings, e: u32, blocks: u32) -> WideCrossings {
+    return place_bits8_wide(edges, 1u << (e & 7u), e & ~7u, blocks);
+}
+
+// The edges of `hull` with a face in `hot`, face by face: the edges of
+// each face's loop, four a step (past the loop's last, the last again).
+fn kept_edges_of_faces(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCrossings {
+    let base = textureLoad(hull_ints, texel(hull.int_base + hull.edge_count + 1u), 0).w;
+    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    var kept = WideCrossings(empty, empty, empty, empty);
+    var faces = hot;
+    loop {
+        if !any_face(faces, blocks) {
+            break;
+        }
+        let f = lowest_face(faces, blocks);
+        faces = remove_face(faces, f, blocks);
+        let record = textureLoad(hull_ints, texel(hull.int_base + hull.edge_count + f), 0);
+        let last = record.x + record.y - 1u;
+        for (var at = record.x; at <= last; at += 4u) {
+            kept = add_edge_wide(kept, loop_edge(base, at), blocks);
+            kept = add_edge_wide(kept, loop_edge(base, min(at + 1u, last)), blocks);
+            kept = add_edge_wide(kept, loop_edge(base, min(at + 2u, last)), blocks);
+            kept = add_edge_wide(kept, loop_edge(base, min(at + 3u, last)), blocks);
+        }
+    }
+    return kept;
+}
+
+// The edges of `hull` with a hot face in `hot`: face by face where there
+// are few, else edge by edge; always edge by edge in the deferred dispatch
+// (`by_face` false: its pairs keep many edges, and its loops, with the
+// fallback's, must stay under lavapipe's limit; src/gpu/spatial.rs:
+// large_pair_iterations).
+fn kept_edges(hull: HullRecord, hot: FaceBits, blocks: u32, by_face: bool) -> WideCrossings {
+    var kept: WideCrossings;
+    if by_face && count_faces(hot, blocks) <= FACE_BY_FACE_MOST {
+        kept = kept_edges_of_faces(hull, hot, blocks);
+    } else {
+        kept = kept_edges_wide(hull, hot, blocks);
+    }
+    return kept;
+}
+
 // The crossings of B's current edge still to offer (slots), and the scan.
 struct SlotOffering {
     slots: vec2<u32>,
@@ -1988,8 +2115,8 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     let inner = hull_inner(hull_b);
     let inner_b = vec4<f32>(transform_point3(xf, inner.xyz), inner.w);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    let kept_a = kept_edges_wide(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor, blocks), blocks);
-    let kept_b = kept_edges_wide(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor, blocks), blocks);
+    let kept_a = kept_edges(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor, blocks), blocks, deferring);
+    let kept_b = kept_edges(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor, blocks), blocks, deferring);
     let count = count_wide(kept_a, blocks);
     let cached = count <= slots;
     // More than `slots`: the pair goes on to the window's second dispatch

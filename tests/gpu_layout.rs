@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use gpusat::gpu::layout::{DEFERRAL_COUNT_WORD, DEFERRED_WORKGROUP_SIZE, MAX_DEFERRED_GROUPS};
+use gpusat::gpu::layout::{
+    DEFERRAL_COUNT_WORD, DEFERRED_WORKGROUP_SIZE, FACE_BY_FACE_MOST, MAX_DEFERRED_GROUPS,
+};
 use gpusat::gpu::layout::{
     GRID_WGSL, GridParams, HitRecord, HullRecord, NARROW_WGSL, NarrowParams, PAIRS_WGSL,
     PairsParams, Params, SAT_WGSL, SAT3_WGSL, SCAN_WGSL, SORT_WGSL, ScanParams, ShapeTexel,
@@ -307,8 +309,9 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
     assert_eq!([texels[0][3], texels[1][3], texels[2][3]], [1.0, 2.0, 3.0]);
     assert_eq!(&texels[0][..3], xf.r.c0.to_array().as_slice());
     assert_eq!(&texels[2][..3], xf.r.c2.to_array().as_slice());
-    // The deferred pairs' constants are the host's.
+    // The deferred pairs' constants and the face-by-face limit are the host's.
     for (name, host) in [
+        ("FACE_BY_FACE_MOST", FACE_BY_FACE_MOST),
         ("DEFERRAL_COUNT", DEFERRAL_COUNT_WORD),
         ("MAX_DEFERRED_GROUPS", MAX_DEFERRED_GROUPS),
         ("DEFERRED_WORKGROUP_SIZE", DEFERRED_WORKGROUP_SIZE),

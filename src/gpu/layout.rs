@@ -60,6 +60,12 @@ pub const DEFERRAL_COUNT_WORD: u32 = 3;
 pub const MAX_DEFERRED_GROUPS: u32 = 65_535;
 pub const DEFERRED_WORKGROUP_SIZE: u32 = 8;
 
+/// The most hot faces a hull may have for the 3D kernel's large kinds to
+/// find its kept edges face by face (`FACE_BY_FACE_MOST` in
+/// `shaders/sat3.wgsl`, "Kept edges face by face"; tests/gpu_layout.rs
+/// checks): beyond, edge by edge.
+pub const FACE_BY_FACE_MOST: u32 = 32;
+
 /// Texels per texture row, as a power of two (`TEXTURE_WIDTH_LOG2` in the kernel).
 pub const TEXTURE_WIDTH_LOG2: u32 = 11;
 /// Texels per texture row.

@@ -307,6 +307,17 @@ pub(crate) fn library_texels(
                     }
                     texel
                 }));
+                // Each face's edges in the order of its loop (the edge from
+                // its vertex k to k + 1), four to a texel, parallel to the
+                // loops; where they are: face 1's loop record's other spare
+                // slot.
+                ints[face_1][3] = ints.len() as u32;
+                let loop_edges = face_loop_edges(hull);
+                ints.extend(loop_edges.chunks(4).map(|chunk| {
+                    let mut texel = [0; 4];
+                    texel[..chunk.len()].copy_from_slice(chunk);
+                    texel
+                }));
                 gridded.push(grid.is_some());
                 record
             }
@@ -316,6 +327,27 @@ pub(crate) fn library_texels(
         }
         records.push(record);
     }
+}
+
+/// For each face, in order, the edges of its loop: entry `k` of face `f`'s
+/// loop (`start + k`, as the vertex loops are numbered) is the edge from
+/// its vertex `k` to vertex `k + 1` (the kernel's `kept_edges_of_faces`).
+fn face_loop_edges(hull: &Hull) -> Vec<u32> {
+    let index: std::collections::HashMap<(u32, u32), u32> = hull
+        .edges()
+        .iter()
+        .enumerate()
+        .map(|(e, edge)| ((edge.v0.min(edge.v1), edge.v0.max(edge.v1)), e as u32))
+        .collect();
+    (0..hull.face_count())
+        .flat_map(|f| {
+            let face = hull.face(f);
+            (0..face.len()).map(|k| {
+                let (a, b) = (face[k], face[(k + 1) % face.len()]);
+                index[&(a.min(b), a.max(b))]
+            })
+        })
+        .collect()
 }
 
 /// The texel after a hull's edges' bound records: `k` and `delta` of the
@@ -834,6 +866,45 @@ mod tests {
         );
     }
 
+    /// Each face's loop edges (what the kernel's kept_edges_of_faces
+    /// reads) are the edges between its consecutive loop vertices, each
+    /// with the face on one side, and every edge appears in both of its
+    /// faces' loops: hulls of 4 to 256 vertices and a box.
+    #[test]
+    fn each_faces_loop_edges_are_its_edges() {
+        use crate::d3::Hull;
+        use crate::generate::d3::random_hull;
+        let mut rng = crate::generate::rng(0x10e);
+        let mut hulls = vec![Hull::cuboid(Vec3::new(1.0, 0.2, 0.5)).expect("a valid box")];
+        for n in [4, 16, 64, 128, 256] {
+            hulls.push(random_hull(&mut rng, n, 1.0, 1.0));
+        }
+        for hull in &hulls {
+            let loop_edges = face_loop_edges(hull);
+            let mut seen = vec![0; hull.edges().len()];
+            let mut at = 0;
+            for f in 0..hull.face_count() {
+                let face = hull.face(f);
+                for k in 0..face.len() {
+                    let e = loop_edges[at] as usize;
+                    let edge = hull.edges()[e];
+                    let (a, b) = (face[k], face[(k + 1) % face.len()]);
+                    assert!(
+                        (edge.v0, edge.v1) == (a, b) || (edge.v0, edge.v1) == (b, a),
+                        "face {f} entry {k}: edge {e} runs {} -> {}, the loop {a} -> {b}",
+                        edge.v0,
+                        edge.v1
+                    );
+                    assert!(edge.f0 as usize == f || edge.f1 as usize == f, "face {f}, edge {e}");
+                    seen[e] += 1;
+                    at += 1;
+                }
+            }
+            assert_eq!(at, loop_edges.len(), "entries past the last loop");
+            assert!(seen.iter().all(|&n| n == 2), "an edge not in exactly two loops: {seen:?}");
+        }
+    }
+
     /// lavapipe ends a SIMD group's loops after this many iterations in all.
     const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
 
@@ -925,9 +996,20 @@ mod tests {
         (runs.div_ceil(32) + 1) + (runs + 1)
     }
 
+    /// The loops that find a hull's kept edges face by face
+    /// (`kept_edges_of_faces`): at most `FACE_BY_FACE_MOST` hot faces a
+    /// lane, one a step and once more, each face's loop four edges a step
+    /// and once more, a face having at most `v` edges (lanes out of step:
+    /// each step waits on the largest face).
+    fn face_by_face_iterations(v: u64) -> u64 {
+        (u64::from(crate::gpu::layout::FACE_BY_FACE_MOST) + 1) * (v.div_ceil(4) + 1)
+    }
+
     /// The same for the large kinds, whose edge query
     /// (`find_max_edge_separation_large`) finds the two hulls' hot faces
-    /// 32 a step and their kept edges 64 a step; then the pairs whose A
+    /// (`hot_face_iterations`) and their kept edges, 64 a step or, but in
+    /// `hulls_deferred`, face by face (`face_by_face_iterations`: the SIMD
+    /// group runs both where its lanes differ); then the pairs whose A
     /// keeps at most `slots` edges (64, or 32 in `hulls_gridded32`) take
     /// each kept edge of B once and offer its crossings with the cached
     /// edges `offers` a step (at most `slots / offers` steps, at least one).
@@ -941,7 +1023,12 @@ mod tests {
         let masks = (ea.div_ceil(64) + 1)
             + (eb.div_ceil(64) + 1)
             + hot_face_iterations(va)
-            + hot_face_iterations(vb);
+            + hot_face_iterations(vb)
+            + if fallback {
+                0
+            } else {
+                face_by_face_iterations(va) + face_by_face_iterations(vb)
+            };
         let cached = (eb + 1) + eb * slots.div_ceil(offers);
         let fallback = if fallback {
             (eb + 1) + eb * (ea.div_ceil(WIDE.edges) + 1) + eb * (ea.div_ceil(WIDE.offers) + 1)
