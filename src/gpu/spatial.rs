@@ -344,6 +344,7 @@ fn face_loop_edges(hull: &Hull) -> Vec<u32> {
             let face = hull.face(f);
             (0..face.len()).map(|k| {
                 let (a, b) = (face[k], face[(k + 1) % face.len()]);
+                // A built hull is closed: every loop edge is one of its edges.
                 index[&(a.min(b), a.max(b))]
             })
         })
@@ -831,10 +832,9 @@ mod tests {
                 // The kernel's hot_faces, in its order of operations.
                 let towards = centre - own;
                 let length = length3(towards);
-                let rounding = 32.0
-                    * f32::EPSILON
-                    * ((length3(centre) + length3(own)) + 2.0 * lanes.reach)
-                    + length * (1.0 / 65536.0);
+                let rounding =
+                    32.0 * f32::EPSILON * ((length3(centre) + length3(own)) + 2.0 * lanes.reach)
+                        + length * (1.0 / 65536.0);
                 let order = FaceOrder {
                     first: 0,
                     towards,
@@ -895,13 +895,19 @@ mod tests {
                         edge.v0,
                         edge.v1
                     );
-                    assert!(edge.f0 as usize == f || edge.f1 as usize == f, "face {f}, edge {e}");
+                    assert!(
+                        edge.f0 as usize == f || edge.f1 as usize == f,
+                        "face {f}, edge {e}"
+                    );
                     seen[e] += 1;
                     at += 1;
                 }
             }
             assert_eq!(at, loop_edges.len(), "entries past the last loop");
-            assert!(seen.iter().all(|&n| n == 2), "an edge not in exactly two loops: {seen:?}");
+            assert!(
+                seen.iter().all(|&n| n == 2),
+                "an edge not in exactly two loops: {seen:?}"
+            );
         }
     }
 
