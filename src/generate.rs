@@ -113,7 +113,7 @@ impl SceneSpec {
     /// The reference distribution, with `vertices`-gon polygons only.
     pub fn reference(vertices: usize) -> SceneSpec {
         SceneSpec {
-            seed: 0x5A7_2D,
+            seed: 0x5_A72D,
             shapes: 4096,
             bodies: 4096,
             pairs: 1_000_000,

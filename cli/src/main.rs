@@ -532,8 +532,10 @@ fn resolve2(
         args.slop,
         scene.shapes.shapes().iter().map(|s| s.size()).collect(),
     )?;
-    if !(args.restitution.is_finite() && args.restitution >= 0.0)
-        || !(args.friction.is_finite() && args.friction >= 0.0)
+    if !(args.restitution.is_finite()
+        && args.restitution >= 0.0
+        && args.friction.is_finite()
+        && args.friction >= 0.0)
     {
         return Err(Error::option(
             "--restitution and --friction",

@@ -185,7 +185,7 @@ pub fn render(
         } else {
             outline.clone()
         };
-        if (stroke.width as f32) < 1.5 && typical_pixels(&camera, shapes, body) < 4.0 {
+        if stroke.width < 1.5 && typical_pixels(&camera, shapes, body) < 4.0 {
             // Too small to outline without turning black.
         } else {
             pixmap.stroke_path(&path, &edge, &stroke, identity, None);
