@@ -374,8 +374,15 @@ fn face_order(hull1: HullRecord, hull2: HullRecord, xf: Transform3, inner1: vec4
     let towards = centre - inner1.xyz;
     let first = 8u * face_start(hull1, direction_cell(towards));
     let length = length3(towards);
-    let allowance = 32.0 * F32_EPSILON * (((length3(xf.p) + length3(inner2.xyz)) + length3(inner1.xyz)) + 2.0 * hull1.reach) + length * (1.0 / 65536.0);
+    let allowance = run_bound_allowance((length3(xf.p) + length3(inner2.xyz)) + length3(inner1.xyz), hull1.reach, length);
     return FaceOrder(first, towards, length, (inner1.w + inner2.w) - allowance, grouped);
+}
+
+// What a run's bound takes off for rounding (see face_order): `lengths`,
+// what the two centres' lengths add to; `reach`, `hull1`'s; `length`,
+// that of `towards`.
+fn run_bound_allowance(lengths: f32, reach: f32, length: f32) -> f32 {
+    return 32.0 * F32_EPSILON * (lengths + 2.0 * reach) + length * (1.0 / 65536.0);
 }
 
 // Face number `t` of the query's order: from `first` on, going round.
@@ -1181,10 +1188,7 @@ fn face_marked_hot(marks: FaceMarks, side: f32, radius: f32, limit: f32) -> bool
 // (`w0` alone: the cached kinds'); the word chosen by selects (a private
 // array indexed at run time would live in memory).
 fn mark_face(bits: FaceBits, f: u32, hot: bool) -> FaceBits {
-    let bit = vec4<u32>(select(0u, 1u << (f & 31u), hot));
-    var result = bits;
-    result.w0 |= select(vec4<u32>(0u), bit, vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>(f >> 5u));
-    return result;
+    return add_face_word(bits, select(0u, 1u << (f & 31u), hot), f >> 5u, 1u);
 }
 
 // Whether face `f` is hot, of a hull of at most `128 blocks` faces (see
@@ -1317,7 +1321,7 @@ fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, sla
     let own = hull_inner(hull);
     let towards = inner.xyz - own.xyz;
     let length = length3(towards);
-    let rounding = 32.0 * F32_EPSILON * ((length3(inner.xyz) + length3(own.xyz)) + 2.0 * hull.reach) + length * (1.0 / 65536.0);
+    let rounding = run_bound_allowance(length3(inner.xyz) + length3(own.xyz), hull.reach, length);
     let order = FaceOrder(0u, towards, length, own.w - rounding, true);
     let allowance = 3.0 * slack;
     let last_run = last >> 3u;

@@ -57,14 +57,13 @@ pub(crate) fn read_staging<D: Dimension>(
             continue;
         }
         let count = word(index as u64);
-        let deferred_word = if defers {
+        // Every pair the kernel deferred, those that found the list full
+        // (and were not tested) too.
+        let deferred = if defers {
             word(deferral_word(window_count, index) + DEFERRAL_COUNT)
         } else {
             0
         };
-        // Every pair the kernel deferred, those that found the list full
-        // (and were not tested) too.
-        let deferred = deferred_word;
         if u64::from(count) + u64::from(deferred) > u64::from(window.capacity) {
             let needed = count.saturating_add(deferred);
             window.capacity = rerun_capacity(needed, window.ranges.counts.iter().sum());
