@@ -36,7 +36,7 @@ use super::dispatch::{Bindings, PARAM_SLOTS, PARAMS_STRIDE, SatPipelines, record
 use super::error::GpuError;
 use super::kinds::{BodyClasses, PAIR_KINDS};
 use super::layout::HitRecord;
-use super::readback::read_staging;
+use super::readback::{ReadScratch, read_staging};
 use super::windows::{
     DEFERRAL_WORDS, LayoutInput, Window, densest_ratio, first_capacity, layout, plan,
 };
@@ -166,7 +166,7 @@ pub struct GpuSat<D: Dimension> {
     hits_stride: u64,
     classes: BodyClasses,
     /// Scratch reused from call to call.
-    scratch: Vec<D::Hit>,
+    scratch: ReadScratch<D::Hit>,
     /// Hits per pair of the last batch (its densest window), for sizing outputs.
     hit_ratio: Option<f64>,
     /// Most bytes one binding may have.
@@ -272,7 +272,7 @@ impl<D: Dimension> GpuSat<D> {
             pairs_stride: storage_alignment,
             hits_stride: storage_alignment,
             classes: BodyClasses::default(),
-            scratch: Vec::new(),
+            scratch: ReadScratch::default(),
             hit_ratio: None,
             binding_limit,
             buffer_limit,

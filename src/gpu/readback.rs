@@ -5,14 +5,15 @@
 //! workgroups reserved them. A record's workgroup is its slot divided by the
 //! workgroup size, so the blocks are put in order by sorting one entry per
 //! block, and copied out in one pass: linear in the records. When the window
-//! was sorted by kind, each kind's slots are one run ascending in pair
-//! index, and the runs are merged through the slot-to-pair map.
+//! was sorted (by kind, and by A's shape within a kind), each record's slot
+//! is mapped to its pair through the slot-to-pair map and the hits are
+//! placed by pair index: linear in the window's pairs.
 
 use std::borrow::Cow;
 
 use super::dimension::Dimension;
 use super::dispatch::record_bytes;
-use super::kinds::{KindRanges, PAIR_KINDS};
+use super::kinds::KindRanges;
 use super::layout::HitRecord;
 use super::windows::{DEFERRAL_COUNT, Window, deferral_word, rerun_capacity, timestamp_offset};
 
@@ -35,7 +36,7 @@ pub(crate) fn read_staging<D: Dimension>(
     staging: &[u8],
     windows: &mut [Window<D::Hit>],
     (slot_order, workgroup_size, timestamps): (&[u32], u32, bool),
-    scratch: &mut Vec<D::Hit>,
+    scratch: &mut ReadScratch<D::Hit>,
 ) -> Readout {
     let window_count = windows.len();
     let defers = !D::DEFERRING_KINDS.is_empty();
@@ -111,13 +112,13 @@ const NOT_REPORTED: u32 = u32::MAX;
 /// Appends a window's records to `out` in pair order: the compacted ones
 /// and the deferred pairs' (those reported among them). `base` is the
 /// window's first pair's index in the batch and `slot_order` (for a window
-/// sorted by kind) the batch index of the pair in each slot; `scratch` is
-/// reused from call to call.
+/// sorted) the batch index of the pair in each slot; `scratch` is reused
+/// from call to call.
 fn append_window<D: Dimension>(
     (records, deferred): (&[HitRecord], &[HitRecord]),
     workgroup_size: u32,
     (ranges, base, slot_order): (&KindRanges, u32, &[u32]),
-    scratch: &mut Vec<D::Hit>,
+    scratch: &mut ReadScratch<D::Hit>,
     out: &mut Vec<D::Hit>,
 ) {
     if ranges.in_order {
@@ -130,18 +131,42 @@ fn append_window<D: Dimension>(
         }
         return;
     }
-    scratch.clear();
-    append_in_slot_order::<D>((records, deferred), workgroup_size, scratch);
-    // Slots back to pair indices: one ascending run per kind, merged.
-    let mut runs: [&[D::Hit]; PAIR_KINDS] = [&[]; PAIR_KINDS];
-    let mut rest = &scratch[..];
-    for (kind, run) in runs.iter_mut().enumerate() {
-        let end = ranges.starts.get(kind + 1).map_or(u32::MAX, |&start| start);
-        let split = rest.partition_point(|hit| D::hit_pair(hit) < end);
-        *run = &rest[..split];
-        rest = &rest[split..];
+    let ReadScratch { hits, places } = scratch;
+    hits.clear();
+    append_in_slot_order::<D>((records, deferred), workgroup_size, hits);
+    // Slots back to pair indices, and each hit to its pair's place (a pair
+    // has at most one hit).
+    let pairs = ranges.counts.iter().sum::<u32>() as usize;
+    places.clear();
+    places.resize(pairs, u32::MAX);
+    for (index, hit) in hits.iter_mut().enumerate() {
+        let pair = slot_order[D::hit_pair(hit) as usize];
+        D::set_hit_pair(hit, pair);
+        places[(pair - base) as usize] = index as u32;
     }
-    merge_runs::<D>(&runs, slot_order, out);
+    out.reserve(hits.len());
+    out.extend(
+        places
+            .iter()
+            .filter(|&&index| index != u32::MAX)
+            .map(|&index| hits[index as usize]),
+    );
+}
+
+/// What [`read_staging`] reuses from call to call: a window's hits in slot
+/// order, and where each of its pairs' hit is among them.
+pub(crate) struct ReadScratch<H> {
+    hits: Vec<H>,
+    places: Vec<u32>,
+}
+
+impl<H> Default for ReadScratch<H> {
+    fn default() -> Self {
+        ReadScratch {
+            hits: Vec::new(),
+            places: Vec::new(),
+        }
+    }
 }
 
 /// Appends the records in slot order: blocks ordered by workgroup, each
@@ -195,33 +220,6 @@ fn append_in_slot_order<D: Dimension>(
         }
     }
     out.extend(late.map(hit));
-}
-
-/// Merges runs of hits that are each ascending in pair index once their
-/// slots are mapped through `slot_order`, appending to `out`.
-fn merge_runs<D: Dimension>(
-    runs: &[&[D::Hit]; PAIR_KINDS],
-    slot_order: &[u32],
-    out: &mut Vec<D::Hit>,
-) {
-    let mut heads = [0usize; PAIR_KINDS];
-    out.reserve(runs.iter().map(|run| run.len()).sum());
-    loop {
-        let mut next: Option<(usize, u32)> = None;
-        for (kind, run) in runs.iter().enumerate() {
-            if let Some(hit) = run.get(heads[kind]) {
-                let pair = slot_order[D::hit_pair(hit) as usize];
-                if next.is_none_or(|(_, best)| pair < best) {
-                    next = Some((kind, pair));
-                }
-            }
-        }
-        let Some((kind, pair)) = next else { break };
-        let mut hit = runs[kind][heads[kind]];
-        D::set_hit_pair(&mut hit, pair);
-        out.push(hit);
-        heads[kind] += 1;
-    }
 }
 
 #[cfg(test)]
@@ -291,5 +289,66 @@ mod tests {
         append_in_slot_order::<Spatial>((&records, &[]), workgroup_size, &mut alone);
         let alone: Vec<u32> = alone.iter().map(|hit| hit.pair).collect();
         assert_eq!(alone, compacted, "slots out against slots expected");
+    }
+
+    /// A window sorted by kind and shape: slots (a workgroup of 4, two
+    /// kinds, one padding slot) in an order unrelated to the pairs', blocks
+    /// scrambled, one hit deferred. The hits come out in pair order, each
+    /// with its own record.
+    #[test]
+    fn a_sorted_windows_hits_come_out_in_pair_order() {
+        let workgroup_size = 4;
+        let base = 50;
+        // Slot -> pair: kind 0 in slots 0..3 (slot 3 padding), kind 1 in
+        // slots 4..8.
+        let slot_order = [52, 56, 50, u32::MAX, 55, 51, 54, 53];
+        let ranges = KindRanges {
+            counts: [3, 4, 0, 0, 0, 0, 0, 0, 0, 0],
+            starts: [0, 4, 8, 8, 8, 8, 8, 8, 8, 8],
+            slots: 8,
+            in_order: false,
+        };
+        // Hits: slots 0, 1, 2, 5, 7 compacted (second block first), slot 6
+        // deferred and reported; slot 4 no hit.
+        let slot_depth = |slot: u32| 1000.0 + slot as f32;
+        let with_depth = |slot: u32| HitRecord {
+            depth: slot_depth(slot),
+            ..record(slot)
+        };
+        let records = [
+            with_depth(5),
+            with_depth(7),
+            with_depth(0),
+            with_depth(1),
+            with_depth(2),
+        ];
+        let deferred = [with_depth(6)];
+        let mut scratch = ReadScratch::default();
+        let mut out = Vec::new();
+        append_window::<Spatial>(
+            (&records, &deferred),
+            workgroup_size,
+            (&ranges, base, &slot_order),
+            &mut scratch,
+            &mut out,
+        );
+        let pairs: Vec<u32> = out.iter().map(|hit| hit.pair).collect();
+        assert_eq!(
+            pairs,
+            [50, 51, 52, 53, 54, 56],
+            "pairs out against expected"
+        );
+        for hit in &out {
+            let slot = slot_order
+                .iter()
+                .position(|&pair| pair == hit.pair)
+                .unwrap() as u32;
+            assert_eq!(
+                hit.depth,
+                slot_depth(slot),
+                "pair {}: the record of its slot {slot}",
+                hit.pair
+            );
+        }
     }
 }

@@ -536,6 +536,9 @@ impl Dimension for Spatial {
             }),
             kind_of,
         );
+        // Hull data is large: neighbouring invocations share A's hull
+        // (`kinds`, "grouped by the shape of their body A").
+        classes.group_by_shape(bodies.iter().map(|body| body.shape));
         upload.grew |= r
             .body_transforms
             .ensure(context, r.transform_texels.len(), texture_rows)?;
