@@ -188,18 +188,6 @@ fn edge_texels(hull: HullRecord) -> u32 {
     return hull.float_base + hull.vertex_count + hull.face_count;
 }
 
-// Edge `e`'s normals (two texel reads).
-fn edge_normals(hull: HullRecord, e: u32) -> EdgeNormals {
-    let odd = (e & 1u) == 1u;
-    let at = edge_texels(hull) + 3u * (e >> 1u) + select(0u, 1u, odd);
-    let t0 = textureLoad(hull_floats, texel(at), 0);
-    let t1 = textureLoad(hull_floats, texel(at + 1u), 0);
-    return EdgeNormals(
-        select(t0.xyz, vec3<f32>(t0.zw, t1.x), odd),
-        select(vec3<f32>(t0.w, t1.xy), t1.yzw, odd),
-    );
-}
-
 // Edges `2 pair` and `2 pair + 1`'s normals (three texel reads).
 struct EdgePairNormals {
     first: EdgeNormals,
@@ -222,17 +210,30 @@ fn hull_inner(hull: HullRecord) -> vec4<f32> {
     return textureLoad(hull_floats, texel(edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u)), 0);
 }
 
-// Edge `e`'s bound record, in the hull's own frame: its faces' normals
-// with their offsets through its first vertex `p` (lanes.rs edge_planes'
-// `u . p` and `v . p`, the same bits).
+// Edge `e`'s record, three texels in the hull's own frame: its faces'
+// normals with their offsets through its first vertex `p` (lanes.rs
+// edge_planes' `u . p` and `v . p`, the same bits; the normals are those
+// of edge_pair_normals, the same bits), then `p` itself. The bound reads the
+// first two; an edge taken into the edge query reads all three, adjacent,
+// instead of its normals, its vertex indices and its vertex from three
+// arrays (one cache line or two instead of three or four).
 struct EdgeBoundRecord {
     u_plane: vec4<f32>,
     v_plane: vec4<f32>,
 }
 
+fn edge_record_texel(hull: HullRecord, e: u32) -> u32 {
+    return edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 1u + 3u * e;
+}
+
 fn edge_bound_record(hull: HullRecord, e: u32) -> EdgeBoundRecord {
-    let at = edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 1u + 2u * e;
+    let at = edge_record_texel(hull, e);
     return EdgeBoundRecord(textureLoad(hull_floats, texel(at), 0), textureLoad(hull_floats, texel(at + 1u), 0));
+}
+
+// Edge `e`'s first vertex, from its record (the bits of hull_vertex).
+fn edge_point(hull: HullRecord, e: u32) -> vec3<f32> {
+    return textureLoad(hull_floats, texel(edge_record_texel(hull, e) + 2u), 0).xyz;
 }
 
 // Edge `e`'s vertices and faces: (v0, v1, f0, f1).
@@ -793,15 +794,14 @@ struct MovedEdge {
 
 // B's edge `e` moved into A's frame by `xf`.
 fn moved_edge(hull_b: HullRecord, e: u32, xf: Transform3) -> MovedEdge {
-    let normals = edge_normals(hull_b, e);
-    let u = normals.u;
-    let v = normals.v;
-    let ends = hull_edge(hull_b, e);
+    let record = edge_bound_record(hull_b, e);
+    let u = record.u_plane.xyz;
+    let v = record.v_plane.xyz;
     return MovedEdge(
         rotate3(xf.r, u),
         rotate3(xf.r, v),
         rotate3(xf.r, cross3(v, u)),
-        transform_point3(xf, hull_vertex(hull_b, ends.x)),
+        transform_point3(xf, edge_point(hull_b, e)),
     );
 }
 
@@ -825,16 +825,16 @@ fn edge_step(scan: EdgeScan, hull_a: HullRecord, b: MovedEdge, i: u32, j: u32, t
     if scan.done {
         return scan;
     }
-    let normals = edge_normals(hull_a, i);
-    let u_a = normals.u;
-    let v_a = normals.v;
+    let record = edge_bound_record(hull_a, i);
+    let u_a = record.u_plane.xyz;
+    let v_a = record.v_plane.xyz;
     let arc_a = cross3(v_a, u_a);
     let crossing = gauss_test(u_a, v_a, arc_a, b.u, b.v, b.arc);
     if crossing.z == 0.0 || nearly_parallel(crossing.x, crossing.y, arc_a) {
         return scan;
     }
     let axis = edge_axis(b.u, b.v, crossing.x, crossing.y);
-    let separation = dot3(axis, b.point - hull_vertex(hull_a, hull_edge(hull_a, i).x));
+    let separation = dot3(axis, b.point - edge_point(hull_a, i));
     var result = scan;
     if separation > scan.best.value + tolerance && separation > floor {
         result.best = EdgeSeparation(separation, i, j);
@@ -1146,16 +1146,16 @@ struct FaceMarks {
     allowance: f32,
 }
 
-// The hull's `k` and `delta`, in the texel after the edges' bound records.
+// The hull's `k` and `delta`, in the texel after the edges' records.
 fn face_bound_extra(hull: HullRecord) -> vec2<f32> {
-    let at = edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 1u + 2u * hull.edge_count;
+    let at = edge_record_texel(hull, hull.edge_count);
     return textureLoad(hull_floats, texel(at), 0).xy;
 }
 
 // The cone of faces `8 run` to `8 run + 7`: (axis, cos), in the texels
 // after `k` and `delta` (HullLanes::face_cones).
 fn face_cone_texel(hull: HullRecord, run: u32) -> u32 {
-    return edge_texels(hull) + 3u * ((hull.edge_count + 1u) >> 1u) + 2u + 2u * hull.edge_count + run;
+    return edge_record_texel(hull, hull.edge_count) + 1u + run;
 }
 
 // The run of eight faces a face query starts at when the other hull lies in
@@ -1510,9 +1510,9 @@ var<private> kept_edge: array<u32, 64>;
 // and taken out (none left: the last edge again, whose slot is not used).
 fn cache_kept_edge(kept: WideCrossings, hull_a: HullRecord, s: u32, blocks: u32) -> WideCrossings {
     let i = select(hull_a.edge_count - 1u, lowest_crossing_wide(kept, blocks), any_crossing_wide(kept, blocks));
-    let n = edge_normals(hull_a, i);
-    kept_u[s] = n.u;
-    kept_v[s] = n.v;
+    let n = edge_bound_record(hull_a, i);
+    kept_u[s] = n.u_plane.xyz;
+    kept_v[s] = n.v_plane.xyz;
     kept_edge[s] = i;
     return remove_crossing_wide(kept, i, blocks);
 }

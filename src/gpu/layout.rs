@@ -142,8 +142,9 @@ pub struct Params {
 /// edges to three texels (`u0.xyz, v0.x`; `v0.yz, u1.xy`; `u1.z, v1.xyz`),
 /// then its inner ball (centre, radius: the bound that lets
 /// the face and edge queries pass over faces and edges), then each edge's
-/// bound record, two texels (`u.xyz, u . p`; `v.xyz, v . p` with `p` its
-/// first vertex: the edge's bound in the hull's own frame), then the face
+/// record, three texels (`u.xyz, u . p`; `v.xyz, v . p` with `p` its
+/// first vertex: the edge's bound in the hull's own frame; `p.xyz, 0`: what
+/// the edge query reads of an edge, adjacent), then the face
 /// bound's `k` and `delta` (one texel), then each run of eight faces' cone
 /// (axis, cosine; one texel a run); and at `int_base` in the
 /// `hull_ints` texture (rgba32uint): one texel per edge (`v0`, `v1`, `f0`,

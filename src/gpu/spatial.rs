@@ -252,12 +252,14 @@ pub(crate) fn library_texels(
                 let lanes = hull.lanes();
                 let centre = lanes.inner_centre;
                 floats.push([centre.x, centre.y, centre.z, lanes.inner_radius]);
-                // Each edge's bound record: (u, u . p), (v, v . p).
-                for e in 0..hull.edges().len() {
+                // Each edge's record: (u, u . p), (v, v . p), (p, 0).
+                for (e, edge) in hull.edges().iter().enumerate() {
                     let gauss = lanes.edge_gauss(e);
                     let (u_p, v_p) = lanes.edge_plane(e);
+                    let p = hull.vertices()[edge.v0 as usize];
                     floats.push([gauss.u.x, gauss.u.y, gauss.u.z, u_p]);
                     floats.push([gauss.v.x, gauss.v.y, gauss.v.z, v_p]);
+                    floats.push([p.x, p.y, p.z, 0.0]);
                 }
                 floats.push(face_bound_texel(hull));
                 // Each run of eight faces' cone: (axis, cos).
@@ -351,7 +353,7 @@ fn face_loop_edges(hull: &Hull) -> Vec<u32> {
         .collect()
 }
 
-/// The texel after a hull's edges' bound records: `k` and `delta` of the
+/// The texel after a hull's edges' records: `k` and `delta` of the
 /// kernel's face bound on edges ("Edge masks from face bounds" in
 /// `shaders/sat3.wgsl`): `k` at least every edge's `1 / cos(angle / 2)` as
 /// `skips_edge` computes it (the square root of `(1 + u . v) / 2`,
