@@ -135,14 +135,24 @@ fn append_window<D: Dimension>(
     hits.clear();
     append_in_slot_order::<D>((records, deferred), workgroup_size, hits);
     // Slots back to pair indices, and each hit to its pair's place (a pair
-    // has at most one hit).
+    // has at most one hit). The kernel reports no padding slot and no slot
+    // past the window; a record that did (a faulty device) is dropped
+    // rather than trusted.
     let pairs = ranges.counts.iter().sum::<u32>() as usize;
     places.clear();
     places.resize(pairs, u32::MAX);
     for (index, hit) in hits.iter_mut().enumerate() {
-        let pair = slot_order[D::hit_pair(hit) as usize];
+        let Some(&pair) = slot_order.get(D::hit_pair(hit) as usize) else {
+            continue;
+        };
+        let Some(place) = pair
+            .checked_sub(base)
+            .and_then(|offset| places.get_mut(offset as usize))
+        else {
+            continue;
+        };
         D::set_hit_pair(hit, pair);
-        places[(pair - base) as usize] = index as u32;
+        *place = index as u32;
     }
     out.reserve(hits.len());
     out.extend(
@@ -315,12 +325,14 @@ mod tests {
             depth: slot_depth(slot),
             ..record(slot)
         };
+        // Slot 3 is padding: a record of it (a faulty device) is dropped.
         let records = [
             with_depth(5),
             with_depth(7),
             with_depth(0),
             with_depth(1),
             with_depth(2),
+            with_depth(3),
         ];
         let deferred = [with_depth(6)];
         let mut scratch = ReadScratch::default();
