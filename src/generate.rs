@@ -12,9 +12,9 @@ use glam::Vec2;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::body::Body;
-use crate::shape::{Circle, Polygon, Shape, ShapeSet};
-use crate::types::Pair;
+use crate::core::pair::Pair;
+use crate::d2::body::Body;
+use crate::d2::shape::{Circle, Polygon, Shape, ShapeSet};
 
 /// The generator used everywhere: small, fast, and the same on every platform.
 pub type SceneRng = Pcg64Mcg;
@@ -225,8 +225,8 @@ pub mod d3 {
     use rand::RngExt;
 
     use super::SceneRng;
+    use crate::core::pair::Pair;
     use crate::d3::{Body, Hull, Shape, ShapeSet, Sphere};
-    use crate::types::Pair;
 
     /// A unit vector drawn uniformly on the sphere.
     pub fn random_direction(rng: &mut SceneRng) -> Vec3 {

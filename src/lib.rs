@@ -1,4 +1,4 @@
-//! # gpusat: batch 2D collision detection on the GPU
+//! # gpusat: batch collision detection in 2D and 3D, on the GPU and the CPU
 //!
 //! gpusat tests pairs of convex polygons and circles with the Separating
 //! Axis Theorem and reports, for each overlapping pair, the minimum
@@ -92,76 +92,36 @@
 
 #![warn(missing_docs)]
 
-mod backend;
-mod batch;
-mod body;
-mod broadphase;
-mod check;
-mod contact;
+mod core;
+pub mod d2;
 pub mod d3;
-mod error;
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub mod fuzzing;
-#[cfg(feature = "testing")]
-#[doc(hidden)]
-pub mod fuzzing3;
 #[cfg(feature = "generate")]
 pub mod generate;
 #[cfg(feature = "gpu")]
 pub mod gpu;
-pub mod hull;
-mod manifold;
-pub mod math;
-mod narrowphase;
-#[cfg(feature = "parallel")]
-mod parallel;
-mod resolve;
-pub mod sat;
 #[cfg(feature = "serde")]
 mod scene;
-mod shape;
-mod simd;
-mod types;
-mod world;
 
 pub use glam;
 #[cfg(feature = "gpu")]
 pub use wgpu;
 
-pub use backend::{BackendKind, Narrowphase};
-pub use batch::{Batch, validate_pairs};
-pub use body::{Body, MAX_COORDINATE};
-pub use broadphase::{
-    Aabb, PairFilter, body_aabb, body_aabbs, brute_force_pairs, find_pairs, sweep_and_prune,
-    uniform_grid,
-};
-pub use check::{Agreement, DEPTH_TOLERANCE, TOUCH_TOLERANCE, compare_hits};
-pub use contact::{Contact, collide_shapes};
-pub use error::{BodyError, Error, PairError, Result, ShapeError};
-pub use hull::{MAX_POLYGON_VERTICES, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE};
+// What both dimensions share.
+pub use crate::core::alloc::reserve_output;
+pub use crate::core::backend::BackendKind;
+pub use crate::core::check::{Agreement, DEPTH_TOLERANCE, TOUCH_TOLERANCE};
+pub use crate::core::error::{BodyError, Error, PairError, Result, ShapeError};
+pub use crate::core::frame::{FrameStats, RunStats, StageTimes};
+pub use crate::core::limits::{MAX_COORDINATE, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE};
+pub use crate::core::pair::{Owner, Pair, PairFilter, validate_pairs};
 #[cfg(feature = "parallel")]
-pub use manifold::manifolds_parallel;
-pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds};
-pub use math::{Rot, Transform};
-pub use narrowphase::{
-    collide_cpu, collide_cpu_into, collide_scalar, contacts_cpu, contacts_cpu_into, reserve_output,
-};
-#[cfg(feature = "parallel")]
-pub use narrowphase::{collide_cpu_parallel, contacts_cpu_parallel};
-#[cfg(feature = "parallel")]
-pub use parallel::PARALLEL_MIN_PAIRS;
-pub use resolve::{
-    Candidates, ContactSolver, NarrowphaseFn, Overlap, SeparationOptions, SeparationReport,
-    SolveReport, SolverOptions, relax_positions, separate_positions,
-};
+pub use crate::core::parallel::PARALLEL_MIN_PAIRS;
 #[cfg(feature = "serde")]
-pub use scene::{
-    AnyScene, BodyDesc, MAX_SCENE_BYTES, PairDesc, Scene, SceneFile, ShapeDesc, any_from_json,
-    load_any,
-};
-pub use shape::{Circle, Polygon, Shape, ShapeSet};
-#[doc(hidden)]
-pub use shape::{EdgeRecord, ShapeRecord};
-pub use types::{Axis, FaceSearch, Hit, Owner, Pair, SatHit};
-pub use world::{FrameStats, RunStats, StageTimes, World, WorldOptions};
+pub use crate::core::scene::{MAX_SCENE_BYTES, PairDesc};
+pub use crate::core::separation::{Candidates, Overlap, SeparationOptions, SeparationReport};
+pub use crate::core::solver::{SolveReport, SolverOptions};
+#[cfg(feature = "serde")]
+pub use scene::{AnyScene, any_from_json, load_any};
+
+// The 2D names, also at the root: `gpusat::Batch` is `gpusat::d2::Batch`.
+pub use d2::*;

@@ -7,16 +7,16 @@
 //! equals the pairwise loops (the GPU's) on small hulls, where it uses them.
 
 use gpusat::d3::Hull;
-use gpusat::d3::math::Transform3;
-use gpusat::d3::math::inv_mul_transforms3;
+use gpusat::d3::math::Transform;
+use gpusat::d3::math::inv_mul_transforms;
 use gpusat::d3::sat::{
     EDGE_TOLERANCE, EdgeSeparation, Separation, TIE_TOLERANCE, edge_floor,
     find_max_edge_separation, find_max_edge_separation_lanes, find_max_edge_separation_portable,
     find_max_face_separation, find_max_face_separation_lanes, find_max_face_separation_portable,
 };
 
-type FaceQuery = fn(&Hull, &Hull, Transform3, f32, f32) -> Separation;
-type EdgeQuery = fn(&Hull, &Hull, Transform3, f32, f32, f32, &mut EdgeStats) -> EdgeSeparation;
+type FaceQuery = fn(&Hull, &Hull, Transform, f32, f32) -> Separation;
+type EdgeQuery = fn(&Hull, &Hull, Transform, f32, f32, f32, &mut EdgeStats) -> EdgeSeparation;
 
 /// The lanes as the library runs them (AVX where the CPU has it) and the
 /// portable lanes, whatever the CPU.
@@ -54,8 +54,8 @@ fn compare_queries(what: &str, spec: SceneSpec, margin: f32) -> (usize, u64, u64
             batch.transforms()[pair.b as usize],
         );
         let (xf_ab, xf_ba) = (
-            inv_mul_transforms3(xf_a, xf_b),
-            inv_mul_transforms3(xf_b, xf_a),
+            inv_mul_transforms(xf_a, xf_b),
+            inv_mul_transforms(xf_b, xf_a),
         );
         let tolerance = TIE_TOLERANCE * (a.size() + b.size());
         let edge_tolerance = EDGE_TOLERANCE * (a.size() + b.size());

@@ -7,7 +7,7 @@
 mod oracle3;
 
 use glam::{DVec3, Quat, Vec3};
-use gpusat::d3::{Batch, Body, ShapeSet, collide_cpu, find_pairs3, separate_positions};
+use gpusat::d3::{Batch, Body, ShapeSet, collide_cpu, find_pairs, separate_positions};
 use gpusat::generate::d3::SceneSpec;
 use gpusat::{Candidates, Pair, PairFilter, SeparationOptions};
 use oracle3::{oracle_depth, place};
@@ -242,12 +242,12 @@ fn an_impossible_squeeze_is_reported_not_hidden() {
 
 #[test]
 fn the_broadphase_finds_every_overlapping_pair() {
-    use gpusat::d3::{body_aabbs3, brute_force_pairs3, sweep_and_prune3};
+    use gpusat::d3::{body_aabbs, brute_force_pairs, sweep_and_prune};
     for (seed, margin) in [(1704, 0.0), (1705, 0.3)] {
         let (shapes, bodies) = pile(seed, 600, 8.0);
-        let boxes = body_aabbs3(&shapes, &bodies, margin);
-        let swept = sweep_and_prune3(&boxes);
-        assert_eq!(swept, brute_force_pairs3(&boxes), "seed {seed}");
+        let boxes = body_aabbs(&shapes, &bodies, margin);
+        let swept = sweep_and_prune(&boxes);
+        assert_eq!(swept, brute_force_pairs(&boxes), "seed {seed}");
         assert!(swept.len() > 500, "{} pairs", swept.len());
         // Every pair the narrowphase reports with the margin among all pairs
         // is a candidate.
@@ -262,7 +262,7 @@ fn the_broadphase_finds_every_overlapping_pair() {
             );
         }
         // Static pairs are left out on request.
-        let filtered = find_pairs3(
+        let filtered = find_pairs(
             &shapes,
             &bodies,
             margin,

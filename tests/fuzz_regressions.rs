@@ -28,32 +28,32 @@ fn replay(target: &str, check: fn(&[u8])) {
 
 #[test]
 fn scene_inputs() {
-    replay("scene", gpusat::fuzzing::check_scene);
+    replay("scene", gpusat::d2::fuzzing::check_scene);
 }
 
 #[test]
 fn polygon_inputs() {
-    replay("polygon", gpusat::fuzzing::check_polygon);
+    replay("polygon", gpusat::d2::fuzzing::check_polygon);
 }
 
 #[test]
 fn sat_pair_inputs() {
-    replay("sat_pair", gpusat::fuzzing::check_pair);
+    replay("sat_pair", gpusat::d2::fuzzing::check_pair);
 }
 
 #[test]
 fn contacts_inputs() {
-    replay("contacts", gpusat::fuzzing::check_contacts);
+    replay("contacts", gpusat::d2::fuzzing::check_contacts);
 }
 
 #[test]
 fn hull_inputs() {
-    replay("hull", gpusat::fuzzing3::check_hull);
+    replay("hull", gpusat::d3::fuzzing::check_hull);
 }
 
 #[test]
 fn pair3_inputs() {
-    replay("pair3", gpusat::fuzzing3::check_pair3);
+    replay("pair3", gpusat::d3::fuzzing::check_pair3);
 }
 
 /// Without cargo-fuzz: seeded random bytes through the 3D checks, so the
@@ -66,8 +66,8 @@ fn seeded_bytes_through_the_3d_checks() {
         let length = [8usize, 40, 120, 400, 1200][round % 5];
         let mut data: Vec<u8> = (0..length).map(|_| random.random()).collect();
         data[0] = (round % 4) as u8;
-        gpusat::fuzzing3::check_hull(&data);
+        gpusat::d3::fuzzing::check_hull(&data);
         data[1] = (round / 4 % 4) as u8;
-        gpusat::fuzzing3::check_pair3(&data);
+        gpusat::d3::fuzzing::check_pair3(&data);
     }
 }

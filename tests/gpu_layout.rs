@@ -301,7 +301,7 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
         ]
     );
     // A transform's texels: rotation columns with the position's coordinates.
-    let xf = gpusat::d3::Transform3::new(
+    let xf = gpusat::d3::Transform::new(
         glam::Vec3::new(1.0, 2.0, 3.0),
         glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
     );

@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use gpusat::d3::math::{Transform3, inv_mul_transforms3};
+use gpusat::d3::math::{Transform, inv_mul_transforms};
 use gpusat::d3::sat::{
     EdgeSeparation, FaceSupports, TIE_TOLERANCE, find_max_edge_separation,
     find_max_edge_separation_lanes, find_max_edge_separation_walk,
@@ -26,7 +26,7 @@ const PAIRS: usize = 400;
 struct HullPair<'a> {
     a: &'a Hull,
     b: &'a Hull,
-    xf_ab: Transform3,
+    xf_ab: Transform,
     tolerance: f32,
     supports: FaceSupports,
 }
@@ -44,7 +44,7 @@ fn hull_pairs<'a>(batch: &Batch<'a>) -> Vec<HullPair<'a>> {
                 batch.transforms()[pair.a as usize],
                 batch.transforms()[pair.b as usize],
             );
-            let xf_ab = inv_mul_transforms3(xf_a, xf_b);
+            let xf_ab = inv_mul_transforms(xf_a, xf_b);
             let tolerance = TIE_TOLERANCE * (a.size() + b.size());
             let mut supports = FaceSupports::default();
             find_max_face_separation_supports(
@@ -89,7 +89,7 @@ fn edge_queries(c: &mut Criterion) {
         let limit = batch.margin();
         // No floor (`f32::MIN`): the whole edge query, as if no face had
         // been found, the most work it can be asked for.
-        type Query = fn(&Hull, &Hull, Transform3, f32, f32, f32, &mut EdgeStats) -> EdgeSeparation;
+        type Query = fn(&Hull, &Hull, Transform, f32, f32, f32, &mut EdgeStats) -> EdgeSeparation;
         let queries: [(&str, Query); 2] = [
             ("pairwise", find_max_edge_separation),
             ("lanes", find_max_edge_separation_lanes),

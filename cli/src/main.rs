@@ -385,7 +385,7 @@ fn narrowphase3(backend: BackendArg, adapter: &str) -> Result<gpusat::d3::Narrow
 fn candidate_pairs3(scene: &gpusat::d3::Scene, filter: PairFilter) -> Vec<Pair> {
     match &scene.pairs {
         Some(pairs) => pairs.clone(),
-        None => gpusat::d3::find_pairs3(&scene.shapes, &scene.bodies, scene.margin, filter),
+        None => gpusat::d3::find_pairs(&scene.shapes, &scene.bodies, scene.margin, filter),
     }
 }
 

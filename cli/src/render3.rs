@@ -21,7 +21,7 @@
 use glam::{Vec2, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform as SkTransform};
 
-use gpusat::d3::math::{rotate3, transform_point3};
+use gpusat::d3::math::{rotate, transform_point};
 use gpusat::d3::{Body, Hull, Manifold, Shape, ShapeSet};
 
 use crate::error::CliError as Error;
@@ -164,11 +164,11 @@ pub fn render3(
         };
         let colour = base_colour(index, body);
         for face in 0..hull.face_count() {
-            let normal = rotate3(xf.r, hull.normals()[face]);
+            let normal = rotate(xf.r, hull.normals()[face]);
             let corners: Vec<Vec3> = hull
                 .face(face)
                 .iter()
-                .map(|&v| transform_point3(xf, scale * hull.vertices()[v as usize]))
+                .map(|&v| transform_point(xf, scale * hull.vertices()[v as usize]))
                 .collect();
             let centre = corners.iter().copied().sum::<Vec3>() / corners.len() as f32;
             if normal.dot(camera.eye - centre) <= 0.0 {

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use gpusat::Pair;
-use gpusat::d3::{Batch, BodyDesc, Scene, SceneFile, Shape, ShapeDesc, collide_cpu, find_pairs3};
+use gpusat::d3::{Batch, BodyDesc, Scene, SceneFile, Shape, ShapeDesc, collide_cpu, find_pairs};
 use gpusat::generate::d3::SceneSpec;
 use gpusat_cli::output::{CollideOutput3, FeatureOut};
 
@@ -183,7 +183,7 @@ fn without_pairs_the_3d_broadphase_finds_them() {
     assert_eq!(found, expected);
     assert_eq!(
         result.pairs_tested as usize,
-        find_pairs3(&scene.shapes, &scene.bodies, 0.0, Default::default()).len()
+        find_pairs(&scene.shapes, &scene.bodies, 0.0, Default::default()).len()
     );
 }
 
@@ -215,7 +215,7 @@ fn resolve_separates_a_3d_scene() {
         assert_eq!(before.shape, after.shape);
     }
     let scene = Scene::from_file(resolved).expect("valid scene");
-    let pairs = find_pairs3(&scene.shapes, &scene.bodies, 0.0, Default::default());
+    let pairs = find_pairs(&scene.shapes, &scene.bodies, 0.0, Default::default());
     let batch = Batch::new(&scene.shapes, &scene.bodies, &pairs, 0.0).expect("batch");
     for hit in batch.hits(&collide_cpu(&batch)) {
         let both_static =

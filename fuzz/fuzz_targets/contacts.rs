@@ -1,6 +1,6 @@
-//! Fuzz target: see `gpusat::fuzzing::check_contacts` for what it asserts.
+//! Fuzz target: see `gpusat::d2::fuzzing::check_contacts` for what it asserts.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    gpusat::fuzzing::check_contacts(data);
+    gpusat::d2::fuzzing::check_contacts(data);
 });

@@ -1,6 +1,6 @@
-//! Fuzz target: see `gpusat::fuzzing3::check_pair3` for what it asserts.
+//! Fuzz target: see `gpusat::d3::fuzzing::check_pair3` for what it asserts.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    gpusat::fuzzing3::check_pair3(data);
+    gpusat::d3::fuzzing::check_pair3(data);
 });

@@ -1,6 +1,6 @@
-//! Fuzz target: see `gpusat::fuzzing::check_pair` for what it asserts.
+//! Fuzz target: see `gpusat::d2::fuzzing::check_pair` for what it asserts.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    gpusat::fuzzing::check_pair(data);
+    gpusat::d2::fuzzing::check_pair(data);
 });

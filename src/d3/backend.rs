@@ -1,12 +1,12 @@
 //! Choosing and running a 3D narrowphase backend: the 2D
-//! [`Narrowphase`](crate::Narrowphase)'s choice (a hardware GPU for `auto`,
+//! [`Narrowphase`](crate::d2::Narrowphase)'s choice (a hardware GPU for `auto`,
 //! else the fastest CPU backend, with a note) over the 3D backends.
 
 use super::batch::Batch;
 use super::narrowphase::collide_cpu;
 use super::types::SatHit;
-use crate::backend::BackendKind;
-use crate::error::Error;
+use crate::core::backend::BackendKind;
+use crate::core::error::Error;
 #[cfg(feature = "gpu")]
 use crate::gpu::{AdapterChoice, AdapterSummary, GpuOptions, GpuStats};
 
@@ -75,14 +75,14 @@ impl Narrowphase {
     }
 
     /// Builds the backend on the adapter `adapter` picks, with `options`
-    /// for a GPU (as [`crate::Narrowphase::with_adapter`]).
+    /// for a GPU (as [`crate::d2::Narrowphase::with_adapter`]).
     #[cfg(feature = "gpu")]
     pub fn with_adapter(
         kind: BackendKind,
         adapter: &AdapterChoice,
         options: GpuOptions,
     ) -> Result<Narrowphase, Error> {
-        use crate::backend::{Choice, choose};
+        use crate::gpu::choice::{Choice, choose};
         let (engine, note) = match choose(kind, adapter, |context| {
             super::GpuNarrowphase::new(context, options.clone())
         })? {
@@ -133,12 +133,12 @@ impl Narrowphase {
     pub fn collide(&mut self, batch: &Batch) -> Result<Vec<SatHit>, Error> {
         match &mut self.engine {
             Engine::Cpu => {
-                crate::narrowphase::reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
+                crate::core::alloc::reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
                 Ok(collide_cpu(batch))
             }
             #[cfg(feature = "parallel")]
             Engine::CpuParallel => {
-                crate::narrowphase::reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
+                crate::core::alloc::reserve_output::<SatHit>(batch.pairs().len(), "hits")?;
                 Ok(super::narrowphase::collide_cpu_parallel(batch))
             }
             #[cfg(feature = "gpu")]

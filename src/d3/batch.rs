@@ -1,13 +1,13 @@
 //! The 3D narrowphase's input: a validated batch of candidate pairs.
 
 use super::body::Body;
-use super::math::Transform3;
-use super::set::ShapeSet;
-use super::shapes::Shape;
+use super::math::Transform;
+use super::shape::set::ShapeSet;
+use super::shape::shapes::Shape;
 use super::types::EdgeSearch;
-use crate::batch::validate_pairs;
-use crate::error::Error;
-use crate::types::Pair;
+use crate::core::error::Error;
+use crate::core::pair::Pair;
+use crate::core::pair::validate_pairs;
 
 /// A validated 3D narrowphase input: a shape library, bodies, and candidate
 /// pairs over them, checked once.
@@ -16,7 +16,7 @@ pub struct Batch<'a> {
     shapes: &'a ShapeSet,
     bodies: &'a [Body],
     pairs: &'a [Pair],
-    transforms: Vec<Transform3>,
+    transforms: Vec<Transform>,
     /// Each body's shape, resolved once validation has checked it exists.
     shape_refs: Vec<&'a Shape>,
     margin: f32,
@@ -71,7 +71,7 @@ impl<'a> Batch<'a> {
     }
 
     /// Each body's transform (its rotation matrix computed once).
-    pub fn transforms(&self) -> &[Transform3] {
+    pub fn transforms(&self) -> &[Transform] {
         &self.transforms
     }
 

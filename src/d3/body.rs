@@ -2,9 +2,9 @@
 
 use glam::{Quat, Vec3};
 
-use super::math::Transform3;
-use crate::body::MAX_COORDINATE;
-use crate::error::BodyError;
+use super::math::Transform;
+use crate::core::error::BodyError;
+use crate::core::limits::MAX_COORDINATE;
 
 /// A rigid body in 3D. `position` is where the shape's local origin sits in
 /// the world and `rotation` (a unit quaternion) its orientation about it.
@@ -56,8 +56,8 @@ impl Body {
     }
 
     /// Its transform, with the rotation normalised.
-    pub fn transform(&self) -> Transform3 {
-        Transform3::new(self.position, self.rotation.normalize())
+    pub fn transform(&self) -> Transform {
+        Transform::new(self.position, self.rotation.normalize())
     }
 
     /// Checks the body against a library of `shapes` shapes.

@@ -8,34 +8,35 @@
 use glam::Vec3;
 
 use super::body::Body;
-use super::math::transform_point3;
-use super::set::ShapeSet;
-use super::shapes::Shape;
-use crate::broadphase::{PairFilter, SweepBox, sweep};
-use crate::types::Pair;
+use super::math::transform_point;
+use super::shape::set::ShapeSet;
+use super::shape::shapes::Shape;
+use crate::core::pair::Pair;
+use crate::core::pair::PairFilter;
+use crate::core::sweep::{SweepBox, sweep};
 
 /// An axis-aligned 3D box.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Aabb3 {
+pub struct Aabb {
     /// The lower corner.
     pub min: Vec3,
     /// The upper corner.
     pub max: Vec3,
 }
 
-impl Aabb3 {
+impl Aabb {
     /// Whether the two boxes overlap (touching counts).
-    pub fn overlaps(&self, other: &Aabb3) -> bool {
+    pub fn overlaps(&self, other: &Aabb) -> bool {
         self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
     }
 }
 
-impl SweepBox for Aabb3 {
+impl SweepBox for Aabb {
     fn x_range(&self) -> (f32, f32) {
         (self.min.x, self.max.x)
     }
 
-    fn overlaps_across(&self, other: &Aabb3) -> bool {
+    fn overlaps_across(&self, other: &Aabb) -> bool {
         self.min.y <= other.max.y
             && other.min.y <= self.max.y
             && self.min.z <= other.max.z
@@ -44,13 +45,13 @@ impl SweepBox for Aabb3 {
 }
 
 /// The world box of a body's shape, grown by `margin` on every side.
-pub fn body_aabb3(shapes: &ShapeSet, body: &Body, margin: f32) -> Aabb3 {
+pub fn body_aabb(shapes: &ShapeSet, body: &Body, margin: f32) -> Aabb {
     let xf = body.transform();
     let (min, max) = match shapes.get(body.shape) {
         Some(Shape::Hull(hull)) => hull.vertices().iter().fold(
             (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
             |(lo, hi), v| {
-                let p = transform_point3(xf, *v);
+                let p = transform_point(xf, *v);
                 (lo.min(p), hi.max(p))
             },
         ),
@@ -60,28 +61,28 @@ pub fn body_aabb3(shapes: &ShapeSet, body: &Body, margin: f32) -> Aabb3 {
         ),
         None => (xf.p, xf.p),
     };
-    Aabb3 {
+    Aabb {
         min: min - Vec3::splat(margin),
         max: max + Vec3::splat(margin),
     }
 }
 
 /// Every body's box.
-pub fn body_aabbs3(shapes: &ShapeSet, bodies: &[Body], margin: f32) -> Vec<Aabb3> {
+pub fn body_aabbs(shapes: &ShapeSet, bodies: &[Body], margin: f32) -> Vec<Aabb> {
     bodies
         .iter()
-        .map(|body| body_aabb3(shapes, body, margin))
+        .map(|body| body_aabb(shapes, body, margin))
         .collect()
 }
 
 /// Sweep and prune along x. Pairs sorted by `(a, b)`, `a < b`.
-pub fn sweep_and_prune3(boxes: &[Aabb3]) -> Vec<Pair> {
+pub fn sweep_and_prune(boxes: &[Aabb]) -> Vec<Pair> {
     sweep(boxes)
 }
 
 /// Every pair of overlapping boxes by testing all `n (n - 1) / 2`: the
 /// reference the sweep is tested against.
-pub fn brute_force_pairs3(boxes: &[Aabb3]) -> Vec<Pair> {
+pub fn brute_force_pairs(boxes: &[Aabb]) -> Vec<Pair> {
     let mut pairs = Vec::new();
     for a in 0..boxes.len() {
         for b in a + 1..boxes.len() {
@@ -95,15 +96,18 @@ pub fn brute_force_pairs3(boxes: &[Aabb3]) -> Vec<Pair> {
 
 /// Candidate pairs of 3D `bodies`: the pairs whose boxes, grown by
 /// `margin`, overlap; sorted by `(a, b)` with `a < b`.
-pub fn find_pairs3(
+pub fn find_pairs(
     shapes: &ShapeSet,
     bodies: &[Body],
     margin: f32,
     filter: PairFilter,
 ) -> Vec<Pair> {
-    let mut pairs = sweep_and_prune3(&body_aabbs3(shapes, bodies, margin));
-    if filter.skip_static_pairs {
-        pairs.retain(|p| !(bodies[p.a as usize].is_static() && bodies[p.b as usize].is_static()));
-    }
+    let mut pairs = sweep_and_prune(&body_aabbs(shapes, bodies, margin));
+    pairs.retain(|p| {
+        filter.keeps(
+            bodies[p.a as usize].is_static(),
+            bodies[p.b as usize].is_static(),
+        )
+    });
     pairs
 }

@@ -3,9 +3,9 @@
 use glam::Vec3;
 
 use super::manifold::{ContactPoint, Manifold, contact_points};
-use super::math::Transform3;
+use super::math::Transform;
 use super::sat;
-use super::shapes::Shape;
+use super::shape::shapes::Shape;
 use super::types::{Axis, EdgeSearch, EdgeStats, Hit};
 
 /// The contact of two overlapping (or, with a margin, nearly touching) 3D
@@ -34,12 +34,12 @@ impl Contact {
 /// non-finite margin counts as 0; the transforms must be finite.
 ///
 /// ```
-/// use gpusat::d3::{Hull, Shape, Transform3, collide_shapes};
+/// use gpusat::d3::{Hull, Shape, Transform, collide_shapes};
 /// use gpusat::glam::{Quat, Vec3};
 ///
 /// let cube = Shape::from(Hull::cuboid(Vec3::splat(0.5)).unwrap());
-/// let below = Transform3::new(Vec3::ZERO, Quat::IDENTITY);
-/// let above = Transform3::new(Vec3::new(0.1, 0.9, 0.2), Quat::IDENTITY);
+/// let below = Transform::new(Vec3::ZERO, Quat::IDENTITY);
+/// let above = Transform::new(Vec3::new(0.1, 0.9, 0.2), Quat::IDENTITY);
 /// let contact = collide_shapes(&cube, &below, &cube, &above, 0.0).expect("they overlap");
 /// assert_eq!(contact.normal, Vec3::Y);
 /// assert!((contact.depth - 0.1).abs() < 1e-6);
@@ -47,9 +47,9 @@ impl Contact {
 /// ```
 pub fn collide_shapes(
     a: &Shape,
-    xf_a: &Transform3,
+    xf_a: &Transform,
     b: &Shape,
-    xf_b: &Transform3,
+    xf_b: &Transform,
     margin: f32,
 ) -> Option<Contact> {
     let margin = if margin.is_finite() && margin > 0.0 {

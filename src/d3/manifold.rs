@@ -22,10 +22,10 @@ use glam::Vec3;
 
 use super::batch::Batch;
 use super::math::{
-    Transform3, cross3, dot3, inv_mul_transforms3, inv_rotate3, length3, transform_point3,
+    Transform, cross3, dot3, inv_mul_transforms, inv_rotate, length3, transform_point,
 };
 use super::sat::{most_opposed_face, sphere_axis};
-use super::shapes::{Hull, Shape};
+use super::shape::shapes::{Hull, Shape};
 use super::types::{Axis, Hit};
 
 /// One 3D contact point.
@@ -150,8 +150,8 @@ pub fn manifolds(batch: &Batch, hits: &[Hit]) -> Vec<Manifold> {
 /// The contact points of a hit between two placed shapes, into `manifold`.
 pub(crate) fn contact_points(
     manifold: &mut Manifold,
-    (xf_a, shape_a): (Transform3, &Shape),
-    (xf_b, shape_b): (Transform3, &Shape),
+    (xf_a, shape_a): (Transform, &Shape),
+    (xf_b, shape_b): (Transform, &Shape),
     hit: &Hit,
     margin: f32,
 ) {
@@ -248,19 +248,19 @@ fn clip_by_plane(
 /// against the incident hull.
 fn face_contact(
     manifold: &mut Manifold,
-    (ref_xf, reference): (Transform3, &Hull),
-    (inc_xf, incident): (Transform3, &Hull),
+    (ref_xf, reference): (Transform, &Hull),
+    (inc_xf, incident): (Transform, &Hull),
     (kind, face): (u32, u32),
     hit: &Hit,
     margin: f32,
 ) {
     let face = (face as usize).min(reference.face_count() - 1);
-    let xf = inv_mul_transforms3(ref_xf, inc_xf);
+    let xf = inv_mul_transforms(ref_xf, inc_xf);
     // The planes from the lanes' rows, where the SAT's face queries have
     // just read them (the same bits as `normals()` and `offsets()`).
     let (normal, offset) = reference.lanes().face_plane(face);
     // The incident face: the most anti-parallel, found in the incident frame.
-    let in_incident = inv_rotate3(xf.r, normal);
+    let in_incident = inv_rotate(xf.r, normal);
     let incident_face = most_opposed_face(incident, in_incident);
     // The loops and vertices from the lanes' copies (the same indices and
     // bits as `face()` and `vertices()`, in fewer cache lines).
@@ -273,7 +273,7 @@ fn face_contact(
                 .iter()
                 .enumerate()
                 .map(|(e, &v)| ClipPoint {
-                    position: transform_point3(xf, incident_lanes.vertex(usize::from(v))),
+                    position: transform_point(xf, incident_lanes.vertex(usize::from(v))),
                     feature: u32::from(v),
                     outgoing: Line::IncidentEdge(e as u32),
                 }),
@@ -310,7 +310,7 @@ fn face_contact(
                 .iter()
                 .enumerate()
                 .map(|(v, &w)| {
-                    let position = transform_point3(xf, w);
+                    let position = transform_point(xf, w);
                     (v as u32, dot3(normal, position) - offset, position)
                 })
                 .min_by(|x, y| x.1.total_cmp(&y.1))
@@ -323,7 +323,7 @@ fn face_contact(
         }
         reduce(kept, normal, |point| {
             manifold.push(ContactPoint {
-                point: transform_point3(ref_xf, point.point),
+                point: transform_point(ref_xf, point.point),
                 ..point
             })
         });
@@ -421,23 +421,23 @@ fn closest_points_of_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (Vec3, 
 /// closest points, its depth along the hit's normal.
 fn edge_contact(
     manifold: &mut Manifold,
-    (xf_a, hull_a): (Transform3, &Hull),
-    (xf_b, hull_b): (Transform3, &Hull),
+    (xf_a, hull_a): (Transform, &Hull),
+    (xf_b, hull_b): (Transform, &Hull),
     (i, j): (u32, u32),
     normal: Vec3,
 ) {
     let i = i.min(hull_a.edges().len() as u32 - 1);
     let j = j.min(hull_b.edges().len() as u32 - 1);
-    let xf = inv_mul_transforms3(xf_a, xf_b);
-    let axis = inv_rotate3(xf_a.r, normal);
+    let xf = inv_mul_transforms(xf_a, xf_b);
+    let axis = inv_rotate(xf_a.r, normal);
     // The ends from the lanes' copies (the bits of `edges()` and
     // `vertices()`, in fewer cache lines).
     let (a0, a1) = hull_a.lanes().edge_vertices(i as usize);
     let (b0, b1) = hull_b.lanes().edge_vertices(j as usize);
     let (on_a, on_b) =
-        closest_points_of_segments(a0, a1, transform_point3(xf, b0), transform_point3(xf, b1));
+        closest_points_of_segments(a0, a1, transform_point(xf, b0), transform_point(xf, b1));
     manifold.push(ContactPoint {
-        point: transform_point3(xf_a, 0.5 * (on_a + on_b)),
+        point: transform_point(xf_a, 0.5 * (on_a + on_b)),
         depth: -dot3(axis, on_b - on_a),
         id: contact_id(2, i, j, 0),
     });
@@ -447,14 +447,14 @@ fn edge_contact(
 /// between the surfaces along the normal, its depth recomputed as the SAT
 /// computes it.
 fn sphere_point(
-    (xf_a, shape_a): (Transform3, &Shape),
-    (xf_b, shape_b): (Transform3, &Shape),
+    (xf_a, shape_a): (Transform, &Shape),
+    (xf_b, shape_b): (Transform, &Shape),
     hit: &Hit,
 ) -> ContactPoint {
     let id = contact_id(3, 0, 0, hit.axis.pack());
     match (shape_a, shape_b) {
         (Shape::Sphere(a), Shape::Sphere(b)) => {
-            let centre = inv_mul_transforms3(xf_a, xf_b).p;
+            let centre = inv_mul_transforms(xf_a, xf_b).p;
             let distance = length3(centre);
             let surface_a = xf_a.p + a.radius() * hit.normal;
             let surface_b = xf_b.p - b.radius() * hit.normal;
@@ -465,21 +465,21 @@ fn sphere_point(
             }
         }
         (Shape::Hull(hull), Shape::Sphere(sphere)) => {
-            let centre = inv_mul_transforms3(xf_a, xf_b).p;
+            let centre = inv_mul_transforms(xf_a, xf_b).p;
             let (local, surface, distance) = sphere_axis(hull, centre, hit.axis);
             let sphere_surface = centre - sphere.radius() * local;
             ContactPoint {
-                point: transform_point3(xf_a, 0.5 * (surface + sphere_surface)),
+                point: transform_point(xf_a, 0.5 * (surface + sphere_surface)),
                 depth: -(distance - sphere.radius()),
                 id,
             }
         }
         (Shape::Sphere(sphere), Shape::Hull(hull)) => {
-            let centre = inv_mul_transforms3(xf_b, xf_a).p;
+            let centre = inv_mul_transforms(xf_b, xf_a).p;
             let (local, surface, distance) = sphere_axis(hull, centre, hit.axis);
             let sphere_surface = centre - sphere.radius() * local;
             ContactPoint {
-                point: transform_point3(xf_b, 0.5 * (surface + sphere_surface)),
+                point: transform_point(xf_b, 0.5 * (surface + sphere_surface)),
                 depth: -(distance - sphere.radius()),
                 id,
             }

@@ -10,7 +10,7 @@ use glam::{Quat, Vec3};
 
 /// A rotation matrix, by columns: `rotate(r, v) = v.x c0 + v.y c1 + v.z c2`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rot3 {
+pub struct Rot {
     /// The image of the x axis.
     pub c0: Vec3,
     /// The image of the y axis.
@@ -19,22 +19,22 @@ pub struct Rot3 {
     pub c2: Vec3,
 }
 
-impl Rot3 {
+impl Rot {
     /// No rotation.
-    pub const IDENTITY: Rot3 = Rot3 {
+    pub const IDENTITY: Rot = Rot {
         c0: Vec3::X,
         c1: Vec3::Y,
         c2: Vec3::Z,
     };
 
     /// The rotation of a unit quaternion.
-    pub fn from_quat(q: Quat) -> Rot3 {
+    pub fn from_quat(q: Quat) -> Rot {
         let (x, y, z, w) = (q.x, q.y, q.z, q.w);
         let (x2, y2, z2) = (x + x, y + y, z + z);
         let (xx, yy, zz) = (x * x2, y * y2, z * z2);
         let (xy, xz, yz) = (x * y2, x * z2, y * z2);
         let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-        Rot3 {
+        Rot {
             c0: Vec3::new(1.0 - (yy + zz), xy + wz, xz - wy),
             c1: Vec3::new(xy - wz, 1.0 - (xx + zz), yz + wx),
             c2: Vec3::new(xz + wy, yz - wx, 1.0 - (xx + yy)),
@@ -44,25 +44,25 @@ impl Rot3 {
 
 /// A rigid transform: rotate, then translate.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Transform3 {
+pub struct Transform {
     /// Translation: where the local origin lands.
     pub p: Vec3,
     /// Rotation about the local origin.
-    pub r: Rot3,
+    pub r: Rot,
 }
 
-impl Transform3 {
+impl Transform {
     /// The identity transform.
-    pub const IDENTITY: Transform3 = Transform3 {
+    pub const IDENTITY: Transform = Transform {
         p: Vec3::ZERO,
-        r: Rot3::IDENTITY,
+        r: Rot::IDENTITY,
     };
 
     /// Rotation by the unit quaternion `rotation`, then translation to `position`.
-    pub fn new(position: Vec3, rotation: Quat) -> Transform3 {
-        Transform3 {
+    pub fn new(position: Vec3, rotation: Quat) -> Transform {
+        Transform {
             p: position,
-            r: Rot3::from_quat(rotation),
+            r: Rot::from_quat(rotation),
         }
     }
 }
@@ -91,7 +91,7 @@ pub fn length3(v: Vec3) -> f32 {
 
 /// `r * v`.
 #[inline(always)]
-pub fn rotate3(r: Rot3, v: Vec3) -> Vec3 {
+pub fn rotate(r: Rot, v: Vec3) -> Vec3 {
     Vec3::new(
         (r.c0.x * v.x + r.c1.x * v.y) + r.c2.x * v.z,
         (r.c0.y * v.x + r.c1.y * v.y) + r.c2.y * v.z,
@@ -101,20 +101,20 @@ pub fn rotate3(r: Rot3, v: Vec3) -> Vec3 {
 
 /// `r^T * v`.
 #[inline(always)]
-pub fn inv_rotate3(r: Rot3, v: Vec3) -> Vec3 {
+pub fn inv_rotate(r: Rot, v: Vec3) -> Vec3 {
     Vec3::new(dot3(r.c0, v), dot3(r.c1, v), dot3(r.c2, v))
 }
 
 /// `xf * v`: a point from the transform's local frame into its parent frame.
 #[inline(always)]
-pub fn transform_point3(xf: Transform3, v: Vec3) -> Vec3 {
-    rotate3(xf.r, v) + xf.p
+pub fn transform_point(xf: Transform, v: Vec3) -> Vec3 {
+    rotate(xf.r, v) + xf.p
 }
 
 /// `xf^-1 * v`: a point from the parent frame into the transform's local frame.
 #[inline(always)]
-pub fn inv_transform_point3(xf: Transform3, v: Vec3) -> Vec3 {
-    inv_rotate3(xf.r, v - xf.p)
+pub fn inv_transform_point(xf: Transform, v: Vec3) -> Vec3 {
+    inv_rotate(xf.r, v - xf.p)
 }
 
 /// The number of [`direction_cell`]s: six cube faces of sixteen cells.
@@ -160,13 +160,13 @@ pub fn direction_cell(v: Vec3) -> u32 {
 /// two bodies close enough to touch it is exact far from the origin too, so
 /// a pair computes the same small numbers wherever it is.
 #[inline(always)]
-pub fn inv_mul_transforms3(a: Transform3, b: Transform3) -> Transform3 {
-    Transform3 {
-        p: inv_rotate3(a.r, b.p - a.p),
-        r: Rot3 {
-            c0: inv_rotate3(a.r, b.r.c0),
-            c1: inv_rotate3(a.r, b.r.c1),
-            c2: inv_rotate3(a.r, b.r.c2),
+pub fn inv_mul_transforms(a: Transform, b: Transform) -> Transform {
+    Transform {
+        p: inv_rotate(a.r, b.p - a.p),
+        r: Rot {
+            c0: inv_rotate(a.r, b.r.c0),
+            c1: inv_rotate(a.r, b.r.c1),
+            c2: inv_rotate(a.r, b.r.c2),
         },
     }
 }
@@ -177,25 +177,25 @@ mod tests {
 
     #[test]
     fn inv_mul_maps_b_local_points_into_a_local_frame() {
-        let a = Transform3::new(
+        let a = Transform::new(
             Vec3::new(3.0, -2.0, 1.0),
             Quat::from_euler(glam::EulerRot::XYZ, 0.3, -0.7, 1.1),
         );
-        let b = Transform3::new(
+        let b = Transform::new(
             Vec3::new(4.5, -1.0, 0.5),
             Quat::from_euler(glam::EulerRot::XYZ, -1.2, 0.4, 0.2),
         );
-        let rel = inv_mul_transforms3(a, b);
+        let rel = inv_mul_transforms(a, b);
         let local_b = Vec3::new(0.25, 0.5, -0.75);
-        let world = transform_point3(b, local_b);
-        let via_rel = transform_point3(rel, local_b);
-        let expected = inv_transform_point3(a, world);
+        let world = transform_point(b, local_b);
+        let via_rel = transform_point(rel, local_b);
+        let expected = inv_transform_point(a, world);
         assert!(
             (via_rel - expected).length() < 1e-5,
             "a^-1 b maps {local_b} to {via_rel}, expected {expected}"
         );
         let q = Quat::from_euler(glam::EulerRot::XYZ, 0.3, -0.7, 1.1);
         let v = Vec3::new(1.0, 2.0, 3.0);
-        assert!((rotate3(Rot3::from_quat(q), v) - q * v).length() < 1e-5);
+        assert!((rotate(Rot::from_quat(q), v) - q * v).length() < 1e-5);
     }
 }

@@ -32,44 +32,43 @@
 //! # Ok::<(), gpusat::Error>(())
 //! ```
 
-mod backend;
-mod batch;
-mod body;
-mod broadphase;
-mod contact;
-pub mod gauss_grid;
-pub mod hull;
-mod manifold;
+pub(crate) mod backend;
+pub(crate) mod batch;
+pub(crate) mod body;
+pub(crate) mod broadphase;
+pub(crate) mod contact;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod fuzzing;
+pub(crate) mod manifold;
 pub mod math;
-mod narrowphase;
-mod resolve;
+pub(crate) mod narrowphase;
 pub mod sat;
 #[cfg(feature = "serde")]
-mod scene;
-mod set;
-mod shapes;
-mod solver;
-mod types;
-mod world;
+pub(crate) mod scene;
+pub(crate) mod separation;
+pub mod shape;
+pub(crate) mod solver;
+pub(crate) mod types;
+pub(crate) mod world;
 
 pub use backend::Narrowphase;
 pub use batch::Batch;
 pub use body::Body;
-pub use broadphase::{
-    Aabb3, body_aabb3, body_aabbs3, brute_force_pairs3, find_pairs3, sweep_and_prune3,
-};
+pub use broadphase::{Aabb, body_aabb, body_aabbs, brute_force_pairs, find_pairs, sweep_and_prune};
 pub use contact::{Contact, collide_shapes};
-pub use hull::{MAX_HULL_VERTICES, build_hull};
 pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds};
-pub use math::{Rot3, Transform3};
+pub use math::{Rot, Transform};
 pub use narrowphase::{collide_cpu, collide_cpu_with_stats, compare_hits, contacts_cpu};
 #[cfg(feature = "parallel")]
 pub use narrowphase::{collide_cpu_parallel, contacts_cpu_parallel};
-pub use resolve::{NarrowphaseFn3, separate_positions};
 #[cfg(feature = "serde")]
 pub use scene::{BodyDesc, Scene, SceneFile, ShapeDesc};
-pub use set::ShapeSet;
-pub use shapes::{EdgeGauss, GRID_MIN_VERTICES, Hull, HullEdge, Shape, Sphere};
+pub use separation::{NarrowphaseFn, Overlap, SeparationReport, separate_positions};
+pub use shape::hull::{MAX_HULL_VERTICES, build_hull};
+pub use shape::{
+    EdgeGauss, GRID_MIN_VERTICES, Hull, HullEdge, Shape, ShapeSet, Sphere, gauss_grid, hull,
+};
 pub use solver::{ContactSolver, tangents};
 pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 pub use world::{World, WorldOptions};

@@ -4,7 +4,7 @@ use super::batch::Batch;
 use super::manifold::{Manifold, contact_points};
 use super::sat;
 use super::sat::EDGE_TOLERANCE;
-use super::shapes::Shape;
+use super::shape::shapes::Shape;
 use super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 
 impl Batch<'_> {
@@ -37,9 +37,9 @@ impl Batch<'_> {
 fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
     if let Some(pair) = batch.pairs().get(index + 2) {
         for body in [pair.a, pair.b] {
-            crate::simd::prefetch_all(std::slice::from_ref(batch.shape_of(body)));
+            crate::core::simd::prefetch_all(std::slice::from_ref(batch.shape_of(body)));
             if let Some(transform) = batch.transforms().get(body as usize) {
-                crate::simd::prefetch_all(std::slice::from_ref(transform));
+                crate::core::simd::prefetch_all(std::slice::from_ref(transform));
             }
         }
     }
@@ -114,7 +114,7 @@ pub fn collide_cpu_with_stats(batch: &Batch) -> (Vec<SatHit>, EdgeStats) {
 /// the same order.
 #[cfg(feature = "parallel")]
 pub fn collide_cpu_parallel(batch: &Batch) -> Vec<SatHit> {
-    crate::parallel::in_parallel_chunks_weighted(
+    crate::core::parallel::in_parallel_chunks_weighted(
         batch.pairs().len(),
         pair_weight(batch),
         |range, hits| collide_range(batch, range, hits, &mut EdgeStats::default()),
@@ -175,14 +175,14 @@ fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Ma
 /// [`contacts_cpu`] on all cores; the same result.
 #[cfg(feature = "parallel")]
 pub fn contacts_cpu_parallel(batch: &Batch) -> Vec<Manifold> {
-    crate::parallel::in_parallel_chunks_weighted(
+    crate::core::parallel::in_parallel_chunks_weighted(
         batch.pairs().len(),
         pair_weight(batch),
         |range, out| contacts_range(batch, range, out),
     )
 }
 
-impl crate::check::CheckedHit for SatHit {
+impl crate::core::check::CheckedHit for SatHit {
     fn pair(&self) -> u32 {
         self.pair
     }
@@ -207,7 +207,7 @@ impl crate::check::CheckedHit for SatHit {
 }
 
 /// Compares a candidate backend's 3D hits with the reference's (both in pair
-/// order), with the 2D rules ([`crate::compare_hits`]): one side only within
+/// order), with the 2D rules ([`crate::d2::compare_hits`]): one side only within
 /// `TOUCH_TOLERANCE x size` of touching, other axes only at near-ties, depths
 /// within `DEPTH_TOLERANCE x size`; a face against an edge pair at a near-tie
 /// within the edge tolerance more (the tie rule's window: it keeps a face
@@ -217,8 +217,8 @@ pub fn compare_hits(
     batch: &Batch,
     reference: &[SatHit],
     candidate: &[SatHit],
-) -> crate::check::Agreement {
-    crate::check::compare(
+) -> crate::core::check::Agreement {
+    crate::core::check::compare(
         (batch.pairs().len(), batch.margin()),
         |pair| batch.pair_size(pair),
         reference,

@@ -15,17 +15,17 @@
 //! `margin` 0 by default; without `pairs` the 3D broadphase finds them. A
 //! hull is built from its points (see [`Hull::new`](super::Hull::new)).
 //! Unknown fields are errors; every error names its place in the file.
-//! [`crate::scene::load_any`] reads a scene of either dimension.
+//! [`crate::d2::scene::load_any`] reads a scene of either dimension.
 
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::batch::Batch;
 use super::body::Body;
-use super::set::ShapeSet;
-use crate::error::Error;
-use crate::scene::{PairDesc, parse_json};
-use crate::types::Pair;
+use super::shape::set::ShapeSet;
+use crate::core::error::Error;
+use crate::core::pair::Pair;
+use crate::core::scene::{PairDesc, parse_json};
 
 /// One 3D shape as written in a scene file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ fn default_inv_mass() -> f32 {
     1.0
 }
 
-fn is_zero3(value: &[f32; 3]) -> bool {
+fn is_zero_vec(value: &[f32; 3]) -> bool {
     *value == [0.0; 3]
 }
 
@@ -73,10 +73,10 @@ pub struct BodyDesc {
     #[serde(default = "default_inv_mass")]
     pub inv_mass: f32,
     /// Velocity (default 0).
-    #[serde(default, skip_serializing_if = "is_zero3")]
+    #[serde(default, skip_serializing_if = "is_zero_vec")]
     pub velocity: [f32; 3],
     /// Angular velocity, radians per second about each axis (default 0).
-    #[serde(default, skip_serializing_if = "is_zero3")]
+    #[serde(default, skip_serializing_if = "is_zero_vec")]
     pub angular_velocity: [f32; 3],
 }
 
@@ -92,7 +92,7 @@ pub struct SceneFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<Vec<PairDesc>>,
     /// Speculative margin (default 0).
-    #[serde(default, skip_serializing_if = "crate::scene::is_zero")]
+    #[serde(default, skip_serializing_if = "crate::core::scene::is_zero")]
     pub margin: f32,
 }
 

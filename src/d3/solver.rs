@@ -35,12 +35,12 @@ use glam::{Mat3, Vec3};
 
 use super::body::Body;
 use super::manifold::Manifold;
-use super::set::ShapeSet;
-pub use crate::resolve::{SolveReport, SolverOptions};
+use super::shape::set::ShapeSet;
+pub use crate::core::solver::{SolveReport, SolverOptions};
 
 /// Mass properties the solver needs, per body, in the world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct MassState3 {
+pub(crate) struct MassState {
     pub(crate) inv_mass: f32,
     pub(crate) inv_inertia: Mat3,
     /// World centre of mass.
@@ -50,7 +50,7 @@ pub(crate) struct MassState3 {
 /// A body's mass properties in the world: its shape's centroid placed, and
 /// the inverse inertia tensor (its shape's, per unit mass, over the mass)
 /// rotated. A static body, or a shape without volume, gets zeros.
-pub(crate) fn mass_state3(shapes: &ShapeSet, body: &Body) -> MassState3 {
+pub(crate) fn mass_state(shapes: &ShapeSet, body: &Body) -> MassState {
     let transform = body.transform();
     let (centroid, unit_inertia) = shapes
         .get(body.shape)
@@ -63,7 +63,7 @@ pub(crate) fn mass_state3(shapes: &ShapeSet, body: &Body) -> MassState3 {
     } else {
         Mat3::ZERO
     };
-    MassState3 {
+    MassState {
         inv_mass: body.inv_mass,
         inv_inertia,
         centre: transform.p + rotation * centroid,
@@ -115,7 +115,7 @@ pub struct ContactSolver {
     /// as a world vector: the tangent basis may turn with the normal.
     previous: HashMap<(u32, u32, u32), (f32, Vec3)>,
     constraints: Vec<ContactConstraint>,
-    mass: Vec<MassState3>,
+    mass: Vec<MassState>,
 }
 
 impl ContactSolver {
@@ -146,7 +146,7 @@ impl ContactSolver {
         self.constraints.clear();
         self.mass.clear();
         self.mass
-            .extend(bodies.iter().map(|body| mass_state3(shapes, body)));
+            .extend(bodies.iter().map(|body| mass_state(shapes, body)));
         let mass = &self.mass;
         for manifold in manifolds {
             let (a, b) = (manifold.a as usize, manifold.b as usize);
@@ -339,12 +339,12 @@ impl ContactSolver {
 fn relative_velocity(
     a: &Body,
     b: &Body,
-    ma: &MassState3,
-    mb: &MassState3,
+    ma: &MassState,
+    mb: &MassState,
     r_a: Vec3,
     r_b: Vec3,
 ) -> Vec3 {
-    let point_velocity = |body: &Body, mass: &MassState3, r: Vec3| {
+    let point_velocity = |body: &Body, mass: &MassState, r: Vec3| {
         if mass.inv_mass == 0.0 {
             Vec3::ZERO
         } else {
@@ -357,7 +357,7 @@ fn relative_velocity(
 #[inline(always)]
 fn apply_impulse(
     bodies: &mut [Body],
-    (ma, mb): (&MassState3, &MassState3),
+    (ma, mb): (&MassState, &MassState),
     (a, b): (usize, usize),
     point: &PointConstraint,
     impulse: Vec3,

@@ -107,7 +107,7 @@ pub struct Hit {
 pub enum EdgeSearch {
     /// The Gauss-map test on the edge pairs that may cross, the axis and
     /// separation only for the pairs that pass (a face of the Minkowski
-    /// difference): hulls with a [`GaussGrid`](super::gauss_grid::GaussGrid)
+    /// difference): hulls with a [`GaussGrid`](super::shape::gauss_grid::GaussGrid)
     /// look the candidates (and each face's deepest vertex) up in it, others
     /// test every pair. The same results as [`EdgeSearch::Pairwise`].
     #[default]

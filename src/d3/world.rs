@@ -1,6 +1,6 @@
 //! The 3D frame pipeline: a [`World`] of hulls, boxes and spheres stepped
 //! through time. The stages, their timing and the check against the CPU
-//! reference are the 2D world's ([`crate::World`]); only the geometry and
+//! reference are the 2D world's ([`crate::d2::World`]); only the geometry and
 //! the rotation are 3D.
 //!
 //! One [`World::step`]:
@@ -26,17 +26,17 @@ use glam::{Quat, Vec3};
 use super::backend::Narrowphase;
 use super::batch::Batch;
 use super::body::Body;
-use super::broadphase::find_pairs3;
+use super::broadphase::find_pairs;
 use super::manifold::{Manifold, manifold};
 use super::narrowphase::{collide_cpu, compare_hits};
-use super::set::ShapeSet;
-use super::solver::{ContactSolver, SolverOptions, mass_state3};
+use super::shape::set::ShapeSet;
+use super::solver::{ContactSolver, SolverOptions, mass_state};
 use super::types::Hit;
-use crate::broadphase::PairFilter;
-use crate::check::Agreement;
-use crate::error::Error;
-use crate::resolve::Overlap;
-use crate::world::{FrameStages, FrameStats, Frames, RunStats, StageTimes, step_frame};
+use crate::core::check::Agreement;
+use crate::core::error::Error;
+use crate::core::frame::{FrameStages, FrameStats, Frames, RunStats, StageTimes, step_frame};
+use crate::core::pair::PairFilter;
+use crate::d3::separation::Overlap;
 
 /// How a 3D world behaves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -213,7 +213,7 @@ impl FrameStages for World {
     }
 
     fn broadphase(&mut self) {
-        self.frames.pairs = find_pairs3(
+        self.frames.pairs = find_pairs(
             &self.shapes,
             &self.bodies,
             self.options.margin,
@@ -280,7 +280,7 @@ impl FrameStages for World {
         self.solver.finish();
     }
 
-    fn overlaps(&self, moved: &[Vec3]) -> Vec<Overlap<Vec3>> {
+    fn overlaps(&self, moved: &[Vec3]) -> Vec<Overlap> {
         self.frames
             .manifolds
             .iter()
@@ -326,7 +326,7 @@ fn integrate(shapes: &ShapeSet, body: &mut Body, dt: f32, options: &WorldOptions
     if turn > options.max_rotation {
         body.angular_velocity *= options.max_rotation / turn;
     }
-    let centre = mass_state3(shapes, body).centre;
+    let centre = mass_state(shapes, body).centre;
     let centroid = shapes.get(body.shape).map_or(Vec3::ZERO, |s| s.centroid());
     let q = body.rotation.normalize();
     let w = body.angular_velocity;

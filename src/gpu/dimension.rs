@@ -12,7 +12,7 @@
 use super::context::GpuContext;
 use super::error::GpuError;
 use super::kinds::BodyClasses;
-use crate::types::Pair;
+use crate::core::pair::Pair;
 
 mod sealed {
     pub trait Sealed {}
@@ -84,7 +84,7 @@ pub trait Dimension: sealed::Sealed + Sized + 'static {
     fn set_hit_pair(hit: &mut Self::Hit, pair: u32);
 }
 
-/// 2D: convex polygons and circles ([`crate::Batch`], [`crate::SatHit`]).
+/// 2D: convex polygons and circles ([`crate::d2::Batch`], [`crate::d2::SatHit`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Planar;
 

@@ -23,7 +23,7 @@
 //! already in that order (one kind, A's shapes ascending) still goes up as
 //! it is.
 
-use crate::types::Pair;
+use crate::core::pair::Pair;
 
 /// The most kinds of pair a kernel has (entry points; the 2D kernel has six,
 /// the 3D kernel ten, and besides them the entry point of its deferred

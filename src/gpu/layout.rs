@@ -13,7 +13,7 @@
 //!
 //! | texture | format | texel |
 //! |---|---|---|
-//! | edges | rgba32float | an [`EdgeRecord`](crate::EdgeRecord): vertex.xy, normal.zw |
+//! | edges | rgba32float | an [`EdgeRecord`](crate::d2::EdgeRecord): vertex.xy, normal.zw |
 //! | body transforms | rgba32float | [`TransformTexel`]: position.xy, cos, sin |
 //! | body shapes | rgba32uint | [`ShapeTexel`]: the body's [`ShapeRecord`] |
 //!
@@ -23,9 +23,9 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::d3::Transform3;
-use crate::math::Transform;
-use crate::shape::ShapeRecord;
+use crate::d2::math::Transform;
+use crate::d2::shape::ShapeRecord;
+use crate::d3;
 
 pub use super::frame::{
     GRID_WGSL, GridParams, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, SCAN_WGSL,
@@ -101,7 +101,7 @@ pub fn shape_texel(record: &ShapeRecord) -> ShapeTexel {
 pub struct HitRecord {
     /// The pair's slot in its window (the host maps it back to the batch).
     pub pair: u32,
-    /// [`Axis::pack`](crate::Axis::pack): bit 31 for owner B, the feature below.
+    /// [`Axis::pack`](crate::d2::Axis::pack): bit 31 for owner B, the feature below.
     pub axis: u32,
     /// The depth.
     pub depth: f32,
@@ -188,7 +188,7 @@ pub fn hull_record_texels(record: &HullRecord) -> [[u32; 4]; 2] {
 pub type Transform3Texels = [[f32; 4]; 3];
 
 /// A 3D body's transform texels.
-pub fn transform3_texels(xf: &Transform3) -> Transform3Texels {
+pub fn transform3_texels(xf: &d3::Transform) -> Transform3Texels {
     let (c0, c1, c2) = (xf.r.c0, xf.r.c1, xf.r.c2);
     [
         [c0.x, c0.y, c0.z, xf.p.x],

@@ -8,7 +8,7 @@
 //! ([`GpuNarrowphase::collide`]) or recorded into the caller's command
 //! encoder and collected later ([`GpuNarrowphase::record`],
 //! [`GpuNarrowphase::poll`]). `shaders/sat.wgsl` is the kernel, the twin of
-//! [`crate::sat`]; every error is a [`GpuError`].
+//! [`crate::d2::sat`]; every error is a [`GpuError`].
 //!
 //! [`GpuFrame`] is the GPU-resident frame: bodies in (a buffer the caller
 //! may write), the candidate pairs found, ordered and tested, and their
@@ -29,6 +29,7 @@
 //! | `frame/` | the GPU-resident frame: grid, scan, radix sort, partition, narrowphase, manifolds |
 
 mod buffers;
+pub(crate) mod choice;
 mod context;
 mod dimension;
 mod dispatch;

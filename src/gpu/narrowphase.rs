@@ -354,7 +354,7 @@ impl<D: Dimension> GpuSat<D> {
     }
 
     /// Runs the SAT kernel on every pair of the batch and waits for the
-    /// result: the same as the CPU reference ([`crate::collide_cpu`],
+    /// result: the same as the CPU reference ([`crate::d2::collide_cpu`],
     /// [`crate::d3::collide_cpu`]), in pair order.
     pub fn collide(&mut self, batch: &D::Batch<'_>) -> Result<Vec<D::Hit>, GpuError> {
         let start = Instant::now();
@@ -589,7 +589,7 @@ impl<D: Dimension> GpuSat<D> {
         &mut self,
         batch: &D::Batch<'_>,
         windows: &[Window<D::Hit>],
-        staged: &[Vec<crate::types::Pair>],
+        staged: &[Vec<crate::core::pair::Pair>],
     ) -> Result<(), GpuError> {
         let slots = windows.iter().map(|window| window.ranges.slots).max();
         let stride = (u64::from(slots.unwrap_or(0)) * 8).next_multiple_of(self.storage_alignment);

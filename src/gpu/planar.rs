@@ -7,10 +7,11 @@ use super::dimension::{Dimension, Planar, Upload, float_texture, uint_texture};
 use super::error::GpuError;
 use super::kinds::BodyClasses;
 use super::layout::{SAT_WGSL, ShapeTexel, TransformTexel, shape_texel, transform_texel};
-use crate::batch::Batch;
-use crate::sat::GPU_MERGE_THRESHOLD;
-use crate::shape::{EdgeRecord, ShapeRecord};
-use crate::types::{Axis, Pair, SatHit};
+use crate::core::pair::Pair;
+use crate::d2::batch::Batch;
+use crate::d2::sat::GPU_MERGE_THRESHOLD;
+use crate::d2::shape::{EdgeRecord, ShapeRecord};
+use crate::d2::types::{Axis, SatHit};
 
 /// A body's class: 0 a polygon of up to 8 vertices, 1 a circle, 2 a larger
 /// polygon, 3 a polygon of 9 to 16 vertices. Class 3 exists only when no

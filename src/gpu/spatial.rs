@@ -14,9 +14,9 @@ use super::kinds::BodyClasses;
 use super::layout::{
     HullRecord, SAT3_WGSL, Transform3Texels, hull_record_texels, transform3_texels,
 };
+use crate::core::pair::Pair;
 use crate::d3::math::dot3;
 use crate::d3::{Axis, Batch, EdgeSearch, Hull, SatHit, Shape, ShapeSet};
-use crate::types::Pair;
 use glam::Vec3;
 
 /// Hulls of more vertices than this take the kernel's wide loops

@@ -25,7 +25,7 @@ use super::dispatch::{DEFERRED_KIND, Dispatch, StagingCopy, grid, params_offset,
 use super::error::GpuError;
 use super::kinds::{BodyClasses, KindRanges, sort_by_kind};
 use super::layout::{DEFERRAL_COUNT_WORD, Params};
-use crate::types::Pair;
+use crate::core::pair::Pair;
 
 /// A window's output is sized at this many times the hits per pair of the
 /// last batch's densest window (plus [`CAPACITY_SLACK`]), so that the copy

@@ -47,8 +47,8 @@
 
 use glam::Vec3;
 
-use super::super::math::{Transform3, cross3, dot3, length3, rotate3, transform_point3};
-use super::super::shapes::Hull;
+use super::super::math::{Transform, cross3, dot3, length3, rotate, transform_point};
+use super::super::shape::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::separation::{EdgeSeparation, LOWEST, PARALLEL_TOLERANCE};
 
@@ -220,14 +220,14 @@ impl EdgeScan {
 /// cache to bound B's edges: the scalar array would be one more cache miss
 /// per pair when many hulls take turns.
 #[inline(always)]
-pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Vec3, Vec3) {
+pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform) -> (Vec3, Vec3, Vec3, Vec3) {
     let lanes = hull_b.lanes();
     let gauss = lanes.edge_gauss(edge);
     (
-        rotate3(xf.r, gauss.u),
-        rotate3(xf.r, gauss.v),
-        rotate3(xf.r, gauss.arc),
-        transform_point3(xf, lanes.edge_origin(edge)),
+        rotate(xf.r, gauss.u),
+        rotate(xf.r, gauss.v),
+        rotate(xf.r, gauss.arc),
+        transform_point(xf, lanes.edge_origin(edge)),
     )
 }
 
@@ -258,7 +258,7 @@ pub fn moved_edge(hull_b: &Hull, edge: usize, xf: Transform3) -> (Vec3, Vec3, Ve
 pub fn find_max_edge_separation(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
     floor: f32,
@@ -332,7 +332,7 @@ pub fn projected_separation(points_a: &[Vec3], points_b: &[Vec3], axis: Vec3) ->
 pub fn find_max_edge_separation_brute(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
     floor: f32,
@@ -341,7 +341,7 @@ pub fn find_max_edge_separation_brute(
     let vertices_b: Vec<Vec3> = hull_b
         .vertices()
         .iter()
-        .map(|&w| transform_point3(xf, w))
+        .map(|&w| transform_point(xf, w))
         .collect();
     let vertices_a = hull_a.vertices();
     stats.hull_pairs += 1;

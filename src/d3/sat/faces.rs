@@ -19,10 +19,8 @@
 
 use glam::Vec3;
 
-use super::super::math::{
-    Transform3, direction_cell, dot3, inv_transform_point3, length3, rotate3,
-};
-use super::super::shapes::{Hull, LANES};
+use super::super::math::{Transform, direction_cell, dot3, inv_transform_point, length3, rotate};
+use super::super::shape::shapes::{Hull, LANES};
 use super::separation::Separation;
 
 /// The deepest face of `hull1` against the vertices of `hull2`; `xf` takes
@@ -40,7 +38,7 @@ use super::separation::Separation;
 pub fn find_max_face_separation(
     hull1: &Hull,
     hull2: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
 ) -> Separation {
@@ -48,7 +46,7 @@ pub fn find_max_face_separation(
     let (first, _) = first_face(hull1, hull2, xf);
     for i in scan_order(first, hull1.face_count()) {
         let (normal, offset) = (hull1.normals()[i], hull1.offsets()[i]);
-        let moved = rotate3(xf.r, normal);
+        let moved = rotate(xf.r, normal);
         let moved_offset = offset + dot3(moved, xf.p);
         let mut separation = f32::MAX;
         for &w in hull2.vertices() {
@@ -74,9 +72,9 @@ pub fn find_max_face_separation(
 /// first = 8 x hull1's face_start[cell]     # the run facing hull2
 /// ```
 #[inline(always)]
-pub(crate) fn first_face(hull1: &Hull, hull2: &Hull, xf: Transform3) -> (usize, Vec3) {
+pub(crate) fn first_face(hull1: &Hull, hull2: &Hull, xf: Transform) -> (usize, Vec3) {
     let (lanes1, lanes2) = (hull1.lanes(), hull2.lanes());
-    let centre = inv_transform_point3(xf, lanes2.inner_centre);
+    let centre = inv_transform_point(xf, lanes2.inner_centre);
     if lanes1.face_planes.len() == 1 {
         // One run (a box, a hull of at most eight faces): every cell's.
         return (0, centre);
@@ -113,7 +111,7 @@ pub(crate) struct FaceOrder {
 /// `2^-24 / sin 0.01 < 2^-16` of `length`, the cones being at least 0.01
 /// radians wide).
 #[inline(always)]
-pub(crate) fn face_order(hull1: &Hull, hull2: &Hull, xf: Transform3) -> FaceOrder {
+pub(crate) fn face_order(hull1: &Hull, hull2: &Hull, xf: Transform) -> FaceOrder {
     let (lanes1, lanes2) = (hull1.lanes(), hull2.lanes());
     let (first, centre) = first_face(hull1, hull2, xf);
     let towards = centre - lanes1.inner_centre;
@@ -252,11 +250,11 @@ mod tests {
                         Quat::from_xyzw(next(), next(), next(), next() + 1e-3).normalize()
                     };
                     let base = Vec3::splat(far);
-                    let xf1 = Transform3::new(base, rotation(&mut next));
+                    let xf1 = Transform::new(base, rotation(&mut next));
                     let offset = Vec3::new(next(), next(), next()) * spread;
-                    let xf2 = Transform3::new(base + offset, rotation(&mut next));
+                    let xf2 = Transform::new(base + offset, rotation(&mut next));
                     // hull1's points into hull2's frame.
-                    let xf = crate::d3::math::inv_mul_transforms3(xf2, xf1);
+                    let xf = crate::d3::math::inv_mul_transforms(xf2, xf1);
                     let order = face_order(hull1, hull2, xf);
                     assert_eq!(order.first % LANES, 0, "a query starts at a run");
                     assert!(order.first < hull1.face_count());
@@ -264,7 +262,7 @@ mod tests {
                         let bound = face_cone_bound(*cone, &order);
                         let faces = LANES * run..(LANES * run + LANES).min(hull1.face_count());
                         for i in faces {
-                            let moved = rotate3(xf.r, hull1.normals()[i]);
+                            let moved = rotate(xf.r, hull1.normals()[i]);
                             let moved_offset = hull1.offsets()[i] + dot3(moved, xf.p);
                             let separation = hull2
                                 .vertices()

@@ -45,7 +45,7 @@
 //!   edge is moved, with the answer the scan would give. On the bench's
 //!   boxes 10.6 of B's 12 edges are passed over (5.7 by the inner ball).
 //!
-//! Both are written once over [`Lanes`](crate::simd) and compiled twice:
+//! Both are written once over [`Lanes`](crate::core::simd) and compiled twice:
 //! with AVX registers where the CPU has AVX (detected at run time), and
 //! with two SSE vectors elsewhere (`tests/d3_lanes.rs` runs both).
 //!
@@ -60,12 +60,12 @@
 use glam::Vec3;
 
 #[cfg(target_arch = "x86_64")]
-use crate::simd::avx::Avx;
-use crate::simd::{Lanes, Portable, uses_avx};
+use crate::core::simd::avx::Avx;
+use crate::core::simd::{Lanes, Portable, uses_avx};
 
-use super::super::hull::MAX_HULL_VERTICES;
-use super::super::math::{Transform3, dot3, inv_transform_point3, length3, transform_point3};
-use super::super::shapes::{Hull, HullLanes, LANES};
+use super::super::math::{Transform, dot3, inv_transform_point, length3, transform_point};
+use super::super::shape::hull::MAX_HULL_VERTICES;
+use super::super::shape::shapes::{Hull, HullLanes, LANES};
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, moved_edge};
 use super::faces::{first_face, scan_order};
@@ -85,7 +85,7 @@ use super::separation::{EdgeSeparation, LOWEST, Separation};
 pub fn find_max_face_separation_lanes(
     hull1: &Hull,
     hull2: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
 ) -> Separation {
@@ -104,7 +104,7 @@ pub fn find_max_face_separation_lanes(
 pub fn find_max_face_separation_portable(
     hull1: &Hull,
     hull2: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
 ) -> Separation {
@@ -116,7 +116,7 @@ pub fn find_max_face_separation_portable(
 fn face_separation_avx(
     hull1: &Hull,
     hull2: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
 ) -> Separation {
@@ -184,7 +184,7 @@ fn most_opposed_face_with<V: Lanes>(hull: &Hull, direction: Vec3) -> usize {
 fn face_separation_with<V: Lanes>(
     hull1: &Hull,
     hull2: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
 ) -> Separation {
@@ -224,7 +224,7 @@ fn skip_bits<V: Lanes>(bounds: V, level: f32, limit: f32) -> u32 {
 fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
     hull1: &Hull,
     hull2: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
 ) -> Separation {
@@ -267,7 +267,7 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
             kept &= kept - 1;
             let i = LANES * c + k;
             // The chunk's planes moved into `hull2`'s frame, eight at once
-            // when its first face is computed (`rotate3` and the offset's
+            // when its first face is computed (`rotate` and the offset's
             // `dot3`, operand for operand: the same bits as one at a time).
             let [mx, my, mz, md] = *moved.get_or_insert_with(|| {
                 let r = xf.r;
@@ -401,7 +401,7 @@ fn crossing_mask_of<V: Lanes>(
 pub fn find_max_edge_separation_lanes(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
     floor: f32,
@@ -429,7 +429,7 @@ pub fn find_max_edge_separation_lanes(
 pub fn find_max_edge_separation_portable(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     tolerance: f32,
     limit: f32,
     floor: f32,
@@ -446,7 +446,7 @@ pub fn find_max_edge_separation_portable(
 fn edge_separation_avx(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     levels: (f32, f32, f32),
     stats: &mut EdgeStats,
     filter: &mut EdgeFilter,
@@ -592,7 +592,7 @@ impl EdgeFilter {
 fn edge_separation_filtered<V: Lanes>(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     levels: (f32, f32, f32),
     stats: &mut EdgeStats,
     filter: &mut EdgeFilter,
@@ -630,13 +630,13 @@ fn edge_separation_filtered<V: Lanes>(
         }
         live_b = Some(live);
     }
-    let centre_a = inv_transform_point3(xf, lanes_a.inner_centre);
+    let centre_a = inv_transform_point(xf, lanes_a.inner_centre);
     // A's edges are filtered where they fill more than two chunks (below
     // that the filter costs more than the tests it saves: boxes were 20%
     // slower with it).
     let filter_a = lanes_a.edge_normals.len() > FILTER_MIN_CHUNKS;
     if filter_a {
-        let centre_b = transform_point3(xf, lanes_b.inner_centre);
+        let centre_b = transform_point(xf, lanes_b.inner_centre);
         edge_bounds::<V>(
             lanes_a,
             (centre_b, lanes_b.inner_radius),
@@ -741,9 +741,9 @@ const BOX_TRUSTED: f32 = 0.05;
 fn box_edge_bound(
     (centre_a, half_a): (Vec3, Vec3),
     (centre_b, half_b): (Vec3, Vec3),
-    xf: Transform3,
+    xf: Transform,
 ) -> Option<[[f32; 3]; 3]> {
-    let d = transform_point3(xf, centre_b) - centre_a;
+    let d = transform_point(xf, centre_b) - centre_a;
     let axes_b = [xf.r.c0, xf.r.c1, xf.r.c2];
     let mut bounds = [[LOWEST; 3]; 3];
     for (i, row) in bounds.iter_mut().enumerate() {
@@ -777,7 +777,7 @@ fn box_edge_bound(
 #[inline(always)]
 fn edge_step<V: Lanes>(
     (hull_a, hull_b): (&Hull, &Hull),
-    xf: Transform3,
+    xf: Transform,
     (j, allowed_a): (usize, Option<u32>),
     filter_a: bool,
     (scan, stats, filter): (&mut EdgeScan, &mut EdgeStats, &mut EdgeFilter),
@@ -875,7 +875,7 @@ pub(super) mod tests {
                     1e-3 * next(),
                 ),
             };
-            let xf = Transform3::new(Vec3::new(next(), next(), next()) * 3.0, rotation);
+            let xf = Transform::new(Vec3::new(next(), next(), next()) * 3.0, rotation);
             let (box_a, box_b) = (a.lanes().cuboid, b.lanes().cuboid);
             assert_eq!(
                 (box_a, box_b),

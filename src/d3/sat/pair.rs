@@ -4,11 +4,9 @@
 use glam::Vec3;
 
 use super::super::batch::Batch;
-use super::super::hull::MAX_HULL_VERTICES;
-use super::super::math::{
-    Transform3, cross3, inv_mul_transforms3, length3, rotate3, transform_point3,
-};
-use super::super::shapes::{Hull, Shape};
+use super::super::math::{Transform, cross3, inv_mul_transforms, length3, rotate, transform_point};
+use super::super::shape::hull::MAX_HULL_VERTICES;
+use super::super::shape::shapes::{Hull, Shape};
 use super::super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 use super::edges::{
     edge_axis, find_max_edge_separation, find_max_edge_separation_brute, gauss_test, moved_edge,
@@ -21,8 +19,8 @@ use super::separation::{
 };
 use super::sphere::{collide_hull_sphere, collide_spheres, sphere_axis};
 use super::walk::{FaceSupports, find_max_edge_separation_walk, find_max_face_separation_supports};
-use crate::simd::uses_avx;
-use crate::types::Owner;
+use crate::core::pair::Owner;
+use crate::core::simd::uses_avx;
 
 /// Hull pairs with fewer vertices than this on both sides search every pair
 /// of edges, eight at a time (`lanes.rs`), on the portable lanes; larger ones
@@ -81,7 +79,7 @@ thread_local! {
 pub fn collide_hulls(
     hull_a: &Hull,
     hull_b: &Hull,
-    (xf_ab, xf_ba): (Transform3, Transform3),
+    (xf_ab, xf_ba): (Transform, Transform),
     tolerance: f32,
     edge_tolerance: f32,
     margin: f32,
@@ -174,16 +172,16 @@ pub fn collide_hulls(
 /// ```
 #[inline]
 pub fn collide_pair(
-    xf_a: Transform3,
-    xf_b: Transform3,
+    xf_a: Transform,
+    xf_b: Transform,
     shape_a: &Shape,
     shape_b: &Shape,
     margin: f32,
     search: EdgeSearch,
     stats: &mut EdgeStats,
 ) -> Option<PairResult> {
-    let xf_ab = inv_mul_transforms3(xf_a, xf_b);
-    let xf_ba = inv_mul_transforms3(xf_b, xf_a);
+    let xf_ab = inv_mul_transforms(xf_a, xf_b);
+    let xf_ba = inv_mul_transforms(xf_b, xf_a);
     let sizes = shape_a.size() + shape_b.size();
     let tolerance = TIE_TOLERANCE * sizes;
     match (shape_a, shape_b) {
@@ -220,7 +218,7 @@ pub fn collide_pair(
 pub fn edge_pair_axis(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf_ab: Transform3,
+    xf_ab: Transform,
     (a, b): (u32, u32),
     search: EdgeSearch,
 ) -> Vec3 {
@@ -235,13 +233,13 @@ pub fn edge_pair_axis(
     let vertices = hull_a.vertices();
     let direction_a = vertices[edge.v1 as usize] - vertices[edge.v0 as usize];
     let edge_b = hull_b.edges()[b as usize];
-    let direction_b = transform_point3(xf_ab, hull_b.vertices()[edge_b.v1 as usize]) - point_b;
+    let direction_b = transform_point(xf_ab, hull_b.vertices()[edge_b.v1 as usize]) - point_b;
     let axis = cross3(direction_a, direction_b);
     let axis = axis / length3(axis).max(f32::MIN_POSITIVE);
     let vertices_b: Vec<Vec3> = hull_b
         .vertices()
         .iter()
-        .map(|&w| transform_point3(xf_ab, w))
+        .map(|&w| transform_point(xf_ab, w))
         .collect();
     if projected_separation(vertices, &vertices_b, axis).1 {
         axis
@@ -262,37 +260,37 @@ fn face_normal(hull: &Hull, i: u32) -> Vec3 {
 /// with the operations the SAT used, so two backends that report the same
 /// feature report the same normal bits.
 pub fn axis_normal(
-    (xf_a, shape_a): (Transform3, &Shape),
-    (xf_b, shape_b): (Transform3, &Shape),
+    (xf_a, shape_a): (Transform, &Shape),
+    (xf_b, shape_b): (Transform, &Shape),
     axis: Axis,
     search: EdgeSearch,
 ) -> Vec3 {
     match (axis, shape_a, shape_b) {
-        (Axis::FaceA(i), Shape::Hull(a), _) => rotate3(xf_a.r, face_normal(a, i)),
-        (Axis::FaceB(i), _, Shape::Hull(b)) => -rotate3(xf_b.r, face_normal(b, i)),
+        (Axis::FaceA(i), Shape::Hull(a), _) => rotate(xf_a.r, face_normal(a, i)),
+        (Axis::FaceB(i), _, Shape::Hull(b)) => -rotate(xf_b.r, face_normal(b, i)),
         (Axis::Edges(i, j), Shape::Hull(a), Shape::Hull(b)) => {
-            let xf_ab = inv_mul_transforms3(xf_a, xf_b);
+            let xf_ab = inv_mul_transforms(xf_a, xf_b);
             let i = i.min(a.edges().len() as u32 - 1);
             let j = j.min(b.edges().len() as u32 - 1);
-            rotate3(xf_a.r, edge_pair_axis(a, b, xf_ab, (i, j), search))
+            rotate(xf_a.r, edge_pair_axis(a, b, xf_ab, (i, j), search))
         }
         (Axis::EdgeA(_) | Axis::VertexA(_), Shape::Hull(a), _) => {
-            let centre = inv_mul_transforms3(xf_a, xf_b).p;
-            rotate3(xf_a.r, sphere_axis(a, centre, axis).0)
+            let centre = inv_mul_transforms(xf_a, xf_b).p;
+            rotate(xf_a.r, sphere_axis(a, centre, axis).0)
         }
         (Axis::EdgeB(_) | Axis::VertexB(_), _, Shape::Hull(b)) => {
-            let centre = inv_mul_transforms3(xf_b, xf_a).p;
-            -rotate3(xf_b.r, sphere_axis(b, centre, axis).0)
+            let centre = inv_mul_transforms(xf_b, xf_a).p;
+            -rotate(xf_b.r, sphere_axis(b, centre, axis).0)
         }
         _ => {
             // Two spheres (or an axis that does not fit the shapes: a
             // backend's garbage, made total): the centre line.
-            let centre = inv_mul_transforms3(xf_a, xf_b).p;
+            let centre = inv_mul_transforms(xf_a, xf_b).p;
             let distance = length3(centre);
             if distance > CONCENTRIC_TOLERANCE * (shape_a.size() + shape_b.size()) {
-                rotate3(xf_a.r, centre / distance)
+                rotate(xf_a.r, centre / distance)
             } else {
-                rotate3(xf_a.r, Vec3::X)
+                rotate(xf_a.r, Vec3::X)
             }
         }
     }

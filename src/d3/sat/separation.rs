@@ -19,8 +19,7 @@ pub const PARALLEL_TOLERANCE: f32 = 1.0e-4;
 /// Relative distance, times `radius_a + radius_b`, below which two sphere
 /// centres count as concentric.
 pub const CONCENTRIC_TOLERANCE: f32 = 1.0e-6;
-/// Stands for "no separation found yet"; finite, as WGSL requires.
-pub(crate) const LOWEST: f32 = -f32::MAX;
+pub(crate) use crate::core::limits::LOWEST;
 
 /// The best face of one hull against another (or the best face of a hull
 /// against a sphere's centre).

@@ -11,10 +11,10 @@
 use glam::Vec3;
 
 use super::super::math::{cross3, dot3, length3};
-use super::super::shapes::Hull;
+use super::super::shape::shapes::Hull;
 use super::super::types::Axis;
 use super::separation::{PairResult, Separation};
-use crate::types::Owner;
+use crate::core::pair::Owner;
 
 /// The closest feature of a hull to an outside point: a face, an edge or a
 /// vertex, and the distance.

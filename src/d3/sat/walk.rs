@@ -31,18 +31,16 @@
 
 use glam::Vec3;
 
-use super::super::math::{
-    Transform3, dot3, inv_transform_point3, length3, rotate3, transform_point3,
-};
-use super::super::shapes::{Hull, LANES};
+use super::super::math::{Transform, dot3, inv_transform_point, length3, rotate, transform_point};
+use super::super::shape::shapes::{Hull, LANES};
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, gauss_test};
 use super::faces::{face_at, face_cone_bound, face_order};
 use super::lanes::{crossing_mask, edge_bounds, face_cannot_matter};
 use super::separation::{EdgeSeparation, Separation};
 #[cfg(target_arch = "x86_64")]
-use crate::simd::avx::Avx;
-use crate::simd::{Lanes, Portable, uses_avx};
+use crate::core::simd::avx::Avx;
+use crate::core::simd::{Lanes, Portable, uses_avx};
 
 /// What a face query of the walking search records for each face of
 /// `hull1`: the face's plane moved into `hull2`'s frame (B's normals in A's
@@ -105,7 +103,7 @@ fn deepest_vertex(hull2: &Hull, moved: Vec3, moved_offset: f32) -> (f32, u16) {
 pub fn find_max_face_separation_supports(
     hull1: &Hull,
     hull2: &Hull,
-    xf: Transform3,
+    xf: Transform,
     (tolerance, limit): (f32, f32),
     mut supports: Option<&mut FaceSupports>,
 ) -> Separation {
@@ -138,7 +136,7 @@ pub fn find_max_face_separation_supports(
         }
         t += 1;
         let (normal, offset) = (hull1.normals()[i], hull1.offsets()[i]);
-        let moved = rotate3(xf.r, normal);
+        let moved = rotate(xf.r, normal);
         let moved_offset = offset + dot3(moved, xf.p);
         if let Some(supports) = supports.as_deref_mut() {
             supports.normals[i] = moved;
@@ -237,7 +235,7 @@ fn walk<V: Lanes>(
 pub fn find_max_edge_separation_walk(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     levels: (f32, f32, f32),
     supports: &mut FaceSupports,
     stats: &mut EdgeStats,
@@ -272,7 +270,7 @@ type WalkContext<'a> = (
 fn edge_walk_avx(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     levels: (f32, f32, f32),
     context: WalkContext,
 ) -> EdgeSeparation {
@@ -283,7 +281,7 @@ fn edge_walk_avx(
 fn edge_walk_with<V: Lanes>(
     hull_a: &Hull,
     hull_b: &Hull,
-    xf: Transform3,
+    xf: Transform,
     levels: (f32, f32, f32),
     (supports, stats, crossed, bounds_b): WalkContext,
 ) -> EdgeSeparation {
@@ -295,7 +293,7 @@ fn edge_walk_with<V: Lanes>(
     // B's edges bounded by A's inner ball once, eight at a time (as the
     // lanes do): an edge that cannot matter is passed over before it is
     // moved into A's frame.
-    let centre_a = inv_transform_point3(xf, lanes_a.inner_centre);
+    let centre_a = inv_transform_point(xf, lanes_a.inner_centre);
     edge_bounds::<V>(hull_b.lanes(), (centre_a, lanes_a.inner_radius), bounds_b);
     let gauss_a = hull_a.edge_gauss();
     let (gauss_b, vertices_b) = (hull_b.edge_gauss(), hull_b.vertices());
@@ -309,8 +307,8 @@ fn edge_walk_with<V: Lanes>(
             supports.normals[edge.f0 as usize],
             supports.normals[edge.f1 as usize],
         );
-        let arc_b = rotate3(xf.r, gauss_b[j].arc);
-        let point_b = transform_point3(xf, vertices_b[edge.v0 as usize]);
+        let arc_b = rotate(xf.r, gauss_b[j].arc);
+        let point_b = transform_point(xf, vertices_b[edge.v0 as usize]);
         crossed.clear();
         let ends = (
             supports.support(edge.f0 as usize, hull_a),

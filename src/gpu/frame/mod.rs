@@ -62,9 +62,9 @@ use super::buffers::{GrowBuffer, GrowTexture, pad_to_rows};
 use super::context::GpuContext;
 use super::error::GpuError;
 use super::layout::FrameBody;
-use crate::body::Body;
-use crate::shape::{EdgeRecord, Shape, ShapeSet};
-use crate::types::Pair;
+use crate::core::pair::Pair;
+use crate::d2::body::Body;
+use crate::d2::shape::{EdgeRecord, Shape, ShapeSet};
 use kernels::{Kernel, range, storage, storage_texture, uniform};
 use params::ParamArena;
 use scan::Scan;
@@ -781,7 +781,7 @@ impl GpuFrame {
             count_index: STATE_PAIRS,
             capacity,
             tiles: capacity.div_ceil(sort::SORT_TILE).max(1),
-            merge_threshold: crate::sat::GPU_MERGE_THRESHOLD,
+            merge_threshold: crate::d2::sat::GPU_MERGE_THRESHOLD,
             workgroup_size: NARROW_WORKGROUP,
             max_groups: context.limits().max_compute_workgroups_per_dimension,
             ..PairsParams::default()
@@ -808,7 +808,7 @@ impl GpuFrame {
             .map(|kind| {
                 self.params.push(&NarrowParams {
                     kind,
-                    merge_threshold: crate::sat::GPU_MERGE_THRESHOLD,
+                    merge_threshold: crate::d2::sat::GPU_MERGE_THRESHOLD,
                     margin: self.options.margin,
                     _pad: 0,
                 })

@@ -77,7 +77,7 @@ pub struct PairsParams {
 }
 
 /// A reported pair as the frame writes it (`FrameHit` in `pairs.wgsl`):
-/// the bodies, the axis packed as [`Axis::pack`](crate::Axis::pack), the
+/// the bodies, the axis packed as [`Axis::pack`](crate::d2::Axis::pack), the
 /// depth. 16 bytes, in pair order.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
@@ -95,7 +95,7 @@ pub struct FrameHit {
 /// A hit's contact manifold as the frame writes it (`FrameManifold` in
 /// `manifold.wgsl`), at the hit's index: the world normal from A to B and
 /// one or two points (midway between the surfaces, their depths and feature
-/// ids), as [`Manifold`](crate::Manifold) has them. 48 bytes.
+/// ids), as [`Manifold`](crate::d2::Manifold) has them. 48 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct FrameManifold {
@@ -109,7 +109,7 @@ pub struct FrameManifold {
     pub depth0: f32,
     /// The second point's depth.
     pub depth1: f32,
-    /// The first point's feature id ([`contact_id`](crate::contact_id)).
+    /// The first point's feature id ([`contact_id`](crate::d2::contact_id)).
     pub id0: u32,
     /// The second point's feature id.
     pub id1: u32,
@@ -120,16 +120,16 @@ pub struct FrameManifold {
 }
 
 impl FrameManifold {
-    /// As the CPU's [`Manifold`](crate::Manifold) of pair `pair` between
+    /// As the CPU's [`Manifold`](crate::d2::Manifold) of pair `pair` between
     /// bodies `a` and `b`.
-    pub fn to_manifold(&self, pair: u32, a: u32, b: u32) -> crate::Manifold {
-        let mut manifold = crate::Manifold::new(pair, a, b, glam::Vec2::from(self.normal));
+    pub fn to_manifold(&self, pair: u32, a: u32, b: u32) -> crate::d2::Manifold {
+        let mut manifold = crate::d2::Manifold::new(pair, a, b, glam::Vec2::from(self.normal));
         let points = [
             (self.point0, self.depth0, self.id0),
             (self.point1, self.depth1, self.id1),
         ];
         for &(point, depth, id) in points.iter().take(self.count.min(2) as usize) {
-            manifold.push(crate::ContactPoint {
+            manifold.push(crate::d2::ContactPoint {
                 point: glam::Vec2::from(point),
                 depth,
                 id,

@@ -1,0 +1,253 @@
+//! The stages of a simulation frame and their timing, written once for
+//! both dimensions: a world ([`crate::d2::World`], [`crate::d3::World`])
+//! implements [`FrameStages`], and [`step_frame`] runs them in order:
+//!
+//! ```text
+//! integrate velocities (gravity)
+//! broadphase: candidate pairs from boxes grown by the speculative margin
+//! narrowphase on the chosen backend, margin included; manifolds
+//! impulse solve with a position bias (Baumgarte)
+//! integrate positions (about each body's centre of mass)
+//! relax: the same impulses without the bias
+//! positional correction of what overlap remains beyond the slop
+//! ```
+//!
+//! Each stage's time is measured every frame ([`FrameStats`]) and summed
+//! over the run ([`RunStats`]).
+
+use std::time::{Duration, Instant};
+
+use super::check::Agreement;
+use super::error::Error;
+use super::pair::Pair;
+use super::separation::{Movable, Overlap, relax};
+
+/// Time spent in each stage of one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StageTimes {
+    /// Velocities and positions.
+    pub integrate: Duration,
+    /// Finding the candidate pairs.
+    pub broadphase: Duration,
+    /// GPU only: packing and queueing uploads.
+    pub upload: Duration,
+    /// The narrowphase computation: the GPU kernel (timestamps, or the wait
+    /// when the adapter has none) or the CPU's SAT.
+    pub kernel: Duration,
+    /// GPU only: reading back and ordering the results.
+    pub readback: Duration,
+    /// Contact points by clipping.
+    pub manifolds: Duration,
+    /// The impulse solver.
+    pub solve: Duration,
+    /// Positional correction.
+    pub correct: Duration,
+    /// The whole step.
+    pub total: Duration,
+}
+
+impl StageTimes {
+    /// Stage names and times, in pipeline order.
+    pub fn stages(&self) -> [(&'static str, Duration); 8] {
+        [
+            ("integrate", self.integrate),
+            ("broadphase", self.broadphase),
+            ("upload", self.upload),
+            ("kernel", self.kernel),
+            ("readback", self.readback),
+            ("manifolds", self.manifolds),
+            ("solve", self.solve),
+            ("correct", self.correct),
+        ]
+    }
+
+    pub(crate) fn add(&mut self, other: &StageTimes) {
+        self.integrate += other.integrate;
+        self.broadphase += other.broadphase;
+        self.upload += other.upload;
+        self.kernel += other.kernel;
+        self.readback += other.readback;
+        self.manifolds += other.manifolds;
+        self.solve += other.solve;
+        self.correct += other.correct;
+        self.total += other.total;
+    }
+}
+
+/// What one frame did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// The frame's number, from 1.
+    pub frame: u64,
+    /// Candidate pairs tested by the narrowphase.
+    pub pairs: usize,
+    /// Pairs reported (overlapping, or within the margin).
+    pub hits: usize,
+    /// Contact points solved.
+    pub contact_points: usize,
+    /// Deepest contact point after the step's correction was planned.
+    pub max_depth: f32,
+    /// Time per stage.
+    pub times: StageTimes,
+}
+
+/// Totals over all frames so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunStats {
+    /// Frames stepped.
+    pub frames: u64,
+    /// Candidate pairs tested, in all.
+    pub pairs: u64,
+    /// Pairs reported, in all.
+    pub hits: u64,
+    /// The most candidate pairs of one frame.
+    pub max_pairs: usize,
+    /// The most pairs reported in one frame.
+    pub max_hits: usize,
+    /// Time per stage, in all.
+    pub times: StageTimes,
+}
+
+/// What a world of either dimension keeps of its frames: the last frame's
+/// pairs, hits and manifolds, its statistics and the totals, and the
+/// comparison with the CPU reference when checking.
+#[derive(Clone, Debug)]
+pub(crate) struct Frames<H, M> {
+    pub(crate) pairs: Vec<Pair>,
+    /// The candidate pairs counted where they are not on the host (a
+    /// GPU-resident frame's); `None`: `pairs.len()`.
+    pub(crate) pair_count: Option<usize>,
+    pub(crate) hits: Vec<H>,
+    pub(crate) manifolds: Vec<M>,
+    pub(crate) frame: FrameStats,
+    pub(crate) totals: RunStats,
+    pub(crate) check: Option<Agreement>,
+}
+
+impl<H, M> Default for Frames<H, M> {
+    fn default() -> Frames<H, M> {
+        Frames {
+            pairs: Vec::new(),
+            pair_count: None,
+            hits: Vec::new(),
+            manifolds: Vec::new(),
+            frame: FrameStats::default(),
+            totals: RunStats::default(),
+            check: None,
+        }
+    }
+}
+
+impl<H, M> Frames<H, M> {
+    /// Closes a frame: its statistics from the pairs and hits it kept, and
+    /// the totals.
+    pub(crate) fn record(&mut self, contact_points: usize, max_depth: f32, times: StageTimes) {
+        self.frame = FrameStats {
+            frame: self.frame.frame + 1,
+            pairs: self.pair_count.unwrap_or(self.pairs.len()),
+            hits: self.hits.len(),
+            contact_points,
+            max_depth,
+            times,
+        };
+        self.totals.frames += 1;
+        self.totals.pairs += self.frame.pairs as u64;
+        self.totals.hits += self.hits.len() as u64;
+        self.totals.max_pairs = self.totals.max_pairs.max(self.frame.pairs);
+        self.totals.max_hits = self.totals.max_hits.max(self.hits.len());
+        self.totals.times.add(&times);
+    }
+
+    pub(crate) fn set_check(&mut self, on: bool) {
+        self.check = on.then(Agreement::default);
+    }
+}
+
+/// The stages of one frame, as a world of either dimension does them;
+/// [`step_frame`] runs them in order and times them.
+pub(crate) trait FrameStages {
+    /// The bodies, which the positional correction moves.
+    type Body: Movable;
+    type Hit;
+    type Manifold;
+    fn frames(&mut self) -> &mut Frames<Self::Hit, Self::Manifold>;
+    /// Gravity on the dynamic bodies' velocities.
+    fn accelerate(&mut self, dt: f32);
+    /// The candidate pairs, into the frame's `pairs`.
+    fn broadphase(&mut self);
+    /// The narrowphase on the pairs (the kernel's time, the GPU's uploads and
+    /// readbacks), the check against the CPU reference, the hits, and the
+    /// manifolds (their time).
+    fn narrowphase(&mut self, times: &mut StageTimes) -> Result<(), Error>;
+    /// The contact constraints, warm started, through the iterations with
+    /// the position bias; returns the contact points solved.
+    fn solve_biased(&mut self, dt: f32) -> usize;
+    /// Moves the dynamic bodies by their velocities about their centres of
+    /// mass; returns how far each body's centre moved.
+    fn integrate(&mut self, dt: f32) -> Vec<<Self::Body as Movable>::Vector>;
+    /// The iterations without the bias; the impulses remembered.
+    fn relax(&mut self);
+    /// What overlap each manifold has left after the bodies moved by
+    /// `moved`, along its normal (its deepest point's depth, less the move).
+    fn overlaps(
+        &self,
+        moved: &[<Self::Body as Movable>::Vector],
+    ) -> Vec<Overlap<<Self::Body as Movable>::Vector>>;
+    /// The bodies, and the correction's slop, fraction and passes.
+    fn correction(&mut self) -> (&mut [Self::Body], (f32, f32, usize));
+}
+
+/// One frame of a world of either dimension: the stages in order, each
+/// timed (see the module's list).
+pub(crate) fn step_frame<W: FrameStages>(world: &mut W, dt: f32) -> Result<(), Error> {
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(Error::Argument {
+            name: "the time step",
+            message: format!("{dt} is not a positive number"),
+        });
+    }
+    let start = Instant::now();
+    let mut times = StageTimes::default();
+
+    let stage = Instant::now();
+    world.accelerate(dt);
+    times.integrate += stage.elapsed();
+
+    let stage = Instant::now();
+    world.broadphase();
+    times.broadphase = stage.elapsed();
+
+    world.narrowphase(&mut times)?;
+
+    let stage = Instant::now();
+    let points = world.solve_biased(dt);
+    times.solve = stage.elapsed();
+
+    let stage = Instant::now();
+    let moved = world.integrate(dt);
+    times.integrate += stage.elapsed();
+
+    let stage = Instant::now();
+    world.relax();
+    times.solve += stage.elapsed();
+
+    let stage = Instant::now();
+    let overlaps = world.overlaps(&moved);
+    let (bodies, (slop, fraction, passes)) = world.correction();
+    let mut offsets = vec![Default::default(); bodies.len()];
+    relax(
+        |body| bodies[body].inv_mass(),
+        &overlaps,
+        &mut offsets,
+        (slop, fraction, passes),
+    );
+    for (body, offset) in bodies.iter_mut().zip(&offsets) {
+        body.translate(*offset);
+    }
+    times.correct = stage.elapsed();
+    times.total = start.elapsed();
+
+    let max_depth = overlaps.iter().map(|o| o.depth).fold(0.0, f32::max);
+    world.frames().record(points, max_depth, times);
+    Ok(())
+}

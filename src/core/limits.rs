@@ -1,0 +1,39 @@
+//! The numeric ranges every shape and body is held to, in both dimensions,
+//! and the separation sentinel of every SAT query.
+
+use super::error::ShapeError;
+
+/// The largest position coordinate accepted. Differences of two positions
+/// and their products with shape sizes then stay finite in single
+/// precision (two bodies at ±3e38 would make the relative position infinite
+/// and every answer NaN). Far below it, precision runs out first: see the
+/// the precision section of `docs/conventions.md`.
+pub const MAX_COORDINATE: f32 = 1e15;
+
+/// The smallest shape size accepted (a polygon's bounding-box diagonal, a
+/// circle's diameter): its fourth power (moments of inertia) is still a
+/// normal single-precision number, and so are the products the narrowphase
+/// forms. The fuzzer found a triangle 4e-42 wide whose every cross product
+/// was zero.
+pub const MIN_SHAPE_SIZE: f64 = 1e-9;
+/// The largest shape size accepted: its fourth power is still finite in
+/// single precision.
+pub const MAX_SHAPE_SIZE: f64 = 1e9;
+
+/// Whether a shape `size` units across is within the supported range.
+pub fn check_size(size: f64) -> Result<(), ShapeError> {
+    if (MIN_SHAPE_SIZE..=MAX_SHAPE_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(ShapeError::SizeOutOfRange {
+            size,
+            min: MIN_SHAPE_SIZE,
+            max: MAX_SHAPE_SIZE,
+        })
+    }
+}
+
+/// The lowest separation: what a query's best starts from. A large finite
+/// value, not infinity, so that the GPU twins (which may assume no value is
+/// infinite) compute the same.
+pub(crate) const LOWEST: f32 = -f32::MAX;

@@ -1,0 +1,349 @@
+//! Eight `f32` lanes for the CPU queries that test eight faces, vertices or
+//! edges at a time (`sat/lanes.rs` in 2D, `d3/sat/lanes.rs` in 3D).
+//!
+//! Two vector types implement [`Lanes`]: AVX registers on x86-64 CPUs that
+//! have AVX (detected at run time, once: [`uses_avx`]), and two portable
+//! 4-lane vectors (`wide`, SSE on x86-64) everywhere else. Both do IEEE
+//! single-precision arithmetic lane by lane with no fused multiply-adds, so
+//! a lane computes what the scalar code computes, bit for bit; a query is
+//! written once, generic over the lanes, and compiled for each path (the
+//! AVX one inside a `#[target_feature(enable = "avx,popcnt")]` function:
+//! every CPU with AVX has POPCNT, and without it the lanes' bit counts
+//! compile to a dozen shifts and masks each).
+
+use std::ops::{Add, Mul, Sub};
+
+use wide::f32x4;
+
+use crate::core::limits::LOWEST;
+
+/// What [`Lanes::scan`] finds in a group of lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct GroupScan {
+    /// The largest of the active lanes.
+    pub(crate) largest: f32,
+    /// The first active lane holding it.
+    pub(crate) lane: usize,
+    /// Active lanes at least `largest - 2 * tolerance` (1: no near-tie).
+    pub(crate) close: u32,
+}
+
+/// Eight `f32` lanes with IEEE single-precision arithmetic.
+pub(crate) trait Lanes:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+{
+    fn splat(value: f32) -> Self;
+    fn load(values: &[f32; 8]) -> Self;
+    /// The first 8 values of a slice of at least 8.
+    #[inline(always)]
+    fn load_slice(values: &[f32]) -> Self {
+        Self::load(&std::array::from_fn(|i| values[i]))
+    }
+    /// The first of the first `active` lanes where `self > other`, if any.
+    #[inline(always)]
+    fn first_greater(self, other: Self, active: usize) -> Option<usize> {
+        let (mine, theirs) = (self.to_array(), other.to_array());
+        (0..active).find(|&lane| mine[lane] > theirs[lane])
+    }
+    /// `self < other ? self : other`, lane by lane (no NaN occurs here).
+    fn min(self, other: Self) -> Self;
+    /// `self > other ? self : other`, lane by lane (no NaN occurs here).
+    fn max(self, other: Self) -> Self;
+    fn to_array(self) -> [f32; 8];
+    /// Bit `k` set where lane `k` of `self` is below `other`'s.
+    fn less_bits(self, other: Self) -> u32;
+    /// Bit `k` set where lane `k` of `self` is above `other`'s.
+    fn greater_bits(self, other: Self) -> u32;
+
+    /// The smallest lane (no NaN occurs here), taken pairwise as the AVX
+    /// version does: lanes `k` and `k + 4`, then `k` and `k + 2`, then the
+    /// two left, each as `min` (which, of an exact `+0` and `-0`, keeps the
+    /// second).
+    #[inline(always)]
+    fn smallest(self) -> f32 {
+        let pick = |a: f32, b: f32| if a < b { a } else { b };
+        let v = self.to_array();
+        let quad: [f32; 4] = std::array::from_fn(|k| pick(v[k], v[k + 4]));
+        let pair = [pick(quad[0], quad[2]), pick(quad[1], quad[3])];
+        pick(pair[0], pair[1])
+    }
+
+    /// Looks at the first `active` lanes; the default is the plain loop.
+    #[inline(always)]
+    fn scan(self, active: usize, tolerance: f32) -> GroupScan {
+        let values = self.to_array();
+        let mut largest = LOWEST;
+        let mut lane_of_largest = 0usize;
+        for (lane, &value) in values.iter().enumerate().take(active) {
+            if value > largest {
+                largest = value;
+                lane_of_largest = lane;
+            }
+        }
+        let near = largest - 2.0 * tolerance;
+        GroupScan {
+            largest,
+            lane: lane_of_largest,
+            close: values
+                .iter()
+                .take(active)
+                .map(|&v| (v >= near) as u32)
+                .sum(),
+        }
+    }
+}
+
+/// Two SSE (or other 4-lane) vectors.
+#[derive(Clone, Copy)]
+pub(crate) struct Portable(f32x4, f32x4);
+
+impl Add for Portable {
+    type Output = Portable;
+    #[inline(always)]
+    fn add(self, other: Portable) -> Portable {
+        Portable(self.0 + other.0, self.1 + other.1)
+    }
+}
+
+impl Sub for Portable {
+    type Output = Portable;
+    #[inline(always)]
+    fn sub(self, other: Portable) -> Portable {
+        Portable(self.0 - other.0, self.1 - other.1)
+    }
+}
+
+impl Mul for Portable {
+    type Output = Portable;
+    #[inline(always)]
+    fn mul(self, other: Portable) -> Portable {
+        Portable(self.0 * other.0, self.1 * other.1)
+    }
+}
+
+impl Lanes for Portable {
+    #[inline(always)]
+    fn splat(value: f32) -> Portable {
+        Portable(f32x4::splat(value), f32x4::splat(value))
+    }
+
+    #[inline(always)]
+    fn load(values: &[f32; 8]) -> Portable {
+        Portable(
+            f32x4::from([values[0], values[1], values[2], values[3]]),
+            f32x4::from([values[4], values[5], values[6], values[7]]),
+        )
+    }
+
+    #[inline(always)]
+    fn min(self, other: Portable) -> Portable {
+        Portable(self.0.fast_min(other.0), self.1.fast_min(other.1))
+    }
+
+    #[inline(always)]
+    fn max(self, other: Portable) -> Portable {
+        Portable(self.0.fast_max(other.0), self.1.fast_max(other.1))
+    }
+
+    #[inline(always)]
+    fn less_bits(self, other: Portable) -> u32 {
+        let (low, high) = (self.0.simd_lt(other.0), self.1.simd_lt(other.1));
+        low.to_bitmask() | (high.to_bitmask() << 4)
+    }
+
+    #[inline(always)]
+    fn greater_bits(self, other: Portable) -> u32 {
+        let (low, high) = (self.0.simd_gt(other.0), self.1.simd_gt(other.1));
+        low.to_bitmask() | (high.to_bitmask() << 4)
+    }
+
+    #[inline(always)]
+    fn to_array(self) -> [f32; 8] {
+        let (low, high) = (self.0.to_array(), self.1.to_array());
+        [
+            low[0], low[1], low[2], low[3], high[0], high[1], high[2], high[3],
+        ]
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx {
+    use std::arch::x86_64::*;
+    use std::ops::{Add, Mul, Sub};
+
+    /// An AVX register. Only ever created inside the `#[target_feature(enable
+    /// = "avx,popcnt")]` entry points of the 2D and 3D lanes (`*_avx`), which
+    /// are called only after [`uses_avx`](super::uses_avx) detected both: that is
+    /// what makes the `unsafe` blocks below sound.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx(__m256);
+
+    impl Add for Avx {
+        type Output = Avx;
+        #[inline(always)]
+        fn add(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_add_ps(self.0, other.0) })
+        }
+    }
+
+    impl Sub for Avx {
+        type Output = Avx;
+        #[inline(always)]
+        fn sub(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_sub_ps(self.0, other.0) })
+        }
+    }
+
+    impl Mul for Avx {
+        type Output = Avx;
+        #[inline(always)]
+        fn mul(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_mul_ps(self.0, other.0) })
+        }
+    }
+
+    impl super::Lanes for Avx {
+        #[inline(always)]
+        fn splat(value: f32) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_set1_ps(value) })
+        }
+
+        #[inline(always)]
+        fn load(values: &[f32; 8]) -> Avx {
+            // SAFETY: see the type's documentation; the read is of 8 floats.
+            Avx(unsafe { _mm256_loadu_ps(values.as_ptr()) })
+        }
+
+        #[inline(always)]
+        fn load_slice(values: &[f32]) -> Avx {
+            let values = &values[..8];
+            // SAFETY: see the type's documentation; the slice holds 8 floats.
+            Avx(unsafe { _mm256_loadu_ps(values.as_ptr()) })
+        }
+
+        #[inline(always)]
+        fn first_greater(self, other: Avx, active: usize) -> Option<usize> {
+            // SAFETY: see the type's documentation.
+            let mask =
+                unsafe { _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, other.0)) } as u32;
+            let mask = mask & ((1u32 << active.min(8)) - 1);
+            (mask != 0).then(|| mask.trailing_zeros() as usize)
+        }
+
+        #[inline(always)]
+        fn min(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_min_ps(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn max(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_max_ps(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn less_bits(self, other: Avx) -> u32 {
+            // SAFETY: see the type's documentation.
+            unsafe { _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(self.0, other.0)) as u32 }
+        }
+
+        #[inline(always)]
+        fn greater_bits(self, other: Avx) -> u32 {
+            // SAFETY: see the type's documentation.
+            unsafe { _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, other.0)) as u32 }
+        }
+
+        #[inline(always)]
+        fn to_array(self) -> [f32; 8] {
+            let mut values = [0.0f32; 8];
+            // SAFETY: see the type's documentation; the write is of 8 floats.
+            unsafe { _mm256_storeu_ps(values.as_mut_ptr(), self.0) };
+            values
+        }
+
+        #[inline(always)]
+        fn smallest(self) -> f32 {
+            // SAFETY: see the type's documentation.
+            unsafe {
+                let halves = _mm256_min_ps(self.0, _mm256_permute2f128_ps::<1>(self.0, self.0));
+                let pairs = _mm256_min_ps(halves, _mm256_permute_ps::<0b01_00_11_10>(halves));
+                let one = _mm256_min_ps(pairs, _mm256_permute_ps::<0b10_11_00_01>(pairs));
+                _mm256_cvtss_f32(one)
+            }
+        }
+
+        /// The same as the loop, in registers: inactive lanes blended to
+        /// the lowest value, a horizontal max, then masks.
+        #[inline(always)]
+        fn scan(self, active: usize, tolerance: f32) -> super::GroupScan {
+            // SAFETY: see the type's documentation.
+            unsafe {
+                let index = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+                let live = _mm256_cmp_ps::<_CMP_LT_OQ>(index, _mm256_set1_ps(active as f32));
+                let values = _mm256_blendv_ps(_mm256_set1_ps(super::LOWEST), self.0, live);
+                let halves = _mm256_max_ps(values, _mm256_permute2f128_ps::<1>(values, values));
+                let pairs = _mm256_max_ps(halves, _mm256_permute_ps::<0b01_00_11_10>(halves));
+                let largest = _mm256_max_ps(pairs, _mm256_permute_ps::<0b10_11_00_01>(pairs));
+                let at_largest =
+                    _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(values, largest)) as u32;
+                let largest = _mm256_cvtss_f32(largest);
+                let near = _mm256_set1_ps(largest - 2.0 * tolerance);
+                let close = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(values, near)) as u32;
+                super::GroupScan {
+                    largest,
+                    lane: at_largest.trailing_zeros() as usize,
+                    close: close.count_ones(),
+                }
+            }
+        }
+    }
+}
+
+/// Whether the AVX path runs (x86-64 with AVX and POPCNT, unless
+/// `GPUSAT_NO_AVX` is set).
+pub fn uses_avx() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static AVX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *AVX.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx")
+                && std::arch::is_x86_feature_detected!("popcnt")
+                && std::env::var_os("GPUSAT_NO_AVX").is_none()
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Asks for every cache line of `data` to be brought into the second-level
+/// cache: a hint, for data about to be read in an order the hardware cannot
+/// predict (a walk across a hull's Gauss map).
+#[inline]
+pub(crate) fn prefetch_all<T>(data: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // From the line that holds the first byte to the one that holds the
+        // last: a slice seldom starts on a line, and stepping from its
+        // first byte would leave out its last line.
+        let first = data.as_ptr() as usize;
+        let bytes = std::mem::size_of_val(data);
+        let start = (data.as_ptr() as *const i8).wrapping_sub(first % 64);
+        for offset in (0..bytes + first % 64).step_by(64) {
+            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T1 }>(
+                    start.wrapping_add(offset),
+                )
+            };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = data;
+}

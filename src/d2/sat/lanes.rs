@@ -1,0 +1,615 @@
+//! The CPU narrowphase, eight faces at a time.
+//!
+//! The scalar files of [`sat`](crate::d2::sat) state the computation one face at
+//! a time (and are the WGSL kernel's twin). This module computes exactly the
+//! same values with
+//! vectors whose eight lanes are eight faces of one polygon: every lane does
+//! the scalar code's operations in the scalar code's order, with no fused
+//! multiply-adds, so each lane's result is the scalar result bit for bit
+//! (`tests/sat_lanes.rs` checks it on every pair kind, on both paths). The
+//! faces are stored as structure of arrays in the shape library
+//! ([`FaceLanes`]); the other polygon's vertices are broadcast one at a time.
+//! The tie rule and the early exit are then applied to each group of lanes
+//! with the outcome of the scalar loop's face-by-face scan (see
+//! `scan_group`), without its unpredictable branches.
+//!
+//! Two vector types implement the lanes: AVX registers on x86-64 CPUs that
+//! have AVX (detected at run time, once per batch), and two portable
+//! 4-lane vectors (`wide`, SSE on x86-64) everywhere else. With AVX a
+//! broadcast is one load and an 8-gon's faces are one register, which is
+//! where the speed comes from.
+
+use std::ops::Range;
+
+use glam::Vec2;
+
+use crate::core::pair::Owner;
+#[cfg(target_arch = "x86_64")]
+use crate::core::simd::avx;
+use crate::core::simd::{Lanes, Portable, uses_avx};
+use crate::d2::batch::Batch;
+use crate::d2::manifold::{Clip, Manifold, clip, manifold};
+use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
+use crate::d2::shape::{EdgeRecord, FACE_LANES, FaceLanes, Faces, ShapeRecord, ShapeSet};
+use crate::d2::types::SatHit;
+
+use super::circles::collide_circles;
+use super::pair::complete_hit;
+use super::polygon_circle::finish_polygon_circle;
+use super::separation::{
+    CPU_MERGE_THRESHOLD, LOWEST, PairResult, Separation, TIE_TOLERANCE, choose_polygon_axis,
+    uses_merge_above,
+};
+
+/// The tie rule and the early exit over one group of lanes, with the
+/// outcome of the scalar loop's face-by-face scan.
+///
+/// ```text
+/// m, k = the group's largest value and its first lane    (no branches)
+/// if m >= limit: exit (the pair is separated; which face does not matter)
+/// if no other lane is within 2 * tolerance of m:
+///     the face-by-face rule picks lane k if m > best + tolerance, else keeps best
+///     (every other lane is too far below m to be picked, or to stop k)
+/// else: a near-tie, scanned face by face exactly as the scalar loop does
+/// ```
+#[inline(always)]
+fn scan_group<V: Lanes>(
+    values: V,
+    active: usize,
+    first: u32,
+    best: &mut Separation,
+    tolerance: f32,
+    limit: f32,
+) -> Option<Separation> {
+    let scan = values.scan(active, tolerance);
+    if scan.largest >= limit {
+        return Some(Separation {
+            value: scan.largest,
+            edge: first + scan.lane as u32,
+        });
+    }
+    if scan.close == 1 {
+        if scan.largest > best.value + tolerance {
+            *best = Separation {
+                value: scan.largest,
+                edge: first + scan.lane as u32,
+            };
+        }
+    } else {
+        for (lane, &value) in values.to_array().iter().enumerate().take(active) {
+            if value > best.value + tolerance {
+                *best = Separation {
+                    value,
+                    edge: first + lane as u32,
+                };
+            }
+        }
+    }
+    None
+}
+
+/// Eight faces moved into the other polygon's frame, per lane:
+/// `rotate(xf.q, normal)`, and `dot(normal, transform_point(xf, vertex))`
+/// as the face's offset, in the scalar twin's order of operations.
+#[inline(always)]
+fn moved_faces<V: Lanes>(faces: &FaceLanes, (c, s): (V, V), (px, py): (V, V)) -> (V, V, V) {
+    let (fnx, fny) = (V::load(&faces.nx), V::load(&faces.ny));
+    let (fvx, fvy) = (V::load(&faces.vx), V::load(&faces.vy));
+    let nx = c * fnx - s * fny;
+    let ny = s * fnx + c * fny;
+    let vx = (c * fvx + px) - s * fvy;
+    let vy = (s * fvx + py) + c * fvy;
+    (nx, ny, nx * vx + ny * vy)
+}
+
+/// [`find_max_separation`](super::polygons::find_max_separation), eight
+/// faces of `poly1` at a time; `poly2`'s vertices are read from its own
+/// face groups.
+#[inline(always)]
+fn find_max_separation<V: Lanes>(
+    poly1: &[FaceLanes],
+    count1: u32,
+    poly2: &[FaceLanes],
+    count2: u32,
+    xf: Transform,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let (c, s) = (V::splat(xf.q.c), V::splat(xf.q.s));
+    let (px, py) = (V::splat(xf.p.x), V::splat(xf.p.y));
+    let mut best = Separation::NONE;
+    for (group, faces) in poly1.iter().enumerate() {
+        let (nx, ny, offset) = moved_faces::<V>(faces, (c, s), (px, py));
+        // Two running minima, so that consecutive vertices do not wait on
+        // each other; min is exact, so the result is the same.
+        let (mut even, mut odd) = (V::splat(f32::MAX), V::splat(f32::MAX));
+        let mut remaining = count2 as usize;
+        for vertices in poly2 {
+            let here = remaining.min(FACE_LANES);
+            remaining -= here;
+            let mut j = 0;
+            while j + 1 < here {
+                let (w0x, w0y) = (V::splat(vertices.vx[j]), V::splat(vertices.vy[j]));
+                let (w1x, w1y) = (V::splat(vertices.vx[j + 1]), V::splat(vertices.vy[j + 1]));
+                even = even.min((nx * w0x - offset) + ny * w0y);
+                odd = odd.min((nx * w1x - offset) + ny * w1y);
+                j += 2;
+            }
+            if j < here {
+                let (wx, wy) = (V::splat(vertices.vx[j]), V::splat(vertices.vy[j]));
+                even = even.min((nx * wx - offset) + ny * wy);
+            }
+        }
+        let values = even.min(odd);
+        let first = (group * FACE_LANES) as u32;
+        let active = (count1 - first).min(FACE_LANES as u32) as usize;
+        if let Some(separated) = scan_group(values, active, first, &mut best, tolerance, limit) {
+            return separated;
+        }
+    }
+    best
+}
+
+/// Heights `dot(normal, w) - offset` of ring vertices `j..j + 8`, in the
+/// scalar twin's order. A function, not a closure: it must inline into the
+/// AVX caller.
+#[inline(always)]
+fn ring_heights<V: Lanes>(xs: &[f32], ys: &[f32], (nx, ny, offset): (V, V, V), j: usize) -> V {
+    (nx * V::load_slice(&xs[j..]) - offset) + ny * V::load_slice(&ys[j..])
+}
+
+/// [`descend`](super::merged::descend) eight steps at a time, on the
+/// polygon's ring (see [`ShapeSet::ring_of`]): the walk stops at the first
+/// vertex whose successor lies higher, and each lane compares one vertex
+/// with its successor.
+#[inline(always)]
+fn descend_ring<V: Lanes>(
+    xs: &[f32],
+    ys: &[f32],
+    count: usize,
+    (nx, ny, offset): (f32, f32, f32),
+    start: usize,
+) -> usize {
+    let face = (V::splat(nx), V::splat(ny), V::splat(offset));
+    let mut j = start;
+    let mut walked = 0;
+    // The scalar walk takes at most count - 1 steps.
+    while walked + 1 < count {
+        let active = (count - 1 - walked).min(FACE_LANES);
+        let next = ring_heights(xs, ys, face, j + 1);
+        if let Some(lane) = next.first_greater(ring_heights(xs, ys, face, j), active) {
+            let stop = j + lane;
+            return if stop < count { stop } else { stop - count };
+        }
+        j += FACE_LANES;
+        if j >= count {
+            j -= count;
+        }
+        walked += FACE_LANES;
+    }
+    let last = start + count - 1;
+    if last < count { last } else { last - count }
+}
+
+/// [`find_max_separation_merged`](super::merged::find_max_separation_merged):
+/// a group's 8 faces at once over its window of `poly2`'s vertices.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn find_max_separation_merged<V: Lanes>(
+    poly1: &[FaceLanes],
+    count1: u32,
+    poly2: &[FaceLanes],
+    (ring_x, ring_y): (&[f32], &[f32]),
+    count2: u32,
+    xf: Transform,
+    tolerance: f32,
+    limit: f32,
+) -> Separation {
+    let count2 = count2 as usize;
+    let (c, s) = (V::splat(xf.q.c), V::splat(xf.q.s));
+    let (px, py) = (V::splat(xf.p.x), V::splat(xf.p.y));
+    let mut best = Separation::NONE;
+    let mut low = usize::MAX;
+    for (group, faces) in poly1.iter().enumerate() {
+        let (nx, ny, offset) = moved_faces::<V>(faces, (c, s), (px, py));
+        let first = (group * FACE_LANES) as u32;
+        let active = (count1 - first).min(FACE_LANES as u32) as usize;
+        // The walks use the lanes' own values: the same bits as the scalar twin.
+        let (nxs, nys, offsets) = (nx.to_array(), ny.to_array(), offset.to_array());
+        let face = |lane: usize| (nxs[lane], nys[lane], offsets[lane]);
+        if low == usize::MAX {
+            // The first lowest vertex along face 0, once: eight vertices at
+            // a time, as the first largest of the negated heights (negation
+            // is exact, so ties go to the first as in the scalar loop).
+            let (nx0, ny0, offset0) = face(0);
+            let (minus_nx, minus_ny, minus_offset) =
+                (V::splat(-nx0), V::splat(-ny0), V::splat(-offset0));
+            let mut best_height = LOWEST;
+            low = 0;
+            for (group2, vertices) in poly2.iter().enumerate() {
+                let first2 = group2 * FACE_LANES;
+                let active2 = (count2 - first2).min(FACE_LANES);
+                let negated = (minus_nx * V::load(&vertices.vx) - minus_offset)
+                    + minus_ny * V::load(&vertices.vy);
+                let scan = negated.scan(active2, 0.0);
+                if scan.largest > best_height {
+                    best_height = scan.largest;
+                    low = first2 + scan.lane;
+                }
+            }
+        }
+        let start = low;
+        let end = descend_ring::<V>(ring_x, ring_y, count2, face(active - 1), start);
+        let window = (end + count2 - start) % count2 + 1;
+        let mut separation = V::splat(f32::MAX);
+        for k in 0..window {
+            let j = if start + k < count2 {
+                start + k
+            } else {
+                start + k - count2
+            };
+            separation =
+                separation.min((nx * V::splat(ring_x[j]) - offset) + ny * V::splat(ring_y[j]));
+        }
+        if let Some(separated) = scan_group(separation, active, first, &mut best, tolerance, limit)
+        {
+            return separated;
+        }
+        low = end;
+    }
+    best
+}
+
+/// [`collide_polygon_circle`](super::polygon_circle::collide_polygon_circle) with
+/// the face loop eight faces at a time.
+#[inline(always)]
+fn collide_polygon_circle<V: Lanes>(
+    lanes: &[FaceLanes],
+    poly: &[EdgeRecord],
+    centre: Vec2,
+    radius: f32,
+    owner: Owner,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let count = poly.len() as u32;
+    let limit = margin + radius;
+    let (cx, cy) = (V::splat(centre.x), V::splat(centre.y));
+    let mut best = Separation::NONE;
+    for (group, faces) in lanes.iter().enumerate() {
+        let (nx, ny) = (V::load(&faces.nx), V::load(&faces.ny));
+        // dot(normal, vertex), as the scalar twin computes it.
+        let offset = nx * V::load(&faces.vx) + ny * V::load(&faces.vy);
+        let values = (nx * cx - offset) + ny * cy;
+        let first = (group * FACE_LANES) as u32;
+        let active = (count - first).min(FACE_LANES as u32) as usize;
+        if scan_group(values, active, first, &mut best, tolerance, limit).is_some() {
+            return None;
+        }
+    }
+    finish_polygon_circle(poly, centre, radius, owner, margin, best)
+}
+
+/// [`collide_pair`](super::pair::collide_pair), vectorised.
+#[inline(always)]
+fn collide_pair_with<V: Lanes>(
+    merge_threshold: u32,
+    shapes: &ShapeSet,
+    (xf_ab, xf_ba): (Transform, Transform),
+    (index_a, shape_a): (u32, &ShapeRecord),
+    (index_b, shape_b): (u32, &ShapeRecord),
+    margin: f32,
+) -> Option<PairResult> {
+    let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
+    match (shape_a.count > 0, shape_b.count > 0) {
+        (true, true) => {
+            let lanes_a = shapes.lanes_of(index_a, shape_a);
+            let lanes_b = shapes.lanes_of(index_b, shape_b);
+            // Direct calls in each branch, not a function pointer or a
+            // closure: they must inline into the caller, whose target
+            // features (AVX) they need.
+            let merge = uses_merge_above(shape_a.count, shape_b.count, merge_threshold);
+            let (count_a, count_b) = (shape_a.count, shape_b.count);
+            let (ring_a, ring_b) = (
+                shapes.ring_of(index_a, shape_a),
+                shapes.ring_of(index_b, shape_b),
+            );
+            let separation_a = if merge {
+                find_max_separation_merged::<V>(
+                    lanes_a, count_a, lanes_b, ring_b, count_b, xf_ba, tolerance, margin,
+                )
+            } else {
+                find_max_separation::<V>(
+                    lanes_a, count_a, lanes_b, count_b, xf_ba, tolerance, margin,
+                )
+            };
+            if separation_a.value >= margin {
+                return None;
+            }
+            let separation_b = if merge {
+                find_max_separation_merged::<V>(
+                    lanes_b, count_b, lanes_a, ring_a, count_a, xf_ab, tolerance, margin,
+                )
+            } else {
+                find_max_separation::<V>(
+                    lanes_b, count_b, lanes_a, count_a, xf_ab, tolerance, margin,
+                )
+            };
+            choose_polygon_axis(separation_a, separation_b, tolerance, margin)
+        }
+        (true, false) => collide_polygon_circle::<V>(
+            shapes.lanes_of(index_a, shape_a),
+            shapes.edges_of(shape_a),
+            xf_ab.p,
+            shape_b.radius,
+            Owner::A,
+            tolerance,
+            margin,
+        ),
+        (false, true) => collide_polygon_circle::<V>(
+            shapes.lanes_of(index_b, shape_b),
+            shapes.edges_of(shape_b),
+            xf_ba.p,
+            shape_a.radius,
+            Owner::B,
+            tolerance,
+            margin,
+        ),
+        (false, false) => collide_circles(xf_ab.p, shape_a.radius, shape_b.radius, margin),
+    }
+}
+
+/// `(a^-1 b, b^-1 a)`: B's frame into A's, and A's into B's.
+#[inline(always)]
+fn relative_transforms(xf_a: Transform, xf_b: Transform) -> (Transform, Transform) {
+    (
+        inv_mul_transforms(xf_a, xf_b),
+        inv_mul_transforms(xf_b, xf_a),
+    )
+}
+
+/// The manifold's incident edge over face groups: the edge whose normal
+/// is most anti-parallel to `normal_in_incident`, as the first largest of
+/// the negated alignments (negation is exact: the same edge, ties included).
+#[inline(always)]
+fn incident_edge_lanes<V: Lanes>(normal_in_incident: Vec2, lanes: &[FaceLanes], count: u32) -> u32 {
+    let opposite = -normal_in_incident;
+    let (ox, oy) = (V::splat(opposite.x), V::splat(opposite.y));
+    let mut best = (LOWEST, 0u32);
+    for (group, faces) in lanes.iter().enumerate() {
+        let first = (group * FACE_LANES) as u32;
+        let active = (count - first).min(FACE_LANES as u32) as usize;
+        let scan = (ox * V::load(&faces.nx) + oy * V::load(&faces.ny)).scan(active, 0.0);
+        if scan.largest > best.0 {
+            best = (scan.largest, first + scan.lane as u32);
+        }
+    }
+    best.1
+}
+
+/// SAT and, when reported, the contact manifold of pair `index`, appended
+/// to `out`; the polygon case reuses the SAT's relative transforms and face
+/// groups, and builds the manifold in place.
+#[inline(always)]
+fn contact_with<V: Lanes>(batch: &Batch, index: usize, out: &mut Vec<Manifold>) {
+    let pair = batch.pairs()[index];
+    let (a, b) = (pair.a as usize, pair.b as usize);
+    let shapes = batch.shapes();
+    let records = shapes.records();
+    let (index_a, index_b) = (batch.shape_of()[a], batch.shape_of()[b]);
+    let (record_a, record_b) = (&records[index_a as usize], &records[index_b as usize]);
+    let (xf_a, xf_b) = (batch.transforms()[a], batch.transforms()[b]);
+    let (xf_ab, xf_ba) = relative_transforms(xf_a, xf_b);
+    let Some(result) = collide_pair_with::<V>(
+        batch.face_search().threshold(CPU_MERGE_THRESHOLD),
+        shapes,
+        (xf_ab, xf_ba),
+        (index_a, record_a),
+        (index_b, record_b),
+        batch.margin(),
+    ) else {
+        return;
+    };
+    if record_a.count == 0 || record_b.count == 0 {
+        let sat_hit = SatHit {
+            pair: index as u32,
+            axis: result.axis,
+            depth: -result.separation,
+        };
+        out.push(manifold(batch, &complete_hit(batch, sat_hit)));
+        return;
+    }
+    // As `Batch::hit` and `manifold` compute them, from the same values.
+    let (ref_xf, reference_faces, incident_faces, incident_lanes, xf, sign) =
+        match result.axis.owner {
+            Owner::A => (
+                xf_a,
+                shapes.faces(index_a, record_a),
+                shapes.faces(index_b, record_b),
+                shapes.lanes_of(index_b, record_b),
+                xf_ab,
+                1.0,
+            ),
+            Owner::B => (
+                xf_b,
+                shapes.faces(index_b, record_b),
+                shapes.faces(index_a, record_a),
+                shapes.lanes_of(index_a, record_a),
+                xf_ba,
+                -1.0,
+            ),
+        };
+    let reference = result.axis.feature;
+    let normal_local = reference_faces.normal(reference);
+    let incident = incident_edge_lanes::<V>(
+        inv_rotate(xf.q, normal_local),
+        incident_lanes,
+        incident_faces.count(),
+    );
+    out.push(Manifold::new(
+        index as u32,
+        pair.a,
+        pair.b,
+        sign * rotate(ref_xf.q, normal_local),
+    ));
+    let Some(contact) = out.last_mut() else {
+        return;
+    };
+    clip(
+        contact,
+        &Clip {
+            ref_xf,
+            xf,
+            reference_faces,
+            incident_faces,
+            reference,
+            incident,
+            owner: result.axis.owner,
+            overlapping: result.separation < 0.0,
+            size: record_a.size + record_b.size,
+            margin: batch.margin(),
+        },
+    );
+}
+
+#[inline(always)]
+fn test_pair_with<V: Lanes>(batch: &Batch, index: usize) -> Option<SatHit> {
+    let pair = batch.pairs()[index];
+    let (a, b) = (pair.a as usize, pair.b as usize);
+    let shapes = batch.shapes();
+    let records = shapes.records();
+    let shape_of = batch.shape_of();
+    let transforms = batch.transforms();
+    let (shape_a, shape_b) = (shape_of[a], shape_of[b]);
+    collide_pair_with::<V>(
+        batch.face_search().threshold(CPU_MERGE_THRESHOLD),
+        shapes,
+        relative_transforms(transforms[a], transforms[b]),
+        (shape_a, &records[shape_a as usize]),
+        (shape_b, &records[shape_b as usize]),
+        batch.margin(),
+    )
+    .map(|result| SatHit {
+        pair: index as u32,
+        axis: result.axis,
+        depth: -result.separation,
+    })
+}
+
+/// How many pairs ahead the shapes and transforms are prefetched: pairs are
+/// random, so each one's data is usually out of the nearest caches.
+const PREFETCH_DISTANCE: usize = 4;
+
+#[inline(always)]
+fn prefetch(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
+}
+
+/// Asks for the data of pair `index` (the caller checks it exists).
+#[inline(always)]
+fn prefetch_pair(batch: &Batch, index: usize) {
+    let pair = batch.pairs()[index];
+    let shapes = batch.shapes();
+    for body in [pair.a as usize, pair.b as usize] {
+        prefetch(&batch.transforms()[body] as *const _ as *const u8);
+        let shape = batch.shape_of()[body];
+        prefetch(&shapes.records()[shape as usize] as *const _ as *const u8);
+        if let Some(lanes) = shapes.first_lanes(shape) {
+            // The first group: normals (first line), vertices (second line).
+            let address = lanes as *const FaceLanes as *const u8;
+            prefetch(address);
+            prefetch(address.wrapping_add(64));
+        }
+    }
+}
+
+#[inline(always)]
+fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
+    let end = range.end;
+    for index in range {
+        if index + PREFETCH_DISTANCE < end {
+            prefetch_pair(batch, index + PREFETCH_DISTANCE);
+        }
+        if let Some(hit) = test_pair_with::<V>(batch, index) {
+            out.push(hit);
+        }
+    }
+}
+
+/// SAT, normal and contact manifold of each pair in turn, while the shapes
+/// are still in the nearest cache.
+#[inline(always)]
+fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
+    let end = range.end;
+    for index in range {
+        if index + PREFETCH_DISTANCE < end {
+            prefetch_pair(batch, index + PREFETCH_DISTANCE);
+        }
+        contact_with::<V>(batch, index, out);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,popcnt")]
+fn contacts_range_avx(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
+    contacts_range_with::<avx::Avx>(batch, range, out)
+}
+
+/// The contact manifolds of the reported pairs in `range`, appended in order:
+/// the same as running the SAT, [`Batch::hit`] and
+/// [`manifold`](crate::d2::manifold()) one after the other, but pair by pair, so
+/// the shapes are read from memory once.
+pub fn contacts_range(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        unsafe { contacts_range_avx(batch, range, out) };
+        return;
+    }
+    contacts_range_with::<Portable>(batch, range, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,popcnt")]
+fn collide_range_avx(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
+    collide_range_with::<avx::Avx>(batch, range, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,popcnt")]
+fn collide_pair_avx(batch: &Batch, index: usize) -> Option<SatHit> {
+    test_pair_with::<avx::Avx>(batch, index)
+}
+
+/// Tests pairs `range` of the batch, appending the reported ones in order.
+pub fn collide_range(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        unsafe { collide_range_avx(batch, range, out) };
+        return;
+    }
+    collide_range_with::<Portable>(batch, range, out)
+}
+
+/// The same on the portable path, whatever the CPU (for tests and benches).
+#[cfg(feature = "testing")]
+pub fn collide_range_portable(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
+    collide_range_with::<Portable>(batch, range, out)
+}
+
+/// Tests one pair of the batch.
+pub fn test_pair(batch: &Batch, index: usize) -> Option<SatHit> {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        return unsafe { collide_pair_avx(batch, index) };
+    }
+    test_pair_with::<Portable>(batch, index)
+}

@@ -1,0 +1,313 @@
+//! The shape library: every shape once, and the flat records the
+//! narrowphase backends read.
+//!
+//! Polygons are kept three ways: one flat array of [`EdgeRecord`]s (vertex
+//! and the outward unit normal of the edge that starts there, 16 bytes),
+//! which is exactly what the GPU kernel reads; groups of eight faces as
+//! structure of arrays ([`FaceLanes`]) for the vectorised CPU path; and each
+//! polygon's vertices as a padded ring for its merged search. One
+//! [`ShapeRecord`] per shape says where its data is.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec2;
+
+use super::shapes::{Circle, EdgeRecord, Faces, Polygon, Shape, ShapeView};
+use crate::core::error::Error;
+use crate::core::uid::next_uid;
+
+/// One shape as the narrowphase reads it. `count == 0` marks a circle.
+/// Mirrored by `ShapeRecord` in `shaders/sat.wgsl`.
+#[doc(hidden)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct ShapeRecord {
+    /// Index of the polygon's first [`EdgeRecord`].
+    pub first: u32,
+    /// Number of vertices; 0 for a circle.
+    pub count: u32,
+    /// The circle's radius; 0 for a polygon.
+    pub radius: f32,
+    /// [`Shape::size`], for tolerances.
+    pub size: f32,
+}
+
+/// Eight faces of a polygon, structure of arrays, for the vectorised CPU
+/// narrowphase: the faces' normals and vertices (which also serve as the
+/// polygon's vertices when it is the other shape). 128 bytes, two cache
+/// lines. Lanes past the polygon's last face repeat face 0 and are never
+/// read.
+#[doc(hidden)]
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FaceLanes {
+    /// Normals' x.
+    pub nx: [f32; 8],
+    /// Normals' y.
+    pub ny: [f32; 8],
+    /// Vertices' x.
+    pub vx: [f32; 8],
+    /// Vertices' y.
+    pub vy: [f32; 8],
+}
+
+/// Faces per [`FaceLanes`] group.
+#[doc(hidden)]
+pub const FACE_LANES: usize = 8;
+
+/// Vertices repeated after a polygon's last in its ring (see [`ShapeSet::ring_of`]).
+#[doc(hidden)]
+pub const RING_PADDING: usize = 2 * FACE_LANES;
+
+/// A polygon's faces, read from its face groups (which the narrowphase has
+/// just brought into cache).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct FaceView<'a> {
+    lanes: &'a [FaceLanes],
+    count: u32,
+}
+
+impl Faces for FaceView<'_> {
+    #[inline(always)]
+    fn count(&self) -> u32 {
+        self.count
+    }
+
+    #[inline(always)]
+    fn vertex(&self, i: u32) -> Vec2 {
+        let group = &self.lanes[i as usize / FACE_LANES];
+        let lane = i as usize % FACE_LANES;
+        Vec2::new(group.vx[lane], group.vy[lane])
+    }
+
+    #[inline(always)]
+    fn normal(&self, i: u32) -> Vec2 {
+        let group = &self.lanes[i as usize / FACE_LANES];
+        let lane = i as usize % FACE_LANES;
+        Vec2::new(group.nx[lane], group.ny[lane])
+    }
+}
+
+/// The shape library: every shape once, plus its flat narrowphase records.
+#[derive(Debug)]
+pub struct ShapeSet {
+    shapes: Vec<Shape>,
+    records: Vec<ShapeRecord>,
+    edges: Vec<EdgeRecord>,
+    /// Each polygon's faces in groups of eight; `first_lane[shape]` is its first group.
+    lanes: Vec<FaceLanes>,
+    first_lane: Vec<u32>,
+    /// Each polygon's vertex x's then y's, each followed by its first
+    /// `RING_PADDING` again, so that any `RING_PADDING` consecutive vertices
+    /// (going round) are one slice; `first_ring[shape]` is where they start.
+    ring: Vec<f32>,
+    first_ring: Vec<u32>,
+    /// Unique per library; with the length (the library only grows) it tells
+    /// a GPU backend whether its copy is current.
+    uid: u64,
+}
+
+impl Default for ShapeSet {
+    fn default() -> ShapeSet {
+        ShapeSet {
+            shapes: Vec::new(),
+            records: Vec::new(),
+            edges: Vec::new(),
+            lanes: Vec::new(),
+            first_lane: Vec::new(),
+            ring: Vec::new(),
+            first_ring: Vec::new(),
+            uid: next_uid(),
+        }
+    }
+}
+
+impl Clone for ShapeSet {
+    /// A clone is a new library: it gets its own id, since the two may grow apart.
+    fn clone(&self) -> ShapeSet {
+        ShapeSet {
+            shapes: self.shapes.clone(),
+            records: self.records.clone(),
+            edges: self.edges.clone(),
+            lanes: self.lanes.clone(),
+            first_lane: self.first_lane.clone(),
+            ring: self.ring.clone(),
+            first_ring: self.first_ring.clone(),
+            uid: next_uid(),
+        }
+    }
+}
+
+impl ShapeSet {
+    /// An empty library.
+    pub fn new() -> ShapeSet {
+        ShapeSet::default()
+    }
+
+    /// An id unique to this library (clones get their own).
+    pub fn uid(&self) -> u64 {
+        self.uid
+    }
+
+    /// Adds a shape and returns its index.
+    pub fn push(&mut self, shape: Shape) -> u32 {
+        let index = self.shapes.len() as u32;
+        self.first_lane.push(self.lanes.len() as u32);
+        self.first_ring.push(self.ring.len() as u32);
+        if let Shape::Polygon(polygon) = &shape {
+            let count = polygon.vertices().len();
+            for coordinate in [|v: &Vec2| v.x, |v: &Vec2| v.y] {
+                self.ring.extend(
+                    (0..count + RING_PADDING).map(|i| coordinate(&polygon.vertices()[i % count])),
+                );
+            }
+            let (v, n) = (polygon.vertices(), polygon.normals());
+            for group in 0..count.div_ceil(FACE_LANES) {
+                let mut lanes = FaceLanes::default();
+                for lane in 0..FACE_LANES {
+                    let i = group * FACE_LANES + lane;
+                    let i = if i < count { i } else { 0 };
+                    lanes.nx[lane] = n[i].x;
+                    lanes.ny[lane] = n[i].y;
+                    lanes.vx[lane] = v[i].x;
+                    lanes.vy[lane] = v[i].y;
+                }
+                self.lanes.push(lanes);
+            }
+        }
+        let record = match &shape {
+            Shape::Polygon(polygon) => {
+                let first = self.edges.len() as u32;
+                self.edges.extend_from_slice(polygon.edges());
+                ShapeRecord {
+                    first,
+                    count: polygon.vertices().len() as u32,
+                    radius: 0.0,
+                    size: polygon.size(),
+                }
+            }
+            Shape::Circle(circle) => ShapeRecord {
+                first: 0,
+                count: 0,
+                radius: circle.radius(),
+                size: circle.radius(),
+            },
+        };
+        self.shapes.push(shape);
+        self.records.push(record);
+        index
+    }
+
+    /// Validates and adds a polygon; the error names the index it would have had.
+    pub fn add_polygon(&mut self, points: &[Vec2]) -> Result<u32, Error> {
+        let polygon = Polygon::new(points).map_err(|reason| Error::Shape {
+            index: self.shapes.len(),
+            reason,
+        })?;
+        Ok(self.push(Shape::Polygon(polygon)))
+    }
+
+    /// Validates and adds a circle; the error names the index it would have had.
+    pub fn add_circle(&mut self, radius: f32) -> Result<u32, Error> {
+        let circle = Circle::new(radius).map_err(|reason| Error::Shape {
+            index: self.shapes.len(),
+            reason,
+        })?;
+        Ok(self.push(Shape::Circle(circle)))
+    }
+
+    /// Shapes in the library.
+    pub fn len(&self) -> usize {
+        self.shapes.len()
+    }
+
+    /// Whether the library has no shape.
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+
+    /// Shape `index`, if there is one.
+    pub fn get(&self, index: u32) -> Option<&Shape> {
+        self.shapes.get(index as usize)
+    }
+
+    /// Every shape, in index order.
+    pub fn shapes(&self) -> &[Shape] {
+        &self.shapes
+    }
+
+    /// What the narrowphase reads of shape `index` (which must exist).
+    #[inline(always)]
+    pub(crate) fn view(&self, index: u32) -> ShapeView<'_> {
+        let record = &self.records[index as usize];
+        if record.count == 0 {
+            ShapeView::Circle {
+                radius: record.radius,
+            }
+        } else {
+            ShapeView::Polygon {
+                edges: self.edges_of(record),
+                size: record.size,
+            }
+        }
+    }
+
+    /// One record per shape, in index order.
+    #[doc(hidden)]
+    pub fn records(&self) -> &[ShapeRecord] {
+        &self.records
+    }
+
+    /// Every polygon's edges, back to back.
+    #[doc(hidden)]
+    pub fn edges(&self) -> &[EdgeRecord] {
+        &self.edges
+    }
+
+    /// The face groups of shape `index` (empty for a circle).
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn lanes_of(&self, index: u32, record: &ShapeRecord) -> &[FaceLanes] {
+        let first = self.first_lane[index as usize] as usize;
+        &self.lanes[first..first + (record.count as usize).div_ceil(FACE_LANES)]
+    }
+
+    /// The faces of polygon `index` (no faces for a circle).
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn faces(&self, index: u32, record: &ShapeRecord) -> FaceView<'_> {
+        FaceView {
+            lanes: self.lanes_of(index, record),
+            count: record.count,
+        }
+    }
+
+    /// Polygon `index`'s vertex x's and y's, each `count + RING_PADDING`
+    /// long: vertex `i` and the `RING_PADDING - 1` after it (going round)
+    /// are `xs[i..]`, for any `i < count`.
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn ring_of(&self, index: u32, record: &ShapeRecord) -> (&[f32], &[f32]) {
+        let first = self.first_ring[index as usize] as usize;
+        let length = record.count as usize + RING_PADDING;
+        (
+            &self.ring[first..first + length],
+            &self.ring[first + length..first + 2 * length],
+        )
+    }
+
+    /// The first face group of shape `index`, if it has one (for prefetching).
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn first_lanes(&self, index: u32) -> Option<&FaceLanes> {
+        let first = *self.first_lane.get(index as usize)? as usize;
+        self.lanes.get(first)
+    }
+
+    /// The edges of the polygon described by `record` (empty for a circle).
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn edges_of(&self, record: &ShapeRecord) -> &[EdgeRecord] {
+        &self.edges[record.first as usize..(record.first + record.count) as usize]
+    }
+}
