@@ -7,7 +7,7 @@
 //! and its buffers on it and runs batches, either start to finish
 //! ([`GpuNarrowphase::collide`]) or recorded into the caller's command
 //! encoder and collected later ([`GpuNarrowphase::record`],
-//! [`GpuNarrowphase::poll`]). `shaders/sat.wgsl` is the kernel, the twin of
+//! [`GpuNarrowphase::poll`]). `shaders/d2/sat.wgsl` is the kernel, the twin of
 //! [`crate::d2::sat`]; every error is a [`GpuError`].
 //!
 //! [`GpuFrame`] is the GPU-resident frame: bodies in (a buffer the caller
@@ -31,6 +31,8 @@
 mod buffers;
 pub(crate) mod choice;
 mod context;
+mod d2;
+mod d3;
 mod dimension;
 mod dispatch;
 mod error;
@@ -39,9 +41,7 @@ mod kinds;
 #[doc(hidden)]
 pub mod layout;
 mod narrowphase;
-mod planar;
 mod readback;
-mod spatial;
 mod windows;
 
 pub use context::{

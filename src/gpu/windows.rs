@@ -24,7 +24,8 @@ use super::buffers::too_large;
 use super::dispatch::{DEFERRED_KIND, Dispatch, StagingCopy, grid, params_offset, record_bytes};
 use super::error::GpuError;
 use super::kinds::{BodyClasses, KindRanges, sort_by_kind};
-use super::layout::{DEFERRAL_COUNT_WORD, Params};
+use super::layout::Params;
+use super::layout::d3::DEFERRAL_COUNT_WORD;
 use crate::core::pair::Pair;
 
 /// A window's output is sized at this many times the hits per pair of the

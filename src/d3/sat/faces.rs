@@ -20,7 +20,8 @@
 use glam::Vec3;
 
 use super::super::math::{Transform, direction_cell, dot3, inv_transform_point, length3, rotate};
-use super::super::shape::shapes::{Hull, LANES};
+use super::super::shape::lanes::LANES;
+use super::super::shape::shapes::Hull;
 use super::separation::Separation;
 
 /// The deepest face of `hull1` against the vertices of `hull2`; `xf` takes

@@ -65,7 +65,8 @@ use crate::core::simd::{Lanes, Portable, uses_avx};
 
 use super::super::math::{Transform, dot3, inv_transform_point, length3, transform_point};
 use super::super::shape::hull::MAX_HULL_VERTICES;
-use super::super::shape::shapes::{Hull, HullLanes, LANES};
+use super::super::shape::lanes::{HullLanes, LANES};
+use super::super::shape::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, moved_edge};
 use super::faces::{first_face, scan_order};

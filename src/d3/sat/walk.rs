@@ -32,7 +32,8 @@
 use glam::Vec3;
 
 use super::super::math::{Transform, dot3, inv_transform_point, length3, rotate, transform_point};
-use super::super::shape::shapes::{Hull, LANES};
+use super::super::shape::lanes::LANES;
+use super::super::shape::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, gauss_test};
 use super::faces::{face_at, face_cone_bound, face_order};

@@ -10,6 +10,7 @@
 
 pub mod gauss_grid;
 pub mod hull;
+pub(crate) mod lanes;
 pub(crate) mod set;
 pub(crate) mod shapes;
 

@@ -1,6 +1,6 @@
 //! The frame's narrowphase and the stages around it: the pairs partitioned
 //! by kind (`shaders/frame/pairs.wgsl`), the 2D SAT kernel run on them by
-//! indirect dispatch (`shaders/frame/narrow.wgsl` + `shaders/sat.wgsl`),
+//! indirect dispatch (`shaders/frame/narrow.wgsl` + `shaders/d2/sat.wgsl`),
 //! and the outcomes compacted in pair order.
 
 use bytemuck::{Pod, Zeroable};
@@ -18,7 +18,7 @@ pub const NARROW_WGSL: &str = concat!(
     "\n",
     include_str!("../../../shaders/frame/narrow.wgsl"),
     "\n",
-    include_str!("../../../shaders/sat.wgsl"),
+    include_str!("../../../shaders/d2/sat.wgsl"),
     "\n",
     include_str!("../../../shaders/frame/manifold.wgsl")
 );

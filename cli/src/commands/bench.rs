@@ -1,0 +1,315 @@
+//! `gpusat bench`: narrowphase throughput over batch sizes and backends on
+//! a seeded workload, in 2D or 3D: a table, and optionally CSV, JSON lines
+//! and a plot (see `gpusat_cli::bench`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use gpusat::MAX_POLYGON_VERTICES;
+use gpusat::generate::{Density, ShapeKind};
+use gpusat::gpu::{AdapterChoice, GpuContext, GpuError, GpuNarrowphase, GpuOptions};
+use gpusat_cli::CliError as Error;
+use gpusat_cli::bench::{self, BenchBackend};
+use gpusat_cli::output::write_atomically;
+
+use super::{parse_size, with_progress};
+
+/// `gpusat bench`'s options.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// 2D (polygons, circles) or 3D (boxes and hulls).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub dim: u8,
+    /// Batch sizes in pairs, comma-separated [2D: 1000,10000,100000,1000000;
+    /// 3D: 100000].
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Vec<usize>,
+    /// Backends to run, comma-separated [2D: cpu, cpu-parallel, cpu-contacts,
+    /// gpu, gpu-kernel, parry2d; 3D: cpu, cpu-parallel, cpu-contacts, gpu,
+    /// gpu-kernel, cpu-pairwise, cpu-brute, parry3d].
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub backends: Vec<BenchBackendArg>,
+    /// 3D: the shape kinds, comma-separated: `boxes`, or a hull vertex count
+    /// (4 to 256).
+    #[arg(long, value_delimiter = ',', default_value = "boxes,16,32,64,128,256")]
+    pub shapes: Vec<String>,
+    /// 3D: the brute force and parry3d run on at most this many pairs.
+    #[arg(long, default_value_t = 10_000)]
+    pub slow_pairs: usize,
+    /// What the shapes are.
+    #[arg(long, value_enum, default_value_t = KindArg::Polygons)]
+    pub kind: KindArg,
+    /// Vertices of every polygon, with `--kind polygons`.
+    #[arg(long, default_value_t = 8)]
+    pub vertices: usize,
+    /// How crowded the bodies are: the reference distribution (bodies in
+    /// [-1, 1]², nearly all pairs overlap), sparse (~10%) or dense (~80%).
+    #[arg(long, value_enum, default_value_t = DensityArg::Reference)]
+    pub density: DensityArg,
+    /// Seconds of measuring per batch size and backend.
+    #[arg(long, default_value_t = 0.5)]
+    pub time: f64,
+    /// Samples per batch size and backend; the median is reported.
+    #[arg(long, default_value_t = 7)]
+    pub samples: usize,
+    /// Seed of the scene generator (default: the reference seed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write the table as CSV.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Write the table as JSON lines, one object per row.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Write a PNG plot of throughput against batch size (log-log).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Plot size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "900x600", value_parser = parse_size)]
+    pub plot_size: (u32, u32),
+    /// GPU adapter (see `collide`); with `auto`, no adapter skips the GPU rows.
+    #[arg(long, default_value = "auto")]
+    pub adapter: String,
+    /// Invocations per GPU workgroup.
+    #[arg(long, default_value_t = GpuOptions::default().workgroup_size)]
+    pub workgroup_size: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchBackendArg {
+    Cpu,
+    CpuParallel,
+    CpuContacts,
+    Gpu,
+    GpuKernel,
+    Parry2d,
+    CpuBrute,
+    CpuPairwise,
+    Parry3d,
+    GpuResident,
+}
+
+impl BenchBackendArg {
+    fn backend(self) -> BenchBackend {
+        match self {
+            BenchBackendArg::Cpu => BenchBackend::Cpu,
+            BenchBackendArg::CpuParallel => BenchBackend::CpuParallel,
+            BenchBackendArg::CpuContacts => BenchBackend::CpuContacts,
+            BenchBackendArg::Gpu => BenchBackend::Gpu,
+            BenchBackendArg::GpuKernel => BenchBackend::GpuKernel,
+            BenchBackendArg::Parry2d => BenchBackend::Parry2d,
+            BenchBackendArg::CpuBrute => BenchBackend::CpuBrute,
+            BenchBackendArg::CpuPairwise => BenchBackend::CpuPairwise,
+            BenchBackendArg::Parry3d => BenchBackend::Parry3d,
+            BenchBackendArg::GpuResident => BenchBackend::GpuResident,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KindArg {
+    Polygons,
+    Circles,
+    /// Polygons of 3 to 16 vertices, circles and slivers.
+    Mixed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DensityArg {
+    Reference,
+    Sparse,
+    Dense,
+}
+
+/// Pairs one `gpusat bench` batch may hold: the scene behind it takes about
+/// 8 bytes per pair, the outputs up to 16 more per backend.
+const MAX_BENCH_PAIRS: usize = 50_000_000;
+
+/// The sizes and backends asked for, or the dimension's defaults, checked.
+fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Error> {
+    let invalid = |message: String| Error::option("gpusat bench", message);
+    let sizes = match (args.sizes.is_empty(), args.dim) {
+        (false, _) => args.sizes.clone(),
+        (true, 2) => vec![1_000, 10_000, 100_000, 1_000_000],
+        (true, _) => vec![100_000],
+    };
+    if let Some(size) = sizes
+        .iter()
+        .find(|&&size| size == 0 || size > MAX_BENCH_PAIRS)
+    {
+        return Err(invalid(format!(
+            "batch size {size} is not between 1 and {MAX_BENCH_PAIRS}"
+        )));
+    }
+    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 600.0) {
+        return Err(invalid(format!(
+            "--time {} is not a number of seconds between 0 and 600",
+            args.time
+        )));
+    }
+    if args.samples == 0 || args.samples > 1000 {
+        return Err(invalid(format!(
+            "--samples {} is not between 1 and 1000",
+            args.samples
+        )));
+    }
+    let asked: Vec<BenchBackend> = if args.backends.is_empty() {
+        if args.dim == 2 {
+            BenchBackend::ALL.to_vec()
+        } else {
+            BenchBackend::ALL3.to_vec()
+        }
+    } else {
+        args.backends.iter().map(|arg| arg.backend()).collect()
+    };
+    let mut backends: Vec<BenchBackend> = Vec::new();
+    for backend in asked {
+        let fits = match backend {
+            BenchBackend::Parry2d | BenchBackend::GpuResident => args.dim == 2,
+            BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
+                args.dim == 3
+            }
+            _ => true,
+        };
+        if !fits {
+            return Err(invalid(format!(
+                "the {} backend is not a {}D backend",
+                backend.name(),
+                args.dim
+            )));
+        }
+        if !backends.contains(&backend) {
+            backends.push(backend);
+        }
+    }
+    Ok((sizes, backends))
+}
+
+fn options_2d(args: &BenchArgs) -> Result<bench::d2::BenchOptions, Error> {
+    let invalid = |message: String| Error::option("gpusat bench", message);
+    let (sizes, backends) = bench_common(args)?;
+    if args.kind == KindArg::Polygons && !(3..=MAX_POLYGON_VERTICES).contains(&args.vertices) {
+        return Err(invalid(format!(
+            "--vertices {} is not between 3 and {MAX_POLYGON_VERTICES}",
+            args.vertices
+        )));
+    }
+    Ok(bench::d2::BenchOptions {
+        kind: match args.kind {
+            KindArg::Polygons => ShapeKind::Polygons(args.vertices),
+            KindArg::Circles => ShapeKind::Circles,
+            KindArg::Mixed => ShapeKind::Mixed,
+        },
+        density: match args.density {
+            DensityArg::Reference => Density::Reference,
+            DensityArg::Sparse => Density::Sparse,
+            DensityArg::Dense => Density::Dense,
+        },
+        sizes,
+        backends,
+        min_time: std::time::Duration::from_secs_f64(args.time),
+        samples: args.samples,
+        seed: args.seed,
+    })
+}
+
+fn options_3d(args: &BenchArgs) -> Result<bench::d3::BenchOptions, Error> {
+    let invalid = |message: String| Error::option("gpusat bench", message);
+    let (sizes, backends) = bench_common(args)?;
+    let mut kinds = Vec::new();
+    for shape in &args.shapes {
+        let kind = match shape.trim() {
+            "boxes" => gpusat::generate::d3::ShapeKind::Boxes,
+            count => match count.parse::<usize>() {
+                Ok(n) if (4..=gpusat::d3::MAX_HULL_VERTICES).contains(&n) => {
+                    gpusat::generate::d3::ShapeKind::Hulls(n)
+                }
+                _ => {
+                    return Err(invalid(format!(
+                        "--shapes: {count:?} is neither `boxes` nor a vertex count from 4 to {}",
+                        gpusat::d3::MAX_HULL_VERTICES
+                    )));
+                }
+            },
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    if kinds.is_empty() {
+        return Err(invalid("--shapes is empty".to_string()));
+    }
+    if args.slow_pairs == 0 {
+        return Err(invalid("--slow-pairs must be at least 1".to_string()));
+    }
+    Ok(bench::d3::BenchOptions {
+        kinds,
+        sizes,
+        backends,
+        min_time: std::time::Duration::from_secs_f64(args.time),
+        samples: args.samples,
+        seed: args.seed,
+        slow_pairs: args.slow_pairs,
+    })
+}
+
+/// Runs `gpusat bench`.
+pub fn run(args: &BenchArgs) -> Result<(), Error> {
+    let gpu_options = GpuOptions {
+        workgroup_size: args.workgroup_size,
+        ..GpuOptions::default()
+    };
+    // The GPU narrowphase of either dimension, if a GPU row wants it.
+    fn open<T>(
+        args: &BenchArgs,
+        wanted: bool,
+        make: impl FnOnce(Arc<GpuContext>) -> Result<T, GpuError>,
+    ) -> Result<Option<T>, Error> {
+        if !wanted {
+            return Ok(None);
+        }
+        match GpuContext::new(&AdapterChoice::parse(&args.adapter))
+            .and_then(|context| make(Arc::new(context)))
+        {
+            Ok(narrowphase) => Ok(Some(narrowphase)),
+            // An adapter asked for by name must be there; `auto` may find none.
+            Err(err @ GpuError::NoAdapter { .. }) if args.adapter == "auto" => {
+                eprintln!("gpusat: no GPU rows: {err}");
+                Ok(None)
+            }
+            Err(err) => Err(err.into()),
+        }
+    }
+    let report = if args.dim == 3 {
+        let options = options_3d(args)?;
+        let wanted = options.backends.iter().any(|backend| backend.needs_gpu());
+        let mut gpu = open(args, wanted, |context| {
+            gpusat::d3::GpuNarrowphase::new(context, gpu_options.clone())
+        })?;
+        let cells = options.kinds.len() * options.sizes.len() * options.backends.len();
+        with_progress(cells, |tick| bench::d3::run(&options, gpu.as_mut(), tick))?
+    } else {
+        let options = options_2d(args)?;
+        let wanted = options.backends.iter().any(|backend| backend.needs_gpu());
+        let mut gpu = open(args, wanted, |context| {
+            GpuNarrowphase::new(context, gpu_options.clone())
+        })?;
+        let cells = options.sizes.len() * options.backends.len();
+        with_progress(cells, |tick| bench::d2::run(&options, gpu.as_mut(), tick))?
+    };
+    print!("{}", report.table());
+    if let Some(path) = &args.csv {
+        write_atomically(path, report.csv().as_bytes())?;
+        eprintln!("gpusat: wrote {}", path.display());
+    }
+    if let Some(path) = &args.json {
+        write_atomically(path, report.json_lines()?.as_bytes())?;
+        eprintln!("gpusat: wrote {}", path.display());
+    }
+    if let Some(path) = &args.plot {
+        let (width, height) = args.plot_size;
+        write_atomically(path, &report.plot_png(width, height)?)?;
+        eprintln!("gpusat: wrote {}", path.display());
+    }
+    Ok(())
+}

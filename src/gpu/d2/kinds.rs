@@ -1,0 +1,35 @@
+//! Which of the 2D kernel's entry points each pair of bodies takes: the
+//! body classes by shape and size, and the kind of each pair of classes.
+
+use crate::d2::shape::ShapeRecord;
+
+/// A body's class: 0 a polygon of up to 8 vertices, 1 a circle, 2 a larger
+/// polygon, 3 a polygon of 9 to 16 vertices. Class 3 exists only when no
+/// pair of such polygons merges (`merge_threshold` of 16 or more); otherwise
+/// they are class 2 and go through the kernel's full dispatch.
+pub(super) fn body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
+    match record.count {
+        0 => 1,
+        1..=8 => 0,
+        9..=16 if merge_threshold >= 16 => 3,
+        _ => 2,
+    }
+}
+
+/// The entry point (kind) for a pair of body classes: the straight-line
+/// entry points take exactly the pairs for which the kernel's `collide_pair`
+/// would pick the function they call.
+const KIND_OF_CLASSES: [[u8; 4]; 4] = [
+    // small polygon with: small polygon, circle, large polygon, medium polygon
+    [0, 1, 3, 4],
+    // circle with: small polygon, circle, large polygon, medium polygon
+    [1, 2, 3, 5],
+    // large polygon with anything
+    [3, 3, 3, 3],
+    // medium polygon with: small polygon, circle, large polygon, medium polygon
+    [4, 5, 3, 4],
+];
+
+pub(super) fn kind_of(a: u8, b: u8) -> u8 {
+    KIND_OF_CLASSES[a as usize][b as usize]
+}

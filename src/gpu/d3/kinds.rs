@@ -1,0 +1,312 @@
+//! Which of the 3D kernel's entry points each pair of bodies takes: the
+//! body classes by shape and size (and adapter), and the kind of each pair
+//! of classes, with the measurements behind each size limit.
+
+use crate::d3::{Hull, Shape};
+
+/// Hulls of more vertices than this take the kernel's wide loops
+/// (`hulls_large`; see "Loops and lavapipe" in `shaders/d3/sat.wgsl`).
+pub(crate) const WIDE_HULL_VERTICES: usize = 64;
+
+/// Pairs of hulls of more than 8 and at most this many vertices on both
+/// sides take `hulls_cached`, whose face queries hold the other hull's
+/// vertices in registers (read once per query instead of once per face),
+/// and whose edge query holds A's edges' face normals (read once instead of
+/// once per edge of B kept). Measured with `gpusat bench --dim 3 --backends
+/// gpu-kernel` on lavapipe (20,000 pairs, min of 3 interleaved runs, ns per
+/// pair, without the cache and with it): the vertices, 16-vertex hulls
+/// 2,561 -> 2,324, 32: 5,317 -> 4,770; A's edges, 32: 5,902 -> 4,330. Boxes
+/// (8 vertices: one step of the loop) lost 8% when the cached path shared
+/// their entry point, so they keep `hulls`. Only software adapters take
+/// this kind ([`GpuContext::is_software`]): llvmpipe keeps the arrays in
+/// vector registers and spills them to its stack at the cost of a cache
+/// hit, where each texel read gathers eight lanes; a GPU would spill some
+/// 700 floats per invocation to local memory and lose occupancy, and its
+/// texture cache serves the repeated reads well, so GPUs keep `hulls`.
+pub(crate) const CACHED_HULL_VERTICES: usize = 32;
+
+/// Pairs of hulls of at most this many vertices on both sides (boxes among
+/// them: a hull of 8 vertices has at most 18 edges) take `hulls_small` on a
+/// software adapter: the caches of `hulls_cached` cut to 8 vertices and 20
+/// edges, read in full as those are. Measured with `gpusat bench --dim 3
+/// --shapes boxes --backends cpu,gpu-kernel` on lavapipe (20,000 pairs,
+/// three interleaved runs, ns per pair): boxes 955-1,056 (`hulls`) ->
+/// 576-651; at 1M pairs 481.5 against one CPU thread's 295.8 (0.61x).
+pub(crate) const SMALL_HULL_VERTICES: usize = 8;
+
+/// Pairs of hulls of 9 to this many vertices on both sides take
+/// `hulls_cached16` on a software adapter: the caches cut to 16 vertices
+/// and 44 edges (a hull of 16 vertices has at most 42), where
+/// `hulls_cached` reads 32 vertices, 96 edges and 96 of B's bound records
+/// whatever the hull. Measured as `hulls_small`: 16-vertex hulls
+/// 1,515-1,589 -> 1,163-1,238 ns (32-vertex hulls, the control, 2,158 to
+/// 2,322 both ways); at 1M pairs 1,150 against one CPU thread's 780
+/// (0.68x).
+pub(crate) const CACHED16_HULL_VERTICES: usize = 16;
+
+/// The same with caches twice the size (`hulls_cached64`): pairs of hulls
+/// of 9 to this many vertices, one of them above [`CACHED_HULL_VERTICES`].
+/// Measured the same way: 64-vertex hulls 10,482 -> 4,382 ns; the larger
+/// caches made 16- and 32-vertex pairs a third slower (each cache is read
+/// in full, whatever the hull's size), so those keep `hulls_cached`.
+pub(crate) const CACHED64_HULL_VERTICES: usize = WIDE_HULL_VERTICES;
+
+/// Pairs of a hull of more than [`WIDE_HULL_VERTICES`] and at most this
+/// many vertices with a hull of at most this many, both with grids, take
+/// `hulls_gridded32` on a software adapter: `hulls_gridded` with 32 of
+/// A's kept edges cached instead of 64 (its pairs whose A keeps more, 64
+/// of the bench's 10,000 128-vertex pairs, are deferred to the second
+/// dispatch, which caches 64). The cache is read in full and every kept
+/// edge of B is tested against all of it, whatever A keeps; on the bench's
+/// 128-vertex hulls A keeps at most 32 edges in 99.4% of the pairs.
+/// Measured on lavapipe, 128-vertex hulls, `hulls_gridded` against this
+/// kind: kernel instructions per pair under cachegrind (1,000 pairs)
+/// 136.3k -> 127.5k; kernel time (10,000 pairs, eight interleaved runs,
+/// the middle runs' medians) 8,806-8,977 -> 8,104-8,352 ns. Larger hulls
+/// keep 64: with 32 for every large kind, 214 of 10,000 256-vertex pairs
+/// deferred and their kernel time got worse (135-148 -> 148-162 ms).
+pub(crate) const GRIDDED32_HULL_VERTICES: usize = 128;
+
+/// The longest vertex list of a hull's Gauss-map grid for the kernel to
+/// look its faces' deepest vertices up in it (`hulls_gridded`). Four
+/// vertices a step, so at most eight steps a face: no more than the scan
+/// over 256 vertices, 32 a step, takes (the loop-limit bound holds as it
+/// is). The bench's random hulls list at most 17 (256 vertices; 12 to 17,
+/// 300 hulls of each size from 24 to 256 vertices).
+pub(crate) const GPU_GRID_LIST_MAX: usize = 32;
+
+/// A hull's Gauss-map grid as the kernel reads it: squares per side of a
+/// cube face, and each square's vertex list, in square order. Hulls with a
+/// grid ([`GRID_MIN_VERTICES`](crate::d3::GRID_MIN_VERTICES) vertices or
+/// more) give theirs; a smaller hull a one-cell grid whose six squares each
+/// list every vertex. `None` where a list is empty or longer than
+/// [`GPU_GRID_LIST_MAX`]: such a hull's pairs scan every vertex
+/// (`hulls_large`).
+pub(super) fn gpu_grid(hull: &Hull) -> Option<(u32, Vec<Vec<u16>>)> {
+    let (cells, lists) = match hull.gauss_grid() {
+        Some(grid) => (grid.cells(), grid.lists().map(<[u16]>::to_vec).collect()),
+        None => (1, vec![(0..hull.vertices().len() as u16).collect(); 6]),
+    };
+    let usable = lists
+        .iter()
+        .all(|list| (1..=GPU_GRID_LIST_MAX).contains(&list.len()));
+    usable.then_some((cells, lists))
+}
+
+/// Marks a body class whose hull has no grid the kernel can use
+/// ([`gpu_grid`]).
+pub(super) const NO_GRID: u8 = 8;
+
+/// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`] vertices (not
+/// class 3, 4 or 5), 1 a sphere, 2 a larger hull (not class 7); when
+/// `cached` (on a software adapter) 5 a hull of up to
+/// [`SMALL_HULL_VERTICES`], 6 of up to [`CACHED16_HULL_VERTICES`], 3 of up
+/// to [`CACHED_HULL_VERTICES`], 4 of more, up to
+/// [`CACHED64_HULL_VERTICES`], and 7 of more than [`WIDE_HULL_VERTICES`],
+/// up to [`GRIDDED32_HULL_VERTICES`]; a hull's class with [`NO_GRID`] added
+/// where it has no `gridded` grid ([`gpu_grid`]).
+pub(super) fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
+    let flag = match shape {
+        Shape::Hull(_) if !gridded => NO_GRID,
+        _ => 0,
+    };
+    flag | match shape {
+        Shape::Hull(hull)
+            if cached
+                && (WIDE_HULL_VERTICES + 1..=GRIDDED32_HULL_VERTICES)
+                    .contains(&hull.vertices().len()) =>
+        {
+            7
+        }
+        Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
+        Shape::Hull(hull) if cached && hull.vertices().len() <= SMALL_HULL_VERTICES => 5,
+        Shape::Hull(hull) if cached && hull.vertices().len() <= CACHED16_HULL_VERTICES => 6,
+        Shape::Hull(hull)
+            if cached
+                && (CACHED16_HULL_VERTICES + 1..=CACHED_HULL_VERTICES)
+                    .contains(&hull.vertices().len()) =>
+        {
+            3
+        }
+        Shape::Hull(hull)
+            if cached
+                && (CACHED_HULL_VERTICES + 1..=CACHED64_HULL_VERTICES)
+                    .contains(&hull.vertices().len()) =>
+        {
+            4
+        }
+        Shape::Hull(_) => 0,
+        Shape::Sphere(_) => 1,
+    }
+}
+
+/// The entry point of two classes: 0 `hulls`, 1 `hull_sphere` (either
+/// order), 2 `spheres`, 3 `hulls_large` (a large hull with any hull), 4
+/// `hulls_cached` (classes 3 and 6, one of them 3), 5 `hulls_cached64`
+/// (classes 3, 4 and 6, one of them 4), 6 `hulls_gridded` (a large hull
+/// with any hull, both with a grid the kernel can use), 7 `hulls_small`
+/// (two hulls of class 5), 8 `hulls_cached16` (two hulls of class 6), 9
+/// `hulls_gridded32` (a hull of class 7 with any hull but a class 2 one,
+/// both with grids).
+pub(super) fn kind_of(a: u8, b: u8) -> u8 {
+    let gridded = (a | b) & NO_GRID == 0;
+    match (a & !NO_GRID, b & !NO_GRID) {
+        (1, 1) => 2,
+        (1, _) | (_, 1) => 1,
+        (6, 6) => 8,
+        (3 | 6, 3 | 6) => 4,
+        (3 | 4 | 6, 3 | 4 | 6) => 5,
+        (5, 5) => 7,
+        (0 | 3 | 4 | 5 | 6, 0 | 3 | 4 | 5 | 6) => 0,
+        (0 | 3..=7, 0 | 3..=7) if gridded => 9,
+        _ if gridded => 6,
+        _ => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+
+    /// Hulls of up to 8, 9 to 32 and 33 to 64 vertices take the cached
+    /// kinds only on a software adapter, and only against each other.
+    #[test]
+    fn the_cached_kind_is_for_software_adapters_and_mid_sized_hulls() {
+        use crate::d3::{Hull, Sphere};
+        let hull = |n: usize| {
+            let points: Vec<Vec3> = (0..n)
+                .map(|k| {
+                    let (t, z) = (
+                        k as f32 * 2.399_963,
+                        1.0 - 2.0 * (k as f32 + 0.5) / n as f32,
+                    );
+                    let r = (1.0 - z * z).sqrt();
+                    Vec3::new(r * t.cos(), r * t.sin(), z)
+                })
+                .collect();
+            Shape::Hull(Hull::new(&points).expect("points on a sphere hull"))
+        };
+        let sphere = Shape::Sphere(Sphere::new(1.0).expect("a valid radius"));
+        let cases = [
+            (
+                Shape::Hull(Hull::cuboid(Vec3::ONE).expect("a valid box")),
+                0,
+                5,
+            ),
+            (hull(4), 0, 5),
+            (hull(8), 0, 5),
+            (hull(9), 0, 6),
+            (hull(16), 0, 6),
+            (hull(17), 0, 3),
+            (hull(32), 0, 3),
+            (hull(33), 0, 4),
+            (hull(64), 0, 4),
+            (hull(65), 2, 7),
+            (hull(128), 2, 7),
+            (hull(129), 2, 2),
+            (sphere, 1, 1),
+        ];
+        for (shape, on_gpu, on_software) in &cases {
+            let vertices = match shape {
+                Shape::Hull(hull) => hull.vertices().len(),
+                Shape::Sphere(_) => 0,
+            };
+            assert_eq!(
+                (
+                    body_class(shape, false, true),
+                    body_class(shape, true, true)
+                ),
+                (*on_gpu, *on_software),
+                "a shape of {vertices} vertices: (GPU, software) classes"
+            );
+        }
+        assert_eq!(kind_of(3, 3), 4, "two mid-sized hulls: hulls_cached");
+        assert_eq!(kind_of(5, 5), 7, "two boxes: hulls_small");
+        assert_eq!(kind_of(6, 6), 8, "two up to 16: hulls_cached16");
+        assert_eq!(kind_of(6, 3), 4, "up to 16 and up to 32: hulls_cached");
+        assert_eq!(kind_of(3, 6), 4, "up to 32 and up to 16: hulls_cached");
+        assert_eq!(kind_of(6, 4), 5, "up to 16 and up to 64: hulls_cached64");
+        assert_eq!(kind_of(6, 5), 0, "up to 16 and a box: hulls");
+        assert_eq!(kind_of(0, 0), 0, "two boxes on a GPU: hulls");
+        assert_eq!(kind_of(3, 5), 0, "a mid-sized hull and a box: hulls");
+        assert_eq!(kind_of(5, 3), 0, "a box and a mid-sized hull: hulls");
+        assert_eq!(kind_of(5, 4), 0, "a box and up to 64: hulls");
+        assert_eq!(kind_of(5, 1), 1, "a box and a sphere: hull_sphere");
+        assert_eq!(kind_of(5, 2), 6, "a box and a large hull: hulls_gridded");
+        assert_eq!(kind_of(3, 4), 5, "up to 32 and up to 64: hulls_cached64");
+        assert_eq!(kind_of(4, 4), 5, "two up to 64: hulls_cached64");
+        assert_eq!(kind_of(4, 0), 0, "up to 64 and a box: hulls");
+        assert_eq!(
+            kind_of(3, 2),
+            6,
+            "a mid-sized and a large hull with grids: hulls_gridded"
+        );
+        assert_eq!(
+            kind_of(3, 2 | NO_GRID),
+            3,
+            "a mid-sized hull and a large one without a grid: hulls_large"
+        );
+        assert_eq!(
+            kind_of(1, 3),
+            1,
+            "a sphere and a mid-sized hull: hull_sphere"
+        );
+        assert_eq!(kind_of(7, 7), 9, "two up to 128: hulls_gridded32");
+        assert_eq!(kind_of(7, 5), 9, "up to 128 and a box: hulls_gridded32");
+        assert_eq!(kind_of(3, 7), 9, "up to 32 and up to 128: hulls_gridded32");
+        assert_eq!(kind_of(7, 2), 6, "up to 128 and larger: hulls_gridded");
+        assert_eq!(
+            kind_of(7, 7 | NO_GRID),
+            3,
+            "up to 128, one without a grid: hulls_large"
+        );
+        assert_eq!(kind_of(7, 1), 1, "up to 128 and a sphere: hull_sphere");
+    }
+
+    /// Random hulls and boxes go up with a grid (a box's: one cell, every
+    /// vertex in each square); a cylinder's rims list more than
+    /// [`GPU_GRID_LIST_MAX`] vertices in a square, so it goes without, and
+    /// its pairs with a large hull take `hulls_large`, not `hulls_gridded`.
+    #[test]
+    fn grids_go_up_where_their_lists_are_short() {
+        let mut random = crate::generate::rng(5);
+        let round = crate::generate::d3::random_hull(&mut random, 128, 1.0, 1.0);
+        let (cells, lists) = gpu_grid(&round).expect("a round hull's grid");
+        assert_eq!(cells, round.gauss_grid().expect("a grid").cells());
+        assert_eq!(lists.len(), (6 * cells * cells) as usize);
+        let cuboid = Hull::cuboid(Vec3::ONE).expect("a valid box");
+        let (cells, lists) = gpu_grid(&cuboid).expect("a box's grid");
+        assert_eq!((cells, lists.len()), (1, 6));
+        assert!(lists.iter().all(|list| list == &[0, 1, 2, 3, 4, 5, 6, 7]));
+        let rims: Vec<Vec3> = (0..128)
+            .map(|k| {
+                let angle = std::f32::consts::TAU * (k % 64) as f32 / 64.0;
+                Vec3::new(angle.cos(), if k < 64 { -0.6 } else { 0.6 }, angle.sin())
+            })
+            .collect();
+        let cylinder = Hull::new(&rims).expect("a cylinder");
+        assert!(gpu_grid(&cylinder).is_none(), "the cylinder's grid went up");
+        let (round_class, cylinder_class) = (
+            body_class(&Shape::Hull(round), true, true),
+            body_class(&Shape::Hull(cylinder), true, false),
+        );
+        assert_eq!(kind_of(round_class, round_class), 9, "hulls_gridded32");
+        assert_eq!(
+            kind_of(round_class, 0),
+            9,
+            "a large and a small hull with grids"
+        );
+        let larger = crate::generate::d3::random_hull(&mut random, 200, 1.0, 1.0);
+        let larger_class = body_class(&Shape::Hull(larger), true, true);
+        assert_eq!(kind_of(larger_class, round_class), 6, "hulls_gridded");
+        assert_eq!(kind_of(round_class, cylinder_class), 3, "hulls_large");
+        assert_eq!(kind_of(cylinder_class, 1), 1, "hull_sphere");
+        assert_eq!(
+            kind_of(round_class, NO_GRID),
+            3,
+            "a mid-sized hull without a grid"
+        );
+    }
+}

@@ -1,0 +1,181 @@
+//! The 3D kernel's loops against lavapipe's loop limit: lavapipe silently
+//! ends a SIMD group's loops after 65,535 iterations in all, so the most
+//! iterations any pair can take, kind by kind, is modelled here from the
+//! kernel's loop steps and checked to stay under the limit.
+
+use super::kinds::*;
+use crate::d3::MAX_HULL_VERTICES;
+
+/// lavapipe ends a SIMD group's loops after this many iterations in all.
+const LAVAPIPE_LOOP_ITERATIONS: u64 = 65_535;
+
+/// Invocations in one llvmpipe SIMD group (256-bit vectors of 32-bit
+/// lanes), whose loop iterations count together.
+const SIMD_LANES: u64 = 8;
+
+/// The steps of the kernel's inner loops: vertices per face-query
+/// iteration, A's edges per Gauss-map iteration, crossing pairs offered
+/// per iteration (`shaders/d3/sat.wgsl`).
+struct Steps {
+    vertices: u64,
+    edges: u64,
+    offers: u64,
+}
+
+const NARROW: Steps = Steps {
+    vertices: 8,
+    edges: 4,
+    offers: 1,
+};
+/// `hulls_cached`: a face's vertices, and an edge of B's Gauss-map
+/// tests against A's cached hot edges (all of A's edges in
+/// `hulls_small`), in straight-line code (no loop); A's other hot edges
+/// are offered one a step with the crossings, at most all of A's edges
+/// per edge of B, which the offers already count.
+const CACHED: Steps = Steps {
+    vertices: CACHED_HULL_VERTICES as u64,
+    edges: 3 * CACHED_HULL_VERTICES as u64,
+    offers: 1,
+};
+const CACHED64: Steps = Steps {
+    vertices: CACHED64_HULL_VERTICES as u64,
+    edges: 3 * CACHED64_HULL_VERTICES as u64,
+    offers: 1,
+};
+const WIDE: Steps = Steps {
+    vertices: 32,
+    edges: 64,
+    offers: 32,
+};
+
+/// The most loop iterations one SIMD group runs for two hulls of `va`
+/// and `vb` vertices (with the most faces and edges such hulls can
+/// have: `2V - 4` and `3V - 6`), whatever the lanes do: each query's
+/// outer loop runs once per face or edge and once more; the loops that
+/// pass over faces and edges a bound rules out run at least once per
+/// outer iteration plus, at most, every lane's every face or edge, out of
+/// step with each other; each face scans all of the other's vertices;
+/// each edge of B tests all of A's and may find all of them crossing.
+/// (The cached kinds mark B's hot faces inside B's face query: no loop
+/// of their own.)
+fn hull_pair_iterations(va: u64, vb: u64, steps: &Steps) -> u64 {
+    let (ea, eb) = (edges(va), edges(vb));
+    face_iterations(va, vb, steps)
+        + passes(eb)
+        + (eb + 1) * ea.div_ceil(steps.edges)
+        + (eb + 1) * ea.div_ceil(steps.offers)
+}
+
+/// The most faces and edges a hull of `v` vertices can have.
+fn faces(v: u64) -> u64 {
+    2 * v - 4
+}
+
+fn edges(v: u64) -> u64 {
+    3 * v - 6
+}
+
+/// A loop that passes over `n` items a bound rules out, each lane
+/// going on to its own next one: once per item and once more, plus, at
+/// most, every lane's every item, out of step with each other.
+fn passes(n: u64) -> u64 {
+    (n + 1) + (n + 1) + SIMD_LANES * n
+}
+
+/// Both face queries: each face scans all of the other's vertices; the
+/// loop that passes over faces reads each run of eight's cone too.
+fn face_iterations(va: u64, vb: u64, steps: &Steps) -> u64 {
+    let face_query =
+        |f: u64, v: u64| passes(f + f.div_ceil(8)) + (f + 1) * v.div_ceil(steps.vertices);
+    face_query(faces(va), vb) + face_query(faces(vb), va)
+}
+
+/// The loops that find a hull's hot faces (`hot_faces`): its runs'
+/// cones 32 a step, then each run that may hold one, one a step.
+fn hot_face_iterations(v: u64) -> u64 {
+    let runs = faces(v).div_ceil(8);
+    (runs.div_ceil(32) + 1) + (runs + 1)
+}
+
+/// The loops that find a hull's kept edges face by face
+/// (`kept_edges_of_faces`): at most `FACE_BY_FACE_MOST` hot faces a
+/// lane, one a step and once more, each face's loop four edges a step
+/// and once more, a face having at most `v` edges (lanes out of step:
+/// each step waits on the largest face).
+fn face_by_face_iterations(v: u64) -> u64 {
+    (u64::from(crate::gpu::layout::d3::FACE_BY_FACE_MOST) + 1) * (v.div_ceil(4) + 1)
+}
+
+/// The same for the large kinds, whose edge query
+/// (`find_max_edge_separation_large`) finds the two hulls' hot faces
+/// (`hot_face_iterations`) and their kept edges, 64 a step or, but in
+/// `hulls_deferred`, face by face (`face_by_face_iterations`: the SIMD
+/// group runs both where its lanes differ); then the pairs whose A
+/// keeps at most `slots` edges (64, or 32 in `hulls_gridded32`) take
+/// each kept edge of B once and offer its crossings with the cached
+/// edges `offers` a step (at most `slots / offers` steps, at least one).
+/// The first dispatch defers the other pairs; `hulls_deferred` runs
+/// both paths in one SIMD group (`fallback`), the other taking each
+/// kept edge of B once, testing it against all of A's 64 a step and
+/// offering its crossings `WIDE.offers` a step (and one step more that
+/// finds none left). Every edge kept, every pair crossing.
+fn large_pair_iterations(va: u64, vb: u64, slots: u64, offers: u64, fallback: bool) -> u64 {
+    let (ea, eb) = (edges(va), edges(vb));
+    let masks = (ea.div_ceil(64) + 1)
+        + (eb.div_ceil(64) + 1)
+        + hot_face_iterations(va)
+        + hot_face_iterations(vb)
+        + if fallback {
+            0
+        } else {
+            face_by_face_iterations(va) + face_by_face_iterations(vb)
+        };
+    let cached = (eb + 1) + eb * slots.div_ceil(offers);
+    let fallback = if fallback {
+        (eb + 1) + eb * (ea.div_ceil(WIDE.edges) + 1) + eb * (ea.div_ceil(WIDE.offers) + 1)
+    } else {
+        0
+    };
+    face_iterations(va, vb, &WIDE) + masks + cached + fallback
+}
+
+/// The kernel's loops stay under lavapipe's limit for every pair it can
+/// get: narrow steps up to [`WIDE_HULL_VERTICES`] on both sides, the
+/// cached kind's up to [`CACHED_HULL_VERTICES`], wide steps for anything
+/// up to [`MAX_HULL_VERTICES`].
+#[test]
+fn the_loops_stay_under_lavapipes_limit() {
+    let (narrow_most, most) = (WIDE_HULL_VERTICES as u64, MAX_HULL_VERTICES as u64);
+    let narrow = hull_pair_iterations(narrow_most, narrow_most, &NARROW);
+    // Offers a step as the kernel's edge query picks them.
+    let wide = large_pair_iterations(most, most, 64, 2, false);
+    let deferred = large_pair_iterations(most, most, 64, 4, true);
+    let gridded32_most = GRIDDED32_HULL_VERTICES as u64;
+    let gridded32 = large_pair_iterations(gridded32_most, gridded32_most, 32, 1, false);
+    assert!(
+        gridded32 < LAVAPIPE_LOOP_ITERATIONS,
+        "gridded32: {gridded32}"
+    );
+    assert!(deferred < LAVAPIPE_LOOP_ITERATIONS, "deferred: {deferred}");
+    // One offer a step would not do for the largest hulls.
+    let one_offer = large_pair_iterations(most, most, 64, 1, false);
+    assert!(
+        one_offer > LAVAPIPE_LOOP_ITERATIONS,
+        "one offer: {one_offer}"
+    );
+    assert!(narrow < LAVAPIPE_LOOP_ITERATIONS, "narrow: {narrow}");
+    let cached_most = CACHED_HULL_VERTICES as u64;
+    let cached = hull_pair_iterations(cached_most, cached_most, &CACHED);
+    assert!(cached < LAVAPIPE_LOOP_ITERATIONS, "cached: {cached}");
+    let cached64_most = CACHED64_HULL_VERTICES as u64;
+    let cached64 = hull_pair_iterations(cached64_most, cached64_most, &CACHED64);
+    assert!(cached64 < LAVAPIPE_LOOP_ITERATIONS, "cached64: {cached64}");
+    assert!(wide < LAVAPIPE_LOOP_ITERATIONS, "wide: {wide}");
+    // Narrow steps would not do for larger hulls.
+    let larger = hull_pair_iterations(2 * narrow_most, 2 * narrow_most, &NARROW);
+    assert!(larger > LAVAPIPE_LOOP_ITERATIONS, "larger: {larger}");
+    // A hull and a sphere: the faces, each face's loop, the edges.
+    let v = most;
+    let sphere = 2 * (2 * v - 4) + 2 * (3 * v - 6) + (3 * v - 6);
+    assert!(sphere < LAVAPIPE_LOOP_ITERATIONS, "sphere: {sphere}");
+}

@@ -1,0 +1,219 @@
+//! The 3D side of the GPU narrowphase: `shaders/d3/sat.wgsl`, the hull
+//! library and the bodies as textures (see [`HullRecord`]), ten kinds of
+//! pair (two hulls: up to 64 vertices, a larger one with or without a
+//! Gauss-map grid, or, on a software adapter, both of up to 8, 16, 32 or
+//! 64 vertices with caches of that size, or of up to 128 with a grid and a
+//! smaller cache of kept edges; a hull and a sphere either way round; two
+//! spheres).
+
+mod kinds;
+#[cfg(test)]
+mod loop_budget;
+mod texels;
+
+use super::buffers::{GrowTexture, pad_to_rows};
+use super::context::GpuContext;
+use super::dimension::{Dimension, Spatial, Upload, float_texture, uint_texture};
+use super::error::GpuError;
+use super::kinds::BodyClasses;
+use super::layout::d3::{
+    HullRecord, SAT_WGSL, TransformTexels, hull_record_texels, transform_texels,
+};
+use crate::core::pair::Pair;
+use crate::d3::{Axis, Batch, EdgeSearch, SatHit};
+use kinds::{body_class, kind_of};
+use texels::library_texels;
+
+/// The 3D kernel's textures and the scratch they are filled from.
+pub struct SpatialResources {
+    hull_floats: GrowTexture,
+    hull_ints: GrowTexture,
+    body_transforms: GrowTexture,
+    body_shapes: GrowTexture,
+    /// (library id, shape count) of the shapes on the device.
+    uploaded_shapes: Option<(u64, usize)>,
+    /// Each shape's record, once uploaded.
+    records: Vec<HullRecord>,
+    /// Whether each shape's grid went up with it ([`gpu_grid`]).
+    gridded: Vec<bool>,
+    floats: Vec<[f32; 4]>,
+    ints: Vec<[u32; 4]>,
+    transform_texels: Vec<[f32; 4]>,
+    shape_texels: Vec<[u32; 4]>,
+}
+
+impl Dimension for Spatial {
+    type Batch<'a> = Batch<'a>;
+    type Hit = SatHit;
+    type Resources = SpatialResources;
+    const LABEL: &'static str = "d3/sat.wgsl";
+    const SOURCE: &'static str = SAT_WGSL;
+    const ENTRY_POINTS: &'static [&'static str] = &[
+        "hulls",
+        "hull_sphere",
+        "spheres",
+        "hulls_large",
+        "hulls_cached",
+        "hulls_cached64",
+        "hulls_gridded",
+        "hulls_small",
+        "hulls_cached16",
+        "hulls_gridded32",
+        // Not a kind of pair: the large kinds' deferred pairs (DEFERRED_KIND).
+        "hulls_deferred",
+    ];
+    // `hulls_large`, `hulls_gridded` and `hulls_gridded32`.
+    const DEFERRING_KINDS: &'static [usize] = &[3, 6, 9];
+
+    fn scene_layout() -> Vec<wgpu::BindGroupLayoutEntry> {
+        vec![
+            float_texture(1),
+            float_texture(2),
+            uint_texture(3),
+            uint_texture(7),
+        ]
+    }
+
+    fn resources(context: &GpuContext) -> Result<SpatialResources, GpuError> {
+        let (float, uint) = (
+            wgpu::TextureFormat::Rgba32Float,
+            wgpu::TextureFormat::Rgba32Uint,
+        );
+        Ok(SpatialResources {
+            hull_floats: GrowTexture::new(context, "hull float", float, 1)?,
+            hull_ints: GrowTexture::new(context, "hull integer", uint, 1)?,
+            body_transforms: GrowTexture::new(context, "body transform", float, 1)?,
+            body_shapes: GrowTexture::new(context, "body shape", uint, 1)?,
+            uploaded_shapes: None,
+            records: Vec::new(),
+            gridded: Vec::new(),
+            floats: Vec::new(),
+            ints: Vec::new(),
+            transform_texels: Vec::new(),
+            shape_texels: Vec::new(),
+        })
+    }
+
+    fn check(batch: &Batch<'_>) -> Result<(), GpuError> {
+        match batch.edge_search() {
+            EdgeSearch::Pruned | EdgeSearch::Pairwise | EdgeSearch::Walk => Ok(()),
+            EdgeSearch::BruteForce => Err(GpuError::InvalidOption {
+                message: "the GPU kernel runs the pruned edge query only (EdgeSearch::Pruned); \
+                          the brute force is a CPU reference"
+                    .to_string(),
+            }),
+        }
+    }
+
+    fn pairs<'b>(batch: &'b Batch<'_>) -> &'b [Pair] {
+        batch.pairs()
+    }
+
+    fn margin(batch: &Batch<'_>) -> f32 {
+        batch.margin()
+    }
+
+    fn flags(_: &Batch<'_>) -> u32 {
+        0
+    }
+
+    fn upload(
+        resources: &mut SpatialResources,
+        context: &GpuContext,
+        batch: &Batch<'_>,
+        (_, texture_rows): (u32, u32),
+        classes: &mut BodyClasses,
+    ) -> Result<Upload, GpuError> {
+        let r = resources;
+        let mut upload = Upload {
+            grew: false,
+            bytes: 0,
+        };
+        let shapes = batch.shapes();
+        let key = (shapes.uid(), shapes.len());
+        if r.uploaded_shapes != Some(key) {
+            r.uploaded_shapes = None;
+            library_texels(
+                shapes,
+                &mut r.records,
+                &mut r.gridded,
+                &mut r.floats,
+                &mut r.ints,
+            );
+            upload.grew |= r
+                .hull_floats
+                .ensure(context, r.floats.len(), texture_rows)?;
+            upload.grew |= r.hull_ints.ensure(context, r.ints.len(), texture_rows)?;
+            upload.bytes += 16 * (r.floats.len() + r.ints.len()) as u64;
+            pad_to_rows(&mut r.floats, [0.0; 4]);
+            pad_to_rows(&mut r.ints, [0; 4]);
+            r.hull_floats.write(context, &r.floats);
+            r.hull_ints.write(context, &r.ints);
+            r.uploaded_shapes = Some(key);
+        }
+        let bodies = batch.bodies();
+        r.transform_texels.clear();
+        r.shape_texels.clear();
+        for (index, body) in bodies.iter().enumerate() {
+            let texels: TransformTexels = transform_texels(&batch.transforms()[index]);
+            r.transform_texels.extend_from_slice(&texels);
+            r.shape_texels
+                .extend_from_slice(&hull_record_texels(&r.records[body.shape as usize]));
+        }
+        let cached = context.is_software();
+        classes.classify(
+            bodies.iter().enumerate().map(|(index, body)| {
+                let gridded = r.gridded[body.shape as usize];
+                body_class(batch.shape_of(index as u32), cached, gridded)
+            }),
+            kind_of,
+        );
+        // Hull data is large: neighbouring invocations share A's hull
+        // (`kinds`, "grouped by the shape of their body A").
+        classes.group_by_shape(bodies.iter().map(|body| body.shape));
+        upload.grew |= r
+            .body_transforms
+            .ensure(context, r.transform_texels.len(), texture_rows)?;
+        upload.grew |= r
+            .body_shapes
+            .ensure(context, r.shape_texels.len(), texture_rows)?;
+        upload.bytes += 16 * (r.transform_texels.len() + r.shape_texels.len()) as u64;
+        pad_to_rows(&mut r.transform_texels, [0.0; 4]);
+        pad_to_rows(&mut r.shape_texels, [0; 4]);
+        r.body_transforms.write(context, &r.transform_texels);
+        r.body_shapes.write(context, &r.shape_texels);
+        Ok(upload)
+    }
+
+    fn scene_bindings(r: &SpatialResources) -> Vec<(u32, &wgpu::TextureView)> {
+        vec![
+            (1, &r.hull_floats.view),
+            (2, &r.body_transforms.view),
+            (3, &r.body_shapes.view),
+            (7, &r.hull_ints.view),
+        ]
+    }
+
+    fn device_bytes(r: &SpatialResources) -> u64 {
+        r.hull_floats.bytes()
+            + r.hull_ints.bytes()
+            + r.body_transforms.bytes()
+            + r.body_shapes.bytes()
+    }
+
+    fn hit(pair: u32, axis: u32, depth: f32) -> SatHit {
+        SatHit {
+            pair,
+            axis: Axis::unpack(axis),
+            depth,
+        }
+    }
+
+    fn hit_pair(hit: &SatHit) -> u32 {
+        hit.pair
+    }
+
+    fn set_hit_pair(hit: &mut SatHit, pair: u32) {
+        hit.pair = pair;
+    }
+}

@@ -1,0 +1,326 @@
+//! Running a frame and reading it back: one submission and one map of the
+//! counters, hits and manifolds (a second map only when the hits outgrew
+//! the last frame's by more than a quarter), handed to the caller in place.
+
+use std::sync::{Arc, Mutex};
+
+use super::grid::MAX_LARGE_BODIES;
+use super::state::{
+    STATE_CROWDED, STATE_ENTRIES, STATE_HEADER_WORDS, STATE_HITS, STATE_LARGE, STATE_PAIR_OVERFLOW,
+    STATE_PAIRS,
+};
+use super::{FrameHit, FrameManifold, GpuError, GpuFrame};
+use crate::core::pair::Pair;
+use crate::gpu::buffers::GrowBuffer;
+
+/// Bytes of a [`FrameManifold`].
+pub(super) const MANIFOLD_BYTES: u64 = 48;
+
+/// One frame's results where the GPU left them (the mapped readback):
+/// see [`GpuFrame::step_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct FrameView<'a> {
+    /// The candidate pairs the broadphase found.
+    pub pairs: u32,
+    /// The reported pairs, in `(a, b)` order.
+    pub hits: &'a [FrameHit],
+    /// Their contact manifolds, one per hit.
+    pub manifolds: &'a [FrameManifold],
+}
+
+/// One frame's results, read back.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameOutput {
+    /// The candidate pairs the broadphase found.
+    pub pairs: u32,
+    /// The reported pairs, in `(a, b)` order.
+    pub hits: Vec<FrameHit>,
+    /// Their contact manifolds, one per hit.
+    pub manifolds: Vec<FrameManifold>,
+}
+
+impl GpuFrame {
+    /// Finds the frame's candidate pairs and reads them back, sorted by
+    /// `(a, b)`: the broadphase alone, for tests and for callers who want
+    /// the pairs on the host. Two maps (the count, then the pairs).
+    pub fn find_pairs(&mut self) -> Result<Vec<Pair>, GpuError> {
+        loop {
+            let mut encoder =
+                self.context
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("frame broadphase"),
+                    });
+            let sorted = self.record(&mut encoder, false);
+            let header = self.read(encoder, &self.state.buffer.clone(), STATE_HEADER_WORDS * 4)?;
+            let words: Vec<u32> = bytemuck::pod_collect_to_vec(&header);
+            if self.check_counts(&words)? {
+                continue;
+            }
+            let count = words[STATE_PAIRS as usize];
+            let encoder =
+                self.context
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("frame pairs"),
+                    });
+            let bytes = self.read(
+                encoder,
+                &self.pairs[sorted].buffer.clone(),
+                u64::from(count) * 8,
+            )?;
+            let records: Vec<[u32; 2]> = bytemuck::pod_collect_to_vec(&bytes);
+            return Ok(records.iter().map(|&[a, b]| Pair::new(a, b)).collect());
+        }
+    }
+
+    /// Runs one frame: one submission (the broadphase, the partition, the
+    /// narrowphase by indirect dispatch, the compaction) and one map of the
+    /// counters and the hits, in `(a, b)` order. Nothing per pair runs on
+    /// the host but copying the hits out. A second map is needed only when
+    /// the hits outgrow the last frame's by more than a quarter; an
+    /// overflowing buffer grows and the frame runs again.
+    pub fn step(&mut self) -> Result<FrameOutput, GpuError> {
+        self.step_with(|view| FrameOutput {
+            pairs: view.pairs,
+            hits: view.hits.to_vec(),
+            manifolds: view.manifolds.to_vec(),
+        })
+    }
+
+    /// [`GpuFrame::step`] without copying the hits out: `read` gets them
+    /// where the GPU left them (the mapped readback), and what it returns
+    /// is returned. The view lives until `read` returns.
+    pub fn step_with<R>(&mut self, read: impl FnOnce(FrameView<'_>) -> R) -> Result<R, GpuError> {
+        self.stats.frames += 1;
+        let header_bytes = STATE_HEADER_WORDS * 4;
+        let mut read = Some(read);
+        let (words, early) = loop {
+            let mut encoder =
+                self.context
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("frame"),
+                    });
+            self.record(&mut encoder, true);
+            let expected = self
+                .last_hits
+                .map_or(self.pair_capacity, |last| last + last / 4 + 256)
+                .min(self.pair_capacity);
+            let state = self.state.buffer.clone();
+            let hits = self.hits.buffer.clone();
+            let manifolds = self.manifolds.buffer.clone();
+            let room = (self.pair_capacity, self.entry_capacity);
+            // The counters, and when they show a frame that fit and hits
+            // that fit the copy, the hits handed over in place.
+            let (words, early) = self.map_regions(
+                encoder,
+                &[
+                    (&state, 0, header_bytes),
+                    (&hits, 0, u64::from(expected) * 16),
+                    (&manifolds, 0, u64::from(expected) * MANIFOLD_BYTES),
+                ],
+                |bytes| {
+                    let words: Vec<u32> =
+                        bytemuck::pod_collect_to_vec(&bytes[..header_bytes as usize]);
+                    let hit_count = words[STATE_HITS as usize];
+                    let fits = words[STATE_CROWDED as usize] == 0
+                        && words[STATE_PAIR_OVERFLOW as usize] == 0
+                        && words[STATE_PAIRS as usize] <= room.0
+                        && words[STATE_ENTRIES as usize] <= room.1
+                        && words[STATE_LARGE as usize] <= MAX_LARGE_BODIES
+                        && hit_count <= expected;
+                    let at = header_bytes as usize;
+                    let manifolds_at = at + expected as usize * 16;
+                    let early = match read.take() {
+                        Some(reader) if fits => Some(read_view(
+                            words[STATE_PAIRS as usize],
+                            &bytes[at..at + hit_count as usize * 16],
+                            &bytes[manifolds_at
+                                ..manifolds_at + hit_count as usize * MANIFOLD_BYTES as usize],
+                            reader,
+                        )),
+                        unused => {
+                            read = unused;
+                            None
+                        }
+                    };
+                    (words, early)
+                },
+            )?;
+            if self.check_counts(&words)? {
+                self.stats.reruns += 1;
+                continue;
+            }
+            break (words, early);
+        };
+        let hit_count = words[STATE_HITS as usize];
+        self.last_hits = Some(hit_count);
+        if let Some(result) = early {
+            return Ok(result);
+        }
+        // More hits than the last frame's by over a quarter: all of them
+        // in a second map.
+        let encoder =
+            self.context
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("frame hits"),
+                });
+        let hits = self.hits.buffer.clone();
+        let manifolds = self.manifolds.buffer.clone();
+        let pairs = words[STATE_PAIRS as usize];
+        let reader = read.take();
+        let hit_bytes = hit_count as usize * 16;
+        self.map_regions(
+            encoder,
+            &[
+                (&hits, 0, hit_bytes as u64),
+                (&manifolds, 0, u64::from(hit_count) * MANIFOLD_BYTES),
+            ],
+            |bytes| {
+                reader.map(|reader| {
+                    read_view(pairs, &bytes[..hit_bytes], &bytes[hit_bytes..], reader)
+                })
+            },
+        )?
+        .ok_or_else(|| GpuError::Readback {
+            message: "the frame's hits were read twice".to_string(),
+        })
+    }
+
+    /// Submits `encoder` with a copy of `bytes` of `source` and reads them back.
+    pub(super) fn read(
+        &mut self,
+        encoder: wgpu::CommandEncoder,
+        source: &wgpu::Buffer,
+        bytes: u64,
+    ) -> Result<Vec<u8>, GpuError> {
+        self.read_regions(encoder, &[(source, 0, bytes)])
+    }
+
+    /// Submits `encoder` with copies of `(source, offset, bytes)` regions
+    /// back to back (each rounded up to 4 bytes) and reads them back: one
+    /// map.
+    fn read_regions(
+        &mut self,
+        encoder: wgpu::CommandEncoder,
+        regions: &[(&wgpu::Buffer, u64, u64)],
+    ) -> Result<Vec<u8>, GpuError> {
+        self.map_regions(encoder, regions, |bytes| bytes.to_vec())
+    }
+
+    /// [`GpuFrame::read_regions`], handing the mapped bytes to `read`
+    /// instead of copying them.
+    pub(super) fn map_regions<R>(
+        &mut self,
+        mut encoder: wgpu::CommandEncoder,
+        regions: &[(&wgpu::Buffer, u64, u64)],
+        read: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R, GpuError> {
+        let context = self.context.clone();
+        let bytes: u64 = regions
+            .iter()
+            .map(|region| region.2.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT))
+            .sum();
+        let limit = (context.limits().max_buffer_size, "max_buffer_size");
+        let staging = match self.staging.take() {
+            Some(mut staging) => {
+                staging.ensure(&context, bytes, limit)?;
+                staging
+            }
+            None => GrowBuffer::new(
+                &context,
+                "frame readback",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                bytes,
+            )?,
+        };
+        let staging = self.staging.insert(staging);
+        let mut at = 0;
+        for &(source, offset, region_bytes) in regions {
+            let region_bytes = region_bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+            if region_bytes > 0 {
+                encoder.copy_buffer_to_buffer(source, offset, &staging.buffer, at, region_bytes);
+            }
+            at += region_bytes;
+        }
+        self.stats.maps += 1;
+        let mapped = Arc::new(Mutex::new(None));
+        let sink = mapped.clone();
+        let map_bytes = bytes.max(wgpu::COPY_BUFFER_ALIGNMENT);
+        encoder.map_buffer_on_submit(
+            &staging.buffer,
+            wgpu::MapMode::Read,
+            0..map_bytes,
+            move |result| {
+                if let Ok(mut flag) = sink.lock() {
+                    *flag = Some(result);
+                }
+            },
+        );
+        let submission = context.queue().submit([encoder.finish()]);
+        context.wait(Some(submission))?;
+        let take = || mapped.lock().ok().and_then(|mut flag| flag.take());
+        let mut outcome = take();
+        // On a device shared between threads, another thread's poll may have
+        // seen the work finish and not yet run the mapping's callback when
+        // this wait returns: poll until it has run (a bounded number of
+        // times: a callback that never comes is an error below).
+        for _ in 0..10_000 {
+            if outcome.is_some() {
+                break;
+            }
+            std::thread::yield_now();
+            context.wait(None)?;
+            outcome = take();
+        }
+        match outcome {
+            Some(Ok(())) => {}
+            Some(Err(err)) => {
+                return Err(GpuError::Readback {
+                    message: format!("mapping the frame's readback failed: {err}"),
+                });
+            }
+            None => {
+                return Err(GpuError::Readback {
+                    message: "the frame's readback was not mapped after the wait".to_string(),
+                });
+            }
+        }
+        let slice = staging.buffer.slice(0..map_bytes);
+        let data = {
+            let view = slice.get_mapped_range().map_err(|err| GpuError::Readback {
+                message: format!("the mapped readback cannot be read: {err}"),
+            })?;
+            read(&view[..bytes as usize])
+        };
+        staging.buffer.unmap();
+        Ok(data)
+    }
+}
+
+/// Hands the hits and manifolds to `read`, in place when they are aligned
+/// for it (a mapped range is), else copied.
+fn read_view<R>(
+    pairs: u32,
+    hits: &[u8],
+    manifolds: &[u8],
+    read: impl FnOnce(FrameView<'_>) -> R,
+) -> R {
+    match (
+        bytemuck::try_cast_slice(hits),
+        bytemuck::try_cast_slice(manifolds),
+    ) {
+        (Ok(hits), Ok(manifolds)) => read(FrameView {
+            pairs,
+            hits,
+            manifolds,
+        }),
+        _ => read(FrameView {
+            pairs,
+            hits: &bytemuck::pod_collect_to_vec(hits),
+            manifolds: &bytemuck::pod_collect_to_vec(manifolds),
+        }),
+    }
+}

@@ -1,0 +1,346 @@
+//! The 3D GPU kernel against the CPU reference on seeded random pairs: mixed
+//! hulls, boxes, plates and spheres, large hulls (up to 256 vertices), deep
+//! piles, bodies far from the origin, a margin; tiny windows and overflowing
+//! outputs give what one window gives. Runs on any adapter, lavapipe
+//! included; with GPUSAT_REQUIRE_GPU=1 a missing adapter fails.
+
+use crate::common::gpu_context;
+use glam::Vec3;
+use gpusat::d3::{Batch, EdgeSearch, GpuNarrowphase, collide_cpu, compare_hits};
+use gpusat::generate::d3::{GeneratedScene, SceneSpec};
+use gpusat::gpu::{GpuError, GpuOptions};
+
+fn run(what: &str, scene: &GeneratedScene, margin: f32, options: GpuOptions) -> gpusat::Agreement {
+    let Some(context) = gpu_context() else {
+        return gpusat::Agreement::default();
+    };
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+    let cpu = collide_cpu(&batch);
+    let mut gpu = GpuNarrowphase::new(context, options).expect("3D kernel");
+    let hits = gpu.collide(&batch).expect("GPU run");
+    assert!(
+        hits.windows(2).all(|w| w[0].pair < w[1].pair),
+        "{what}: GPU hits not in pair order"
+    );
+    let agreement = compare_hits(&batch, &cpu, &hits);
+    eprintln!(
+        "{what}: {} pairs, {} CPU hits, {} GPU hits, {} identical (axis and depth bits), \
+         {} near-ties, {} near-touching, worst depth difference {:.1e} x size; {:?}",
+        agreement.pairs,
+        agreement.reference_hits,
+        agreement.candidate_hits,
+        agreement.identical,
+        agreement.near_ties,
+        agreement.near_touching,
+        agreement.max_depth_error,
+        gpu.stats()
+    );
+    assert!(
+        agreement.agrees(),
+        "{what}: {} disagreements, the first: {:?}",
+        agreement.disagreements.len(),
+        &agreement.disagreements[..agreement.disagreements.len().min(5)]
+    );
+    agreement
+}
+
+#[test]
+fn mixed_shapes_agree_with_the_cpu() {
+    let mut total = gpusat::Agreement::default();
+    for (seed, margin) in [(1801, 0.0), (1802, 0.1)] {
+        let scene = SceneSpec {
+            half_extent: 1.5,
+            ..SceneSpec::mixed(seed, 20_000)
+        }
+        .generate();
+        total.absorb(run("mixed", &scene, margin, GpuOptions::default()));
+    }
+    let far = SceneSpec {
+        half_extent: 1.5,
+        offset: Vec3::new(10_000.0, -5_000.0, 2_500.0),
+        ..SceneSpec::mixed(1803, 10_000)
+    }
+    .generate();
+    total.absorb(run("far", &far, 0.0, GpuOptions::default()));
+    if gpu_context().is_some() {
+        assert!(total.reference_hits > 10_000, "{total:?}");
+        // Near-ties are rare: the same axis on all but a few.
+        assert!(
+            total.near_ties * 1000 <= total.reference_hits,
+            "{} near-ties in {} hits",
+            total.near_ties,
+            total.reference_hits
+        );
+    }
+}
+
+/// Hulls of 9 to 64 vertices, which on a software adapter take the kinds
+/// whose caches hold them (`hulls_cached`, `hulls_cached64`; see
+/// `src/gpu/spatial.rs`), the larger against each other and the smaller.
+#[test]
+fn mid_sized_hulls_agree_with_the_cpu() {
+    for (seed, vertices) in [(1807, (9, 32)), (1808, (33, 64)), (1809, (9, 64))] {
+        let scene = SceneSpec {
+            shapes: 64,
+            bodies: 256,
+            vertices,
+            sphere_fraction: 0.0,
+            box_fraction: 0.0,
+            plate_fraction: 0.0,
+            half_extent: 1.0,
+            ..SceneSpec::mixed(seed, 6_000)
+        }
+        .generate();
+        let what = format!("hulls of {} to {} vertices", vertices.0, vertices.1);
+        run(&what, &scene, 0.0, GpuOptions::default());
+    }
+}
+
+#[test]
+fn large_hulls_agree_with_the_cpu() {
+    let scene = SceneSpec {
+        shapes: 16,
+        bodies: 64,
+        vertices: (64, 256),
+        sphere_fraction: 0.1,
+        box_fraction: 0.1,
+        plate_fraction: 0.1,
+        half_extent: 1.0,
+        ..SceneSpec::mixed(1804, 600)
+    }
+    .generate();
+    run("large", &scene, 0.0, GpuOptions::default());
+}
+
+#[test]
+fn tiny_windows_and_overflows_give_the_same_hits() {
+    let Some(context) = gpu_context() else { return };
+    let scene = SceneSpec {
+        half_extent: 1.2,
+        ..SceneSpec::mixed(1805, 5_000)
+    }
+    .generate();
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.05).expect("batch");
+    let mut reference =
+        GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("kernel");
+    let expected = reference.collide(&batch).expect("one window");
+    assert!(expected.len() > 1000, "{} hits", expected.len());
+    let mut chopped = GpuNarrowphase::new(
+        context,
+        GpuOptions {
+            max_window_pairs: Some(777),
+            initial_capacity: Some(3),
+            workgroup_size: 64,
+            ..GpuOptions::default()
+        },
+    )
+    .expect("kernel");
+    let hits = chopped.collide(&batch).expect("windows");
+    assert_eq!(hits, expected, "tiny windows with overflowing outputs");
+    assert!(
+        chopped.stats().windows > 5 && chopped.stats().reruns > 0,
+        "{:?}",
+        chopped.stats()
+    );
+    // The second batch sizes its outputs from the first.
+    let again = chopped.collide(&batch).expect("again");
+    assert_eq!(again, expected);
+}
+
+#[test]
+fn the_brute_force_is_refused_with_a_reason() {
+    let Some(context) = gpu_context() else { return };
+    let scene = SceneSpec::mixed(1806, 10).generate();
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0)
+        .expect("batch")
+        .with_edge_search(EdgeSearch::BruteForce);
+    let mut gpu = GpuNarrowphase::new(context, GpuOptions::default()).expect("kernel");
+    match gpu.collide(&batch) {
+        Err(GpuError::InvalidOption { message }) => {
+            assert!(message.contains("pruned"), "{message}")
+        }
+        other => panic!("expected an invalid option, got {other:?}"),
+    }
+    // And the narrowphase is not left busy.
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+    gpu.collide(&batch).expect("a pruned batch runs");
+}
+
+/// Two 256-vertex hulls (508 faces, 762 edges each) overlapping deeply, so
+/// that every query runs to its end: the most loop iterations the kernel
+/// ever runs, under lavapipe's limit of 65,535 per invocation.
+#[test]
+fn the_largest_hulls_run_to_the_end() {
+    use gpusat::Pair;
+    use gpusat::d3::{Body, ShapeSet};
+    use gpusat::generate::d3::{random_hull, random_rotation};
+    use gpusat::generate::rng;
+    let mut random = rng(1807);
+    let mut shapes = ShapeSet::new();
+    let mut largest = 0;
+    for _ in 0..6 {
+        let hull = random_hull(&mut random, 256, 1.0, 1.0);
+        largest = largest.max(hull.face_count());
+        shapes.push(hull.into());
+    }
+    assert!(largest >= 480, "the largest hull has {largest} faces");
+    let bodies: Vec<Body> = (0..64)
+        .map(|i| {
+            let offset = gpusat::generate::d3::random_direction(&mut random) * 0.2;
+            Body::new(i % 6, offset, random_rotation(&mut random))
+        })
+        .collect();
+    let pairs: Vec<Pair> = (0..63u32).map(|i| Pair::new(i, i + 1)).collect();
+    let scene = GeneratedScene {
+        shapes,
+        bodies,
+        pairs,
+    };
+    let agreement = run("largest", &scene, 0.0, GpuOptions::default());
+    if gpu_context().is_some() {
+        assert_eq!(agreement.reference_hits, 63, "{agreement:?}");
+        if crate::common::gpu_is_bit_exact() {
+            assert_eq!(agreement.identical, 63, "{agreement:?}");
+        }
+    }
+}
+
+/// The points of a cylinder of radius 1 and half height 0.6, `ring` points
+/// on each cap's rim.
+fn cylinder_points(ring: usize) -> Vec<Vec3> {
+    (0..2 * ring)
+        .map(|k| {
+            let angle = std::f32::consts::TAU * (k % ring) as f32 / ring as f32;
+            let y = if k < ring { -0.6 } else { 0.6 };
+            Vec3::new(angle.cos(), y, angle.sin())
+        })
+        .collect()
+}
+
+/// A 128-vertex cylinder's Gauss-map grid lists more than 32 vertices in
+/// some squares (each rim vertex's region runs from the side to the cap),
+/// so its pairs scan every vertex (`hulls_large`), where random 128-vertex
+/// hulls look each face's deepest vertex up on the grid (`hulls_gridded`);
+/// both against the CPU, with each other and with small hulls and boxes.
+#[test]
+fn cylinders_and_round_hulls_agree_with_the_cpu() {
+    use gpusat::Pair;
+    use gpusat::d3::{Body, Hull, ShapeSet};
+    use gpusat::generate::d3::{random_hull, random_rotation};
+    use gpusat::generate::rng;
+    let mut random = rng(1811);
+    let mut shapes = ShapeSet::new();
+    let cylinder = Hull::new(&cylinder_points(64)).expect("a cylinder");
+    assert_eq!(cylinder.vertices().len(), 128);
+    let longest = cylinder.gauss_grid().map_or(0, |grid| grid.longest_list());
+    assert!(longest > 32, "the cylinder's longest grid list: {longest}");
+    shapes.push(cylinder.into());
+    shapes.push(random_hull(&mut random, 128, 1.0, 1.0).into());
+    shapes.push(random_hull(&mut random, 16, 0.8, 1.0).into());
+    shapes.push(
+        Hull::cuboid(Vec3::new(0.5, 0.3, 0.7))
+            .expect("a box")
+            .into(),
+    );
+    let bodies: Vec<Body> = (0..48)
+        .map(|i| {
+            let position = gpusat::generate::d3::random_direction(&mut random) * 1.2;
+            Body::new(i % 4, position, random_rotation(&mut random))
+        })
+        .collect();
+    let pairs: Vec<Pair> = (0..48u32)
+        .flat_map(|a| (a + 1..48).map(move |b| Pair::new(a, b)))
+        .collect();
+    let scene = GeneratedScene {
+        shapes,
+        bodies,
+        pairs,
+    };
+    let agreement = run("cylinders", &scene, 0.0, GpuOptions::default());
+    if gpu_context().is_some() {
+        assert!(agreement.reference_hits > 300, "{agreement:?}");
+    }
+}
+
+/// Large hulls overlapping deeply keep more than 64 of A's edges, and the
+/// kernel defers them to a second dispatch (`shaders/sat3.wgsl`, "Deferred
+/// pairs"): their records come back among the others in pair order, the
+/// CPU's hits, in one window or in tiny ones whose outputs overflow (the
+/// deferred list shares the far end of each output), sorted by kind or not.
+#[test]
+fn deferred_pairs_come_back_in_pair_order() {
+    use gpusat::Pair;
+    use gpusat::d3::{Body, ShapeSet, Sphere};
+    use gpusat::generate::d3::{random_direction, random_hull, random_rotation};
+    use gpusat::generate::rng;
+    let Some(context) = gpu_context() else { return };
+    let mut random = rng(1809);
+    let mut shapes = ShapeSet::new();
+    for vertices in [256, 128, 200, 96] {
+        shapes.push(random_hull(&mut random, vertices, 1.0, 1.0).into());
+    }
+    shapes.push(Sphere::new(0.5).expect("sphere").into());
+    // Bodies 0..48 piled within 0.15 of the origin (deep overlaps), the
+    // rest spread over [-2, 2]^3; a sphere every seventh body.
+    let bodies: Vec<Body> = (0..96u32)
+        .map(|i| {
+            let reach = if i < 48 { 0.15 } else { 2.0 };
+            let shape = if i % 7 == 6 { 4 } else { i % 4 };
+            Body::new(
+                shape,
+                random_direction(&mut random) * reach,
+                random_rotation(&mut random),
+            )
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for a in 0..96u32 {
+        for b in (a + 1..96).step_by(3) {
+            pairs.push(Pair::new(a, b));
+        }
+    }
+    let scene = GeneratedScene {
+        shapes,
+        bodies,
+        pairs,
+    };
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+    let cpu = collide_cpu(&batch);
+    for (what, options) in [
+        ("one window", GpuOptions::default()),
+        (
+            "tiny windows, overflowing",
+            GpuOptions {
+                max_window_pairs: Some(301),
+                initial_capacity: Some(5),
+                workgroup_size: 32,
+                ..GpuOptions::default()
+            },
+        ),
+    ] {
+        let mut gpu = GpuNarrowphase::new(context.clone(), options).expect("3D kernel");
+        for round in 0..2 {
+            let hits = gpu.collide(&batch).expect("GPU run");
+            let stats = gpu.stats().clone();
+            let agreement = compare_hits(&batch, &cpu, &hits);
+            assert!(
+                agreement.agrees(),
+                "{what}, round {round}: {} disagreements, the first: {:?}",
+                agreement.disagreements.len(),
+                agreement.disagreements.first()
+            );
+            assert!(
+                hits.windows(2).all(|w| w[0].pair < w[1].pair),
+                "{what}, round {round}: hits not in pair order"
+            );
+            assert!(
+                stats.deferred >= 20,
+                "{what}, round {round}: {} pairs deferred; {stats:?}",
+                stats.deferred
+            );
+            if what.starts_with("tiny") && round == 0 {
+                assert!(stats.reruns > 0 && stats.windows > 5, "{what}: {stats:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,661 @@
+//! The GPU-resident frame against the CPU: the broadphase's pairs on the
+//! device equal the CPU broadphase's, set and order, on seeded scenes
+//! (sparse, dense, far from the origin, with a margin, with static bodies
+//! and walls far larger than the grid's cells), whatever the buffers'
+//! starting sizes. Runs on any adapter, lavapipe included; with
+//! GPUSAT_REQUIRE_GPU=1 a missing adapter fails.
+
+use crate::common::gpu_context;
+use glam::Vec2;
+use gpusat::generate::SceneSpec;
+use gpusat::gpu::{FrameBody, FrameHit, FrameOptions, GpuFrame, GpuNarrowphase, GpuOptions};
+use gpusat::{Axis, Batch, Body, PairFilter, SatHit, ShapeSet, collide_cpu, find_pairs, manifolds};
+
+fn scene(seed: u64, bodies: usize, half_extent: f32) -> (ShapeSet, Vec<Body>) {
+    let scene = SceneSpec {
+        bodies,
+        pairs: 0,
+        half_extent,
+        ..SceneSpec::mixed(seed, 0)
+    }
+    .generate();
+    (scene.shapes, scene.bodies)
+}
+
+/// A frame over `bodies`, set.
+fn frame_over(
+    context: &std::sync::Arc<gpusat::gpu::GpuContext>,
+    shapes: &ShapeSet,
+    bodies: &[Body],
+    options: FrameOptions,
+) -> GpuFrame {
+    let mut frame = GpuFrame::new(context.clone(), shapes, options).expect("frame");
+    let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    frame.set_bodies(shapes, &records).expect("bodies");
+    frame
+}
+
+/// The GPU's pairs and the CPU's for `bodies`.
+fn both(
+    frame: &mut GpuFrame,
+    shapes: &ShapeSet,
+    bodies: &[Body],
+    options: FrameOptions,
+) -> (Vec<gpusat::Pair>, Vec<gpusat::Pair>) {
+    let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    frame.set_bodies(shapes, &records).expect("bodies set");
+    let gpu = frame.find_pairs().expect("GPU broadphase");
+    let cpu = find_pairs(
+        shapes,
+        bodies,
+        options.margin,
+        PairFilter {
+            skip_static_pairs: options.skip_static_pairs,
+        },
+    );
+    (gpu, cpu)
+}
+
+fn assert_same(what: &str, gpu: &[gpusat::Pair], cpu: &[gpusat::Pair]) {
+    if gpu != cpu {
+        let first = gpu
+            .iter()
+            .zip(cpu)
+            .position(|(g, c)| g != c)
+            .unwrap_or(gpu.len().min(cpu.len()));
+        panic!(
+            "{what}: GPU {} pairs, CPU {}; first difference at {first}: GPU {:?}, CPU {:?}",
+            gpu.len(),
+            cpu.len(),
+            gpu.get(first),
+            cpu.get(first)
+        );
+    }
+}
+
+#[test]
+fn gpu_broadphase_finds_the_cpu_broadphases_pairs_in_its_order() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    for (seed, count, half_extent, margin, statics) in [
+        (901, 3000, 40.0, 0.0, 0),
+        (902, 2000, 10.0, 0.0, 5),
+        (903, 3000, 60.0, 0.5, 3),
+        (904, 400, 2.0, 0.1, 2),
+        (905, 1, 1.0, 0.0, 0),
+        (906, 2, 0.1, 0.0, 2),
+    ] {
+        let (shapes, mut bodies) = scene(seed, count, half_extent);
+        for (index, body) in bodies.iter_mut().enumerate() {
+            if statics > 0 && index % statics == 0 {
+                body.inv_mass = 0.0;
+            }
+        }
+        let options = FrameOptions {
+            margin,
+            ..FrameOptions::default()
+        };
+        let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+        let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+        assert_same(&format!("seed {seed}"), &gpu, &cpu);
+        if count > 100 {
+            assert!(
+                cpu.len() > count / 4,
+                "seed {seed}: only {} pairs",
+                cpu.len()
+            );
+        }
+        // The same frame again, and with static pairs kept.
+        let again = frame.find_pairs().expect("second run");
+        assert_same(&format!("seed {seed}, again"), &again, &cpu);
+    }
+}
+
+#[test]
+fn cell_sizes_far_from_the_bodies_sizes_give_the_same_pairs() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let (shapes, bodies) = scene(911, 1500, 12.0);
+    for cell_size in [0.05, 0.37, 3.0, 1.0e4] {
+        let options = FrameOptions {
+            cell_size: Some(cell_size),
+            skip_static_pairs: false,
+            ..FrameOptions::default()
+        };
+        let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+        let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+        assert_same(&format!("cell {cell_size}"), &gpu, &cpu);
+    }
+}
+
+#[test]
+fn far_out_dense_and_walled_scenes_match() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    // Far from the origin: the same scene moved 10,000 units out.
+    let (shapes, mut bodies) = scene(921, 2000, 15.0);
+    for body in &mut bodies {
+        body.position += Vec2::new(10_000.0, -7_500.0);
+    }
+    let options = FrameOptions::default();
+    let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+    let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+    assert_same("far out", &gpu, &cpu);
+
+    // Dense: far more pairs than the frame first has room for.
+    let (shapes, bodies) = scene(922, 3000, 4.0);
+    let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+    let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+    assert!(
+        cpu.len() > 20 * bodies.len(),
+        "dense: only {} pairs",
+        cpu.len()
+    );
+    assert_same("dense", &gpu, &cpu);
+
+    // A box of four static walls, each thousands of cells long, around
+    // particles, with the walls last and first.
+    let (mut shapes, particles) = scene(923, 2500, 20.0);
+    let wall = shapes
+        .add_polygon(&[
+            Vec2::new(-21.0, -0.5),
+            Vec2::new(21.0, -0.5),
+            Vec2::new(21.0, 0.5),
+            Vec2::new(-21.0, 0.5),
+        ])
+        .expect("wall");
+    let walls: Vec<Body> = [
+        (0.0, -20.0, 0.0),
+        (0.0, 20.0, 0.0),
+        (-20.0, 0.0, std::f32::consts::FRAC_PI_2),
+        (20.0, 0.0, std::f32::consts::FRAC_PI_2),
+    ]
+    .iter()
+    .map(|&(x, y, angle)| {
+        let mut body = Body::new(wall, Vec2::new(x, y), angle);
+        body.inv_mass = 0.0;
+        body
+    })
+    .collect();
+    for (what, bodies) in [
+        (
+            "walls first",
+            walls.iter().chain(&particles).cloned().collect::<Vec<_>>(),
+        ),
+        (
+            "walls last",
+            particles.iter().chain(&walls).cloned().collect::<Vec<_>>(),
+        ),
+    ] {
+        let options = FrameOptions {
+            margin: 0.05,
+            ..FrameOptions::default()
+        };
+        let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+        let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+        let wall_pairs = cpu
+            .iter()
+            .filter(|p| {
+                bodies[p.a as usize].inv_mass == 0.0 || bodies[p.b as usize].inv_mass == 0.0
+            })
+            .count();
+        assert!(
+            wall_pairs > 20,
+            "{what}: only {wall_pairs} pairs with a wall"
+        );
+        assert_same(what, &gpu, &cpu);
+    }
+}
+
+/// The frame's hits as the batch API's hits over the CPU broadphase's pairs
+/// (the frame's pairs are those, in that order: the test above).
+fn as_sat_hits(pairs: &[gpusat::Pair], hits: &[FrameHit]) -> Vec<SatHit> {
+    hits.iter()
+        .map(|hit| {
+            let pair = pairs
+                .binary_search(&gpusat::Pair::new(hit.a, hit.b))
+                .unwrap_or_else(|_| panic!("hit ({}, {}) is not a candidate pair", hit.a, hit.b));
+            SatHit {
+                pair: pair as u32,
+                axis: Axis::unpack(hit.axis),
+                depth: hit.depth,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let mut narrowphase =
+        GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("narrowphase");
+    for (seed, count, half_extent, margin, statics) in [
+        (931, 3000, 25.0, 0.0, 0),
+        (932, 2500, 8.0, 0.02, 7),
+        (933, 1500, 40.0, 0.3, 0),
+        (934, 3, 0.2, 0.0, 0),
+    ] {
+        let (shapes, mut bodies) = scene(seed, count, half_extent);
+        for (index, body) in bodies.iter_mut().enumerate() {
+            if statics > 0 && index % statics == 0 {
+                body.inv_mass = 0.0;
+            }
+        }
+        let options = FrameOptions {
+            margin,
+            ..FrameOptions::default()
+        };
+        let mut frame = frame_over(&context, &shapes, &bodies, options);
+        let output = frame.step().expect("frame");
+        let pairs = find_pairs(
+            &shapes,
+            &bodies,
+            margin,
+            PairFilter {
+                skip_static_pairs: true,
+            },
+        );
+        assert_eq!(
+            output.pairs as usize,
+            pairs.len(),
+            "seed {seed}: candidate pairs"
+        );
+        assert!(
+            output
+                .hits
+                .windows(2)
+                .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b)),
+            "seed {seed}: hits not in (a, b) order"
+        );
+        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let gpu_batch = narrowphase.collide(&batch).expect("GPU narrowphase");
+        let frame_hits = as_sat_hits(&pairs, &output.hits);
+        // The same kernel on the same pairs: the same bits.
+        assert_eq!(
+            frame_hits, gpu_batch,
+            "seed {seed}: frame and batch GPU paths"
+        );
+        // And the CPU reference: the same pairs and axes, the same depths
+        // but for documented near-ties (tests/gpu_vs_cpu.rs).
+        let cpu = collide_cpu(&batch);
+        assert_eq!(
+            frame_hits.len(),
+            cpu.len(),
+            "seed {seed}: hits, frame vs CPU"
+        );
+        let identical = frame_hits
+            .iter()
+            .zip(&cpu)
+            .filter(|(g, c)| {
+                g.pair == c.pair && g.axis == c.axis && g.depth.to_bits() == c.depth.to_bits()
+            })
+            .count();
+        eprintln!(
+            "seed {seed}: {identical} of {} hits identical to the CPU",
+            cpu.len()
+        );
+        if crate::common::gpu_is_bit_exact() {
+            assert!(
+                identical * 1000 >= cpu.len() * 999,
+                "seed {seed}: only {identical} of {} hits identical to the CPU's",
+                cpu.len()
+            );
+        }
+        let agreement = gpusat::compare_hits(&batch, &cpu, &frame_hits);
+        assert!(agreement.agrees(), "seed {seed}: {agreement:?}");
+        if count > 100 {
+            assert!(
+                cpu.len() > count / 4,
+                "seed {seed}: only {} hits",
+                cpu.len()
+            );
+        }
+        // The manifolds: the CPU's, from the same hits, bit for bit.
+        assert_eq!(
+            output.manifolds.len(),
+            output.hits.len(),
+            "seed {seed}: a manifold per hit"
+        );
+        let cpu_manifolds = manifolds(&batch, &batch.hits(&frame_hits));
+        for ((gpu, hit), cpu) in output
+            .manifolds
+            .iter()
+            .zip(&output.hits)
+            .zip(&cpu_manifolds)
+        {
+            let gpu = gpu.to_manifold(cpu.pair, hit.a, hit.b);
+            if !crate::common::gpu_is_bit_exact() {
+                assert_manifolds_close(&batch, seed, &gpu, cpu);
+                continue;
+            }
+            assert_eq!(
+                (gpu.a, gpu.b, gpu.normal.to_array().map(f32::to_bits)),
+                (cpu.a, cpu.b, cpu.normal.to_array().map(f32::to_bits)),
+                "seed {seed}: pair {} (axis {:?}) normal: GPU {:?}, CPU {:?}",
+                cpu.pair,
+                Axis::unpack(hit.axis),
+                gpu.normal,
+                cpu.normal
+            );
+            let bits = |m: &gpusat::Manifold| -> Vec<(u32, u32, u32, u32)> {
+                m.points()
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.point.x.to_bits(),
+                            p.point.y.to_bits(),
+                            p.depth.to_bits(),
+                            p.id,
+                        )
+                    })
+                    .collect()
+            };
+            assert_eq!(
+                bits(&gpu),
+                bits(cpu),
+                "seed {seed}: pair {} points: GPU {:?}, CPU {:?}",
+                cpu.pair,
+                gpu.points(),
+                cpu.points()
+            );
+        }
+        assert_eq!(
+            frame.stats().maps,
+            frame.stats().frames + frame.stats().reruns,
+            "seed {seed}: one map per run"
+        );
+        // A second frame over the same bodies: the same output, one map,
+        // no re-run.
+        let before = *frame.stats();
+        assert_eq!(
+            frame.step().expect("second frame"),
+            output,
+            "seed {seed}: second frame"
+        );
+        assert_eq!(
+            frame.stats().maps,
+            before.maps + 1,
+            "seed {seed}: second frame's maps"
+        );
+        assert_eq!(
+            frame.stats().reruns,
+            before.reruns,
+            "seed {seed}: second frame re-ran"
+        );
+    }
+}
+
+/// A GPU consumer of the frame: the caller's own compute pass, recorded in
+/// the same encoder after the frame, dispatched indirectly on the count the
+/// frame left on the device, counts each body's contacts; nothing about the
+/// hits crosses to the host but the caller's own result.
+#[test]
+fn a_gpu_consumer_reads_the_hits_by_indirect_dispatch_in_the_same_submission() {
+    use gpusat::gpu::{STATE_HIT_ARGS, STATE_HITS};
+    use gpusat::wgpu;
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let (shapes, bodies) = scene(941, 2500, 20.0);
+    let options = FrameOptions::default();
+    let mut frame = frame_over(&context, &shapes, &bodies, options);
+    // One step sizes the buffers; the frames after it are recorded only.
+    frame.step().expect("first frame");
+
+    let device = context.device();
+    let source = format!(
+        "struct FrameHit {{ a: u32, b: u32, axis: u32, depth: f32 }}
+         @group(0) @binding(0) var<storage, read> hits: array<FrameHit>;
+         @group(0) @binding(1) var<storage, read> state: array<u32>;
+         @group(0) @binding(2) var<storage, read_write> touching: array<atomic<u32>>;
+         @compute @workgroup_size(256)
+         fn count(@builtin(global_invocation_id) id: vec3<u32>) {{
+             if id.x >= state[{STATE_HITS}u] {{ return; }}
+             let hit = hits[id.x];
+             atomicAdd(&touching[hit.a], 1u);
+             atomicAdd(&touching[hit.b], 1u);
+         }}"
+    );
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("consumer"),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("consumer"),
+        layout: None,
+        module: &module,
+        entry_point: Some("count"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let bytes = (bodies.len() * 4) as u64;
+    let touching = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("touching"),
+        size: bytes,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("touching readback"),
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    frame.record_frame(&mut encoder);
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("consumer"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame.hits_buffer().as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: frame.state_buffer().as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: touching.as_entire_binding(),
+            },
+        ],
+    });
+    encoder.clear_buffer(&touching, 0, None);
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.dispatch_workgroups_indirect(frame.state_buffer(), u64::from(STATE_HIT_ARGS) * 4);
+    }
+    encoder.copy_buffer_to_buffer(&touching, 0, &readback, 0, bytes);
+    context.queue().submit([encoder.finish()]);
+    readback
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, |result| result.expect("mapped"));
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("the GPU ran the work");
+    let counts: Vec<u32> =
+        bytemuck::pod_collect_to_vec(&readback.slice(..).get_mapped_range().expect("mapped range"));
+
+    // The CPU's: each body's reported pairs.
+    let pairs = find_pairs(
+        &shapes,
+        &bodies,
+        0.0,
+        PairFilter {
+            skip_static_pairs: true,
+        },
+    );
+    let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).expect("batch");
+    let mut expected = vec![0u32; bodies.len()];
+    for hit in collide_cpu(&batch) {
+        let pair = pairs[hit.pair as usize];
+        expected[pair.a as usize] += 1;
+        expected[pair.b as usize] += 1;
+    }
+    assert!(
+        expected.iter().sum::<u32>() > 1000,
+        "too few contacts to say anything"
+    );
+    assert_eq!(
+        counts, expected,
+        "contacts per body: the GPU consumer's against the CPU's"
+    );
+}
+
+#[test]
+fn bad_bodies_and_overfull_grids_are_errors_that_say_why() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let (shapes, bodies) = scene(951, 200, 5.0);
+    // A frame run before it has bodies: nothing, not a validation error.
+    let mut fresh =
+        GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
+    assert_eq!(
+        fresh.step().expect("an empty frame"),
+        gpusat::gpu::FrameOutput::default()
+    );
+    assert!(fresh.find_pairs().expect("no pairs").is_empty());
+    let good: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    let mut frame =
+        GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
+    type Spoil = fn(&mut FrameBody);
+    let cases: [(&str, Spoil); 5] = [
+        ("position", |b| b.position[0] = f32::NAN),
+        ("position", |b| b.position[1] = f32::INFINITY),
+        ("rotation", |b| b.rotation = [0.0, 0.0]),
+        ("shape", |b| b.shape = 100_000),
+        ("inverse mass", |b| b.inv_mass = -1.0),
+    ];
+    for (what, spoil) in cases {
+        let mut records = good.clone();
+        spoil(&mut records[17]);
+        let err = frame.set_bodies(&shapes, &records).expect_err("a bad body");
+        let message = err.to_string();
+        assert!(
+            message.contains("frame body 17") && message.contains(what),
+            "{what}: {message}"
+        );
+    }
+    // The frame still works after refusing them.
+    frame.set_bodies(&shapes, &good).expect("good bodies");
+    let pairs = frame.find_pairs().expect("pairs");
+    assert_eq!(
+        pairs,
+        find_pairs(
+            &shapes,
+            &bodies,
+            0.0,
+            PairFilter {
+                skip_static_pairs: true
+            }
+        )
+    );
+
+    // Cells far smaller than the bodies: every body is "large", more than
+    // the frame's list holds; an error naming the cell size, not a partial
+    // answer.
+    let (shapes, bodies) = scene(952, 5000, 30.0);
+    let options = FrameOptions {
+        cell_size: Some(0.01),
+        ..FrameOptions::default()
+    };
+    let mut frame = frame_over(&context, &shapes, &bodies, options);
+    let message = frame.step().expect_err("too many large bodies").to_string();
+    assert!(
+        message.contains("5000 bodies span more than 4 grid cells") && message.contains("0.01"),
+        "{message}"
+    );
+    // Bad options.
+    for options in [
+        FrameOptions {
+            margin: -1.0,
+            ..FrameOptions::default()
+        },
+        FrameOptions {
+            margin: f32::NAN,
+            ..FrameOptions::default()
+        },
+        FrameOptions {
+            cell_size: Some(0.0),
+            ..FrameOptions::default()
+        },
+    ] {
+        let err = GpuFrame::new(context.clone(), &shapes, options).expect_err("bad options");
+        assert!(err.to_string().contains("not a finite value"), "{err}");
+    }
+}
+
+/// A caller writing the bodies buffer itself is not checked: a body whose
+/// position is not a number is in no pair, and the others' pairs are the
+/// CPU's.
+#[test]
+fn a_body_written_as_nan_by_the_caller_is_in_no_pair() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let (shapes, bodies) = scene(961, 1500, 10.0);
+    let mut records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    let mut frame =
+        GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
+    frame.set_bodies(&shapes, &records).expect("bodies");
+    for (body, value) in [(5usize, f32::NAN), (9, f32::INFINITY)] {
+        records[body].position = [value, 0.0];
+    }
+    context
+        .queue()
+        .write_buffer(frame.bodies_buffer(), 0, bytemuck::cast_slice(&records));
+    let pairs = frame.find_pairs().expect("pairs");
+    let expected: Vec<gpusat::Pair> = find_pairs(
+        &shapes,
+        &bodies,
+        0.0,
+        PairFilter {
+            skip_static_pairs: true,
+        },
+    )
+    .into_iter()
+    .filter(|pair| ![5, 9].contains(&pair.a) && ![5, 9].contains(&pair.b))
+    .collect();
+    assert!(expected.len() > 1000, "{} pairs", expected.len());
+    assert_same("NaN and infinite bodies left out", &pairs, &expected);
+    let output = frame.step().expect("frame");
+    assert!(
+        output
+            .hits
+            .iter()
+            .all(|hit| ![5, 9].contains(&hit.a) && ![5, 9].contains(&hit.b))
+    );
+}
+
+/// On a GPU that does not compute the CPU's bits (`crate::common::gpu_is_bit_exact`):
+/// the same bodies, points and feature ids, the normal within 1e-5 and
+/// each point and depth within `DEPTH_TOLERANCE x size`.
+fn assert_manifolds_close(
+    batch: &Batch,
+    seed: u64,
+    gpu: &gpusat::Manifold,
+    cpu: &gpusat::Manifold,
+) {
+    let size = batch.pair_size(cpu.pair);
+    let tolerance = gpusat::DEPTH_TOLERANCE * size;
+    let what = format!("seed {seed}: pair {}: GPU {gpu:?}, CPU {cpu:?}", cpu.pair);
+    assert_eq!((gpu.a, gpu.b), (cpu.a, cpu.b), "{what}");
+    assert!((gpu.normal - cpu.normal).length() <= 1e-5, "{what}");
+    assert_eq!(gpu.points().len(), cpu.points().len(), "{what}");
+    for (g, c) in gpu.points().iter().zip(cpu.points()) {
+        assert_eq!(g.id, c.id, "{what}");
+        assert!((g.point - c.point).length() <= tolerance, "{what}");
+        assert!((g.depth - c.depth).abs() <= tolerance, "{what}");
+    }
+}
