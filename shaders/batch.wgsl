@@ -1,4 +1,4 @@
-// What every SAT kernel shares (2D: sat.wgsl, 3D: sat3.wgsl, each loaded
+// What every SAT kernel shares (2D: d2/sat.wgsl, 3D: d3/sat.wgsl, each loaded
 // after this file): the pairs in, the compacted records out, the per-dispatch
 // parameters, and the prologue and epilogue of every entry point.
 //
@@ -12,8 +12,8 @@
 // the first two at dynamic offsets of their buffers. Bindings 1 to 3 and 7
 // on are the kernel's own (shapes and bodies).
 
-// Mirrors of src/gpu/layout.rs, checked against naga's layout by
-// tests/gpu_layout.rs.
+// Mirrors of src/gpu/layout/mod.rs, checked against naga's layout by
+// tests/it/gpu/layout.rs.
 struct Pair {
     a: u32,
     b: u32,
@@ -36,7 +36,7 @@ struct Params {
     // (GPU_MERGE_THRESHOLD by default; FaceSearch). 3D: unused.
     merge_threshold: u32,
     window: u32,     // the window's counter
-    // 3D: where the window's deferral words start in `counters` (sat3.wgsl:
+    // 3D: where the window's deferral words start in `counters` (d3/sat.wgsl:
     // "Deferred pairs"). 2D: unused.
     deferral: u32,
 }
@@ -49,7 +49,7 @@ struct Params {
 override WORKGROUP_SIZE: u32 = 256u;  // the host sets it (GpuOptions::workgroup_size)
 // Workgroup arrays need a constant size: the largest WORKGROUP_SIZE allowed.
 const MAX_WORKGROUP_SIZE: u32 = 256u;
-// Texels per texture row (src/gpu/layout.rs: TEXTURE_WIDTH).
+// Texels per texture row (src/gpu/layout/mod.rs: TEXTURE_WIDTH).
 const TEXTURE_WIDTH_LOG2: u32 = 11u;
 
 const LOWEST: f32 = -3.40282347e38;

@@ -1,16 +1,24 @@
 //! # gpusat: batch collision detection in 2D and 3D, on the GPU and the CPU
 //!
-//! gpusat tests pairs of convex polygons and circles with the Separating
-//! Axis Theorem and reports, for each overlapping pair, the minimum
-//! translation vector — a unit `normal` from A to B and a `depth` — and the
-//! contact points. The same computation runs on the CPU (the reference, and
-//! a parallel variant) and on the GPU (a WGSL compute shader through wgpu),
-//! and every GPU result is checked against the CPU's.
+//! gpusat tests pairs of convex shapes with the Separating Axis Theorem (2D:
+//! polygons and circles, [`d2`]; 3D: hulls, boxes and spheres, [`d3`]) and
+//! reports, for each overlapping pair, the minimum translation vector — a
+//! unit `normal` from A to B, a `depth`, the axis as a feature of A or B —
+//! and the contact points. The same computation runs on the CPU (the
+//! reference, and a parallel variant) and on the GPU (WGSL compute shaders
+//! through wgpu, [`gpu`]), and every GPU result is checked against the
+//! CPU's: on a software Vulkan adapter bit for bit.
+//!
+//! The two dimensions are twins with the same names ([`d2::Batch`] and
+//! [`d3::Batch`], [`d2::collide_cpu`] and [`d3::collide_cpu`], ...); what
+//! both share ([`Pair`], [`Error`], [`BackendKind`], [`Agreement`], ...) is
+//! here at the root, and so are the 2D names (`gpusat::Batch` is
+//! [`d2::Batch`]).
 //!
 //! ## One pair
 //!
 //! [`collide_shapes`] answers for two shapes in one call, as Box2D's
-//! `b2CollidePolygons` does:
+//! `b2CollidePolygons` does ([`d3::collide_shapes`] in 3D):
 //!
 //! ```
 //! use gpusat::{Polygon, Shape, Transform, collide_shapes};
@@ -25,21 +33,33 @@
 //! # Ok::<(), gpusat::ShapeError>(())
 //! ```
 //!
+//! ```
+//! use gpusat::d3::{Hull, Shape, Transform, collide_shapes};
+//! use gpusat::glam::{Quat, Vec3};
+//!
+//! let cube = Shape::from(Hull::cuboid(Vec3::splat(0.5))?);
+//! let below = Transform::new(Vec3::ZERO, Quat::IDENTITY);
+//! let above = Transform::new(Vec3::new(0.1, 0.9, 0.2), Quat::IDENTITY);
+//! let contact = collide_shapes(&cube, &below, &cube, &above, 0.0).expect("they overlap");
+//! assert_eq!(contact.points().len(), 4); // a box resting on a box
+//! # Ok::<(), gpusat::ShapeError>(())
+//! ```
+//!
 //! ## Many pairs
 //!
 //! ```text
-//! shapes ──validate──▶ ShapeSet (local space, CCW, unit normals)
-//! bodies (shape, position, angle, inverse mass, velocity)
+//! shapes ──validate──▶ ShapeSet (local space, every shape once)
+//! bodies (shape, position, rotation, inverse mass, velocity)
 //!       │
 //!       ▼ candidate pairs (given by the caller, or find_pairs: sweep and prune)
 //! Batch ──▶ narrowphase backend ──▶ SatHit: pair, axis (owner + feature), depth
 //!            ├─ collide_cpu            (one thread, the source of truth)
 //!            ├─ collide_cpu_parallel   (all cores, the same bits)
-//!            └─ gpu::GpuNarrowphase    (WGSL; the same bits on lavapipe)
+//!            └─ GpuNarrowphase         (WGSL; the same bits on lavapipe)
 //!       ▼
 //! Batch::hit ──▶ Hit: bodies, world normal rebuilt from the feature, depth
 //!       ▼
-//! manifold ──▶ Manifold: 1–2 contact points with depths and feature ids
+//! manifold ──▶ Manifold: contact points with depths and feature ids
 //! ```
 //!
 //! ```
@@ -62,19 +82,21 @@
 //! # Ok::<(), gpusat::Error>(())
 //! ```
 //!
-//! On the GPU, [`gpu::GpuNarrowphase`] runs the same batch, on a device
-//! gpusat opens or on the caller's own ([`gpu::GpuContext::from_device`]),
-//! blocking ([`collide`](gpu::GpuNarrowphase::collide)) or recorded into the
+//! On the GPU, [`gpu::GpuNarrowphase`] (2D) and [`d3::GpuNarrowphase`] run
+//! the same batch, on a device gpusat opens or on the caller's own
+//! ([`gpu::GpuContext::from_device`]), blocking
+//! ([`collide`](gpu::GpuNarrowphase::collide)) or recorded into the
 //! caller's command encoder and collected later
 //! ([`record`](gpu::GpuNarrowphase::record)). [`gpu::GpuFrame`] takes
-//! bodies instead of pairs and runs a whole frame's collision on the device
-//! (broadphase, narrowphase, contact manifolds) in one submission, for
-//! callers that keep their bodies on the GPU. [`World`] strings the stages
-//! into a simulation step.
+//! bodies instead of pairs and runs a whole 2D frame's collision on the
+//! device (broadphase, narrowphase, contact manifolds) in one submission,
+//! for callers that keep their bodies on the GPU. [`World`] and
+//! [`d3::World`] string the stages into a simulation step.
 //!
 //! The conventions (frames, normal direction, the axis feature, the tie rule
-//! that every backend follows) are taught in the [`sat`] module, the shape
-//! validation in [`hull`].
+//! that every backend follows) are taught in the [`d2::sat`] and
+//! [`d3::sat`] modules, the shape validation in [`d2::shape::hull`] and
+//! [`d3::hull`].
 //!
 //! ## Features
 //!
@@ -82,8 +104,8 @@
 //! |---|---|---|
 //! | `gpu` | yes | the [`gpu`] backend (wgpu, pollster) |
 //! | `parallel` | yes | the `*_parallel` CPU backends (rayon) |
-//! | `serde` | no | scene files: `Scene`, JSON loading (serde, serde_json) |
-//! | `generate` | no | seeded random scenes (`gpusat::generate`, rand) |
+//! | `serde` | no | scene files: `Scene`, `load_any` (serde, serde_json) |
+//! | `generate` | no | seeded random scenes, the bench workloads and the demo scenes (`gpusat::generate`, rand) |
 //! | `testing` | no | the project's own test internals: not a stable API |
 //!
 //! With `default-features = false` the library needs only glam, bytemuck,

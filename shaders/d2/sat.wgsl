@@ -5,7 +5,7 @@
 // same functions with the same names, doing the same operations in the same
 // order, so that a difference between the two can be found by reading them
 // side by side. The conventions (frames, normal, axis features, the tie rule,
-// the early exit) are documented in src/sat/mod.rs.
+// the early exit) are documented in src/d2/sat/mod.rs.
 //
 // Data. The shapes and bodies that invocations read at scattered places are
 // textures, because gathers through the texture path measured 2.4 times
@@ -26,7 +26,7 @@
 // Loaded after batch.wgsl (the pairs, the compacted output, the parameters,
 // the entry points' prologue and epilogue), which the 3D kernel shares.
 
-// Mirror of src/shape.rs, checked against naga's layout by tests/gpu_layout.rs.
+// Mirror of src/d2/shape/set.rs, checked against naga's layout by tests/it/gpu/layout.rs.
 struct ShapeRecord {
     first: u32,
     count: u32,      // 0 marks a circle
@@ -182,7 +182,7 @@ fn descend(poly: ShapeRecord, face: vec3<f32>, start: u32) -> u32 {
     return j;
 }
 
-// find_max_separation in O(n + m) for large polygons (src/sat.rs explains):
+// find_max_separation in O(n + m) for large polygons (src/d2/sat/merged.rs explains):
 // the faces of poly1 in groups of 8, each against the window of poly2's
 // vertices from the previous group's last face's lowest vertex to this
 // group's last face's.

@@ -14,7 +14,7 @@
 // so the result is the CPU's bit for bit. The kernel runs the pruned edge
 // query only; the brute force is a CPU reference.
 //
-// Data (src/gpu/layout.rs: HullRecord). The hull library is two textures:
+// Data (src/gpu/layout/d3.rs: HullRecord). The hull library is two textures:
 // `hull_floats` holds each hull's vertices, its face planes (normal, offset),
 // its edges' face normals two edges to three texels (the edge's arc on the
 // Gauss map being their cross product, recomputed here as the CPU computed
@@ -29,8 +29,8 @@
 // position coordinate each) and its shape's record (two texels, copied per
 // body so that no lookup depends on another).
 
-// Mirror of src/gpu/layout.rs, checked against naga's layout by
-// tests/gpu_layout.rs.
+// Mirror of src/gpu/layout/d3.rs, checked against naga's layout by
+// tests/it/gpu/layout.rs.
 struct HullRecord {
     float_base: u32,
     vertex_count: u32, // 0 marks a sphere
@@ -317,7 +317,7 @@ fn choose_hull_axis(face_a: Separation, face_b: Separation, edge: EdgeSeparation
 // is not a crossing, and a crossing offered again changes nothing (the tie
 // rule needs a strictly larger separation, and one that reached the limit
 // has already returned). So the results are the CPU's loops' exactly.
-// src/gpu/spatial.rs checks that the worst case (every lane's skips out of
+// src/gpu/d3/loop_budget.rs checks that the worst case (every lane's skips out of
 // step with the others', every pair crossing) stays under the limit.
 
 // ---- faces.rs --------------------------------------------------------------
@@ -409,7 +409,7 @@ fn face_at(hull1: HullRecord, order: FaceOrder, t: u32) -> u32 {
 // nor reach the limit is passed over in one step instead of eight. The
 // faces computed, and their order, are those of the face-by-face bound, so
 // the answer is unchanged; on the bench's 128-vertex pairs a face query
-// reads about 85 texels instead of 214 (DESIGN.md, "Runs of faces").
+// reads about 85 texels instead of 214 (docs/sat-3d.md, runs of faces).
 fn face_cone_bound(cone: vec4<f32>, order: FaceOrder) -> f32 {
     let along = dot3(cone.xyz, order.towards);
     var reach = order.length;
@@ -684,14 +684,14 @@ fn cached_face_min(moved: vec3<f32>, moved_offset: f32, slots: u32) -> f32 {
 //
 // A face query asks, for each face computed, `hull2`'s deepest vertex along
 // the face's negated normal: the vertex whose Gauss-map region holds that
-// direction. `hull2`'s grid (src/d3/gauss_grid.rs) lists, for each square
+// direction. `hull2`'s grid (src/d3/shape/gauss_grid.rs) lists, for each square
 // of a cube map around the sphere, the vertices whose regions come within
 // a pad of it, so the minimum over the square's list is the minimum over
 // every vertex, bit for bit (the module's doc has the argument). In
 // "hulls_gridded" (a hull above 64 vertices, both hulls' lists at most 32
 // long) a face reads its square's list four vertices a step, some 16
 // vertices on a 256-vertex hull instead of all 256. The lists are in
-// hull_ints (src/gpu/spatial.rs: gpu_grid): per square its first texel
+// hull_ints (src/gpu/d3/kinds.rs: gpu_grid): per square its first texel
 // and its texels, two squares a texel, then each list four vertices a
 // texel, padded with its last (a minimum is unchanged by repeats); where
 // they are, in the spare slots of face 0's loop record.
@@ -2070,7 +2070,7 @@ fn kept_edges_of_faces(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCros
 // The edges of `hull` with a hot face in `hot`: face by face where there
 // are few, else edge by edge; always edge by edge in the deferred dispatch
 // (`by_face` false: its pairs keep many edges, and its loops, with the
-// fallback's, must stay under lavapipe's limit; src/gpu/spatial.rs:
+// fallback's, must stay under lavapipe's limit; src/gpu/d3/loop_budget.rs:
 // large_pair_iterations).
 fn kept_edges(hull: HullRecord, hot: FaceBits, blocks: u32, by_face: bool) -> WideCrossings {
     var kept: WideCrossings;
@@ -2263,8 +2263,8 @@ const DEFERRAL_COUNT: u32 = 3u;
 // Workgroups along x (and y) every device allows
 // (maxComputeWorkgroupsPerDimension).
 const MAX_DEFERRED_GROUPS: u32 = 65535u;
-// Invocations per workgroup of "hulls_deferred" (src/gpu/layout.rs has
-// the same, as it has the two above; tests/gpu_layout.rs checks): one
+// Invocations per workgroup of "hulls_deferred" (src/gpu/layout/d3.rs has
+// the same, as it has the two above; tests/it/gpu/layout.rs checks): one
 // llvmpipe SIMD group. Its lanes past the list repeat the
 // last deferred pair, a deep overlap; in workgroups of 256 the SIMD groups
 // with no pair of their own did that 31 times over, which made a
@@ -2487,7 +2487,7 @@ fn body_shape(body: u32) -> HullRecord {
     return HullRecord(t0.x, t0.y, t0.z, t0.w, t1.x, bitcast<f32>(t1.y), bitcast<f32>(t1.z), bitcast<f32>(t1.w));
 }
 
-// The pair functions, one per kind (src/gpu/spatial.rs: ENTRY_POINTS).
+// The pair functions, one per kind (src/gpu/d3/mod.rs: ENTRY_POINTS).
 
 // Two hulls; `wide` for "hulls_large", "hulls_gridded" and
 // "hulls_gridded32", `cached` for "hulls_cached", `gridded` for the last two;

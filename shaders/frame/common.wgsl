@@ -23,7 +23,7 @@ struct FrameHit {
     depth: f32,
 }
 
-// Texels per texture row, as a power of two (src/gpu/layout.rs).
+// Texels per texture row, as a power of two (src/gpu/layout/mod.rs).
 const TEXTURE_WIDTH_LOG2: u32 = 11u;
 const LOWEST: f32 = -3.40282347e38;
 const HIGHEST: f32 = 3.40282347e38;

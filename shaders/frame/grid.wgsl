@@ -1,6 +1,6 @@
 // The frame's broadphase on the GPU: every body's box, a hashed uniform
 // grid, and the pairs whose boxes overlap — the same set as the CPU's
-// sweep and prune (src/broadphase.rs), which the tests compare.
+// sweep and prune (src/d2/broadphase.rs), which the tests compare.
 //
 //     bounds:      per body, its world box grown by the margin (the CPU's
 //                  body_aabb, operation for operation), its transform and
@@ -26,12 +26,12 @@
 // apart exactly. Boxes touching count as overlapping, as on the CPU.
 //
 // lavapipe ends an invocation's loops after 65,535 iterations in all (see
-// sat3.wgsl), silently. No invocation here loops more than MAX_SCAN times:
+// d3/sat.wgsl), silently. No invocation here loops more than MAX_SCAN times:
 // past it the frame is flagged crowded and the host reports it instead of
 // returning a partial set.
 
-// Mirrors of src/gpu/layout.rs, checked against naga's layout by
-// tests/gpu_layout.rs.
+// Mirrors of src/gpu/layout/mod.rs, checked against naga's layout by
+// tests/it/gpu/layout.rs.
 struct FrameBody {
     position: vec2<f32>,
     rotation: vec2<f32>, // (cos, sin)
@@ -78,7 +78,7 @@ const MAX_SPAN: i32 = 4;          // cells per axis of a small body
 const MAX_SCAN: u32 = 60000u;     // loop iterations of one invocation
 const CELL_LIMIT: f32 = 1.0e9;    // cell coordinates are clamped to this
 
-// src/math.rs transform_point, in sat.wgsl's order (which lavapipe keeps).
+// src/d2/math.rs transform_point, in sat.wgsl's order (which lavapipe keeps).
 fn transform_point(p: vec2<f32>, q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(
         (q.x * v.x + p.x) - q.y * v.y,

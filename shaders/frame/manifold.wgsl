@@ -1,8 +1,8 @@
 // The frame's contact manifolds: one invocation per hit, the twin of
-// src/manifold.rs (and of sat::axis_normal, which gives a hit its normal),
+// src/d2/manifold.rs (and of sat::axis_normal, which gives a hit its normal),
 // the same functions in the same order with the same operations, so that a
 // manifold made here is the CPU's bit for bit where the compiler keeps the
-// order (lavapipe does; tests/gpu_frame.rs compares them). Loaded after
+// order (lavapipe does; tests/it/gpu/frame.rs compares them). Loaded after
 // narrow.wgsl and sat.wgsl, whose math (rotate, transform_point,
 // inv_mul_transforms) and reads (edge, body_transform, body_shape) it uses.
 // Dispatched indirectly, one invocation per hit: pairs.wgsl's compact wrote
@@ -24,7 +24,7 @@ struct FrameManifold {
 @group(0) @binding(9) var<storage, read> frame_hits: array<FrameHit>;
 @group(0) @binding(10) var<storage, read_write> manifolds: array<FrameManifold>;
 
-// src/sat/separation.rs, src/manifold.rs.
+// src/d2/sat/separation.rs, src/d2/manifold.rs.
 const CONCENTRIC_TOLERANCE: f32 = 1.0e-6;
 const DEGENERATE_SEGMENT: f32 = 1.0e-6;
 

@@ -10,7 +10,7 @@
 // compaction after it (pairs.wgsl: compact) keeps pair order.
 
 // Mirror of src/gpu/frame/narrow.rs, checked against naga's layout by
-// tests/gpu_layout.rs.
+// tests/it/gpu/layout.rs.
 struct Pair {
     a: u32,
     b: u32,

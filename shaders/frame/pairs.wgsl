@@ -12,7 +12,7 @@
 //     compact:   each reported pair's record at its place: pair order, with
 //                no sort and no host, and the number of hits
 //
-// The classes and kinds are src/gpu/planar.rs's: kinds pick the entry point
+// The classes and kinds are src/gpu/d2/kinds.rs's: kinds pick the entry point
 // whose straight-line code fits the pair.
 
 struct PairsParams {
@@ -42,7 +42,7 @@ fn pair_count() -> u32 {
     return min(state[pairs_params.count_index], pairs_params.capacity);
 }
 
-// src/gpu/planar.rs: body_class.
+// src/gpu/d2/kinds.rs: body_class.
 fn body_class(body: u32) -> u32 {
     let count = textureLoad(body_shapes, texel(body), 0).y;
     if count == 0u {
@@ -57,7 +57,7 @@ fn body_class(body: u32) -> u32 {
     return 2u;
 }
 
-// src/gpu/planar.rs: KIND_OF_CLASSES, row by row.
+// src/gpu/d2/kinds.rs: KIND_OF_CLASSES, row by row.
 const KIND_OF_CLASSES = array<u32, 16>(0u, 1u, 3u, 4u, 1u, 2u, 3u, 5u, 3u, 3u, 3u, 3u, 4u, 5u, 3u, 4u);
 
 @compute @workgroup_size(256)

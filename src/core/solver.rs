@@ -5,7 +5,7 @@
 pub struct SolverOptions {
     /// Iterations with the position bias (Baumgarte), before positions move.
     pub iterations: usize,
-    /// Iterations without it, after positions move (see [`ContactSolver::relax`]).
+    /// Iterations without it, after positions move (see [`ContactSolver::relax`](crate::d2::ContactSolver::relax)).
     pub relax_iterations: usize,
     /// Fraction of a point's depth beyond `slop` turned into separating
     /// velocity per step (0 turns the bias off).
@@ -40,7 +40,7 @@ impl Default for SolverOptions {
     }
 }
 
-/// What one [`ContactSolver::solve`] did.
+/// What one [`ContactSolver::solve`](crate::d2::ContactSolver::solve) (or [`d3::ContactSolver::solve`](crate::d3::ContactSolver::solve)) did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolveReport {
     /// Contact points solved.

@@ -4,7 +4,7 @@
 //! (`b2CollidePolygons`); so does this module. It runs exactly what the
 //! batch backends run for one pair — the same SAT, the same normal rebuilt
 //! from the chosen feature, the same clipping — so its answer is bit for bit
-//! the batch's for the same shapes and transforms (`tests/one_pair.rs` checks
+//! the batch's for the same shapes and transforms (`tests/it/d2/contact.rs` checks
 //! it on many random pairs). The batch layer ([`Batch`](crate::d2::Batch),
 //! [`collide_cpu`](crate::d2::collide_cpu), the GPU) sits on top of the same
 //! functions.

@@ -3,7 +3,7 @@
 //! Each `check_*` function turns bytes into an input (a scene file, a polygon
 //! outline, a pair of placed shapes), runs it through the library, and panics
 //! if an invariant breaks. The cargo-fuzz targets in `fuzz/` call them, and
-//! `tests/fuzz_regressions.rs` replays the saved inputs of `fuzz/regressions/`
+//! `tests/it/core/fuzz.rs` replays the saved inputs of `fuzz/regressions/`
 //! through the same functions in `cargo test`, without the fuzzer.
 //!
 //! What is asserted:

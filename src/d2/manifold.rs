@@ -116,7 +116,7 @@ pub fn contact_id(owner: Owner, reference: u32, incident: u32) -> u32 {
 }
 
 /// Segments shorter than this fraction of the shapes' size give one point.
-const DEGENERATE_SEGMENT: f32 = 1e-6;
+pub(crate) const DEGENERATE_SEGMENT: f32 = 1e-6;
 
 /// Builds the manifold of one hit.
 pub fn manifold(batch: &Batch, hit: &Hit) -> Manifold {

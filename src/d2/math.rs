@@ -1,7 +1,7 @@
 //! Rotations and rigid transforms in single precision.
 //!
 //! These few functions are the arithmetic that the CPU reference and the WGSL
-//! kernel share. `shaders/sat.wgsl` repeats them with the same names and the
+//! kernel share. `shaders/d2/sat.wgsl` repeats them with the same names and the
 //! same order of operations, so that both produce the same bits on an adapter
 //! that neither reassociates nor fuses (lavapipe does neither).
 

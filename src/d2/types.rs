@@ -17,7 +17,7 @@ pub struct Axis {
 }
 
 impl Axis {
-    const OWNER_B_BIT: u32 = 1 << 31;
+    pub(crate) const OWNER_B_BIT: u32 = 1 << 31;
 
     /// The axis along `feature` of `owner`'s shape.
     pub fn new(owner: Owner, feature: u32) -> Axis {

@@ -6,7 +6,7 @@
 //!   finite vertices, unit normals, every vertex on or behind every face
 //!   plane, every edge shared by two faces whose loops run it both ways,
 //!   Euler's `V - E + F = 2`, a positive volume.
-//! * [`check_pair3`]: two shapes (hulls from bytes, boxes, spheres) placed
+//! * [`check_pair`]: two shapes (hulls from bytes, boxes, spheres) placed
 //!   from bytes, near each other or far out, with or without a margin:
 //!   nothing panics; every hit has a finite depth and a finite unit normal;
 //!   the output-sensitive search, the pairwise loops agree bit for bit and
@@ -231,7 +231,7 @@ fn check_hit(batch: &Batch, hit: &Hit) {
 }
 
 /// Two shapes placed from bytes: see the module's list.
-pub fn check_pair3(data: &[u8]) {
+pub fn check_pair(data: &[u8]) {
     let mut bytes = Bytes { data };
     let mut shapes = ShapeSet::new();
     let (Some(a), Some(b)) = (shape(&mut bytes), shape(&mut bytes)) else {

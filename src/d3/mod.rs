@@ -73,7 +73,7 @@ pub use solver::{ContactSolver, tangents};
 pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 pub use world::{World, WorldOptions};
 
-/// The 3D GPU narrowphase: hulls and spheres (`shaders/sat3.wgsl`), the
+/// The 3D GPU narrowphase: hulls and spheres (`shaders/d3/sat.wgsl`), the
 /// same machinery as the 2D one ([`crate::gpu::GpuSat`]).
 #[cfg(feature = "gpu")]
 pub type GpuNarrowphase = crate::gpu::GpuSat<crate::gpu::Spatial>;

@@ -28,9 +28,9 @@ pub enum Axis {
 }
 
 impl Axis {
-    const KIND_SHIFT: u32 = 29;
-    const INDEX_MASK: u32 = (1 << 29) - 1;
-    const EDGE_BITS: u32 = 14;
+    pub(crate) const KIND_SHIFT: u32 = 29;
+    pub(crate) const INDEX_MASK: u32 = (1 << 29) - 1;
+    pub(crate) const EDGE_BITS: u32 = 14;
 
     /// The 32-bit form the GPU writes: the kind in bits 29 to 31, below it
     /// the index (for two edges, A's above bit 14 and B's below).
@@ -107,9 +107,10 @@ pub struct Hit {
 pub enum EdgeSearch {
     /// The Gauss-map test on the edge pairs that may cross, the axis and
     /// separation only for the pairs that pass (a face of the Minkowski
-    /// difference): hulls with a [`GaussGrid`](super::shape::gauss_grid::GaussGrid)
-    /// look the candidates (and each face's deepest vertex) up in it, others
-    /// test every pair. The same results as [`EdgeSearch::Pairwise`].
+    /// difference), eight edges a vector, with the bounds that skip faces
+    /// and edges that cannot win (and the walk of [`EdgeSearch::Walk`] from
+    /// [`sat::walk_min_vertices`](super::sat::walk_min_vertices) on). The
+    /// same results as [`EdgeSearch::Pairwise`].
     #[default]
     Pruned,
     /// The Gauss-map test on every pair of edges and every vertex against

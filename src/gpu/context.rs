@@ -15,6 +15,11 @@ use std::sync::{Arc, Mutex};
 use super::error::GpuError;
 use super::layout::TEXTURE_WIDTH;
 
+/// The most invocations a workgroup may have: what every adapter must allow
+/// (WebGPU's limit), and what the kernels' workgroup arrays are sized for
+/// (`MAX_WORKGROUP_SIZE` in `shaders/batch.wgsl`).
+pub(crate) const MAX_WORKGROUP_SIZE: u32 = 256;
+
 /// How to pick an adapter.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -242,8 +247,10 @@ impl GpuContext {
             max_compute_workgroups_per_dimension: offered.max_compute_workgroups_per_dimension,
             max_compute_invocations_per_workgroup: offered
                 .max_compute_invocations_per_workgroup
-                .min(256),
-            max_compute_workgroup_size_x: offered.max_compute_workgroup_size_x.min(256),
+                .min(MAX_WORKGROUP_SIZE),
+            max_compute_workgroup_size_x: offered
+                .max_compute_workgroup_size_x
+                .min(MAX_WORKGROUP_SIZE),
             max_storage_buffers_per_shader_stage: offered
                 .max_storage_buffers_per_shader_stage
                 .min(8),

@@ -4,8 +4,8 @@
 //! Everything else — windows, sorting by kind, output sizing and overflow
 //! re-runs, the compacted readback put back in pair order, recording into
 //! the caller's encoder, error capture — is one implementation,
-//! [`GpuSat`](super::GpuSat), for both: [`Planar`] (2D, `shaders/sat.wgsl`)
-//! and [`Spatial`] (3D, `shaders/sat3.wgsl`), each loaded after the shared
+//! [`GpuSat`](super::GpuSat), for both: [`Planar`] (2D, `shaders/d2/sat.wgsl`)
+//! and [`Spatial`] (3D, `shaders/d3/sat.wgsl`), each loaded after the shared
 //! `shaders/batch.wgsl`. The trait is sealed: its hidden items are the
 //! narrowphase's internals.
 

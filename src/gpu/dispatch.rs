@@ -334,7 +334,7 @@ pub(crate) fn grid(count: u32, workgroup_size: u32, max_groups: u32) -> (u32, u3
 
 /// Parameter slots per window: one per kind of pair, and one for the
 /// second dispatch of the pairs deferred ([`DEFERRED_KIND`], an entry point
-/// of a dimension that defers; `shaders/sat3.wgsl`, "Deferred pairs").
+/// of a dimension that defers; `shaders/d3/sat.wgsl`, "Deferred pairs").
 pub(crate) const PARAM_SLOTS: usize = PAIR_KINDS + 1;
 
 /// The deferred pairs' entry point and parameter slot.

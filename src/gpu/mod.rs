@@ -56,5 +56,5 @@ pub use frame::{
 pub use layout::FrameBody;
 pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuOptions, GpuSat, GpuStats, PendingHits};
 
-/// The 2D GPU narrowphase: polygons and circles (`shaders/sat.wgsl`).
+/// The 2D GPU narrowphase: polygons and circles (`shaders/d2/sat.wgsl`).
 pub type GpuNarrowphase = GpuSat<Planar>;

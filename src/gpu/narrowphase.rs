@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use super::buffers::{GrowBuffer, too_large};
 use super::context::GpuContext;
+use super::context::MAX_WORKGROUP_SIZE;
 use super::dimension::Dimension;
 use super::dispatch::{Bindings, PARAM_SLOTS, PARAMS_STRIDE, SatPipelines, record_bytes};
 use super::error::GpuError;
@@ -91,7 +92,7 @@ pub struct GpuStats {
     /// 3D: pairs of large hulls whose edge query was deferred to a second
     /// dispatch (their A keeps more edges than their kind caches: 64, or
     /// 32 for hulls of at most 128 vertices on a software adapter;
-    /// `shaders/sat3.wgsl`, "Deferred pairs"), summed over re-runs.
+    /// `shaders/d3/sat.wgsl`, "Deferred pairs"), summed over re-runs.
     pub deferred: u64,
     /// Submissions: one per round of windows that fits the device's
     /// buffers, plus one per re-run.
@@ -201,7 +202,7 @@ impl<D: Dimension> GpuSat<D> {
         let largest_group = limits
             .max_compute_invocations_per_workgroup
             .min(limits.max_compute_workgroup_size_x)
-            .min(256);
+            .min(MAX_WORKGROUP_SIZE);
         if options.workgroup_size == 0 || options.workgroup_size > largest_group {
             return Err(GpuError::InvalidOption {
                 message: format!(

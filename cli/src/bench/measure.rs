@@ -92,7 +92,7 @@ fn spin(steps: u64) -> f64 {
     std::hint::black_box(chains.iter().flatten().map(|&lane| f64::from(lane)).sum())
 }
 
-/// All threads against one on [`spin`]: the median of seven rounds.
+/// All threads against one on `spin`: the median of seven rounds.
 pub fn parallel_ceiling() -> f64 {
     const STEPS: u64 = 4_000_000;
     let threads = rayon::current_num_threads().max(1);

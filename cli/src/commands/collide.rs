@@ -14,7 +14,7 @@ use super::{
 /// `gpusat collide`'s options.
 #[derive(clap::Args)]
 pub struct CollideArgs {
-    /// The scene file (JSON; see the README for the format).
+    /// The scene file (JSON; see docs/cli.md for the format).
     pub scene: PathBuf,
     /// Which narrowphase to run.
     #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]

@@ -6,7 +6,7 @@
 //! vectors whose eight lanes are eight faces of one polygon: every lane does
 //! the scalar code's operations in the scalar code's order, with no fused
 //! multiply-adds, so each lane's result is the scalar result bit for bit
-//! (`tests/sat_lanes.rs` checks it on every pair kind, on both paths). The
+//! (`tests/it/d2/lanes.rs` checks it on every pair kind, on both paths). The
 //! faces are stored as structure of arrays in the shape library
 //! ([`FaceLanes`]); the other polygon's vertices are broadcast one at a time.
 //! The tie rule and the early exit are then applied to each group of lanes

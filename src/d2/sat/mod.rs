@@ -81,7 +81,7 @@
 //! | `pair.rs` | one candidate pair: the choice of path, and the normal rebuilt from a feature (`axis_normal`) |
 //! | `lanes.rs` | the whole computation eight faces at a time (AVX or SSE), bit for bit the scalar one: what the CPU backends run |
 //!
-//! `shaders/sat.wgsl` is the twin of the scalar files: the same functions,
+//! `shaders/d2/sat.wgsl` is the twin of the scalar files: the same functions,
 //! with the same names, in the same order, doing the same operations in the
 //! same order, so that a difference can be found by reading the two side by
 //! side.

@@ -7,7 +7,7 @@
 //! separation computed without a loop, and faces past the count left out of
 //! the scan. The values are those of the looped functions, operation for
 //! operation, and the scan gives what their face-by-face loop gives
-//! (`tests/sat_twins.rs`).
+//! (`tests/it/d2/twins.rs`).
 
 use glam::Vec2;
 

@@ -16,7 +16,7 @@ use crate::core::error::Error;
 use crate::core::uid::next_uid;
 
 /// One shape as the narrowphase reads it. `count == 0` marks a circle.
-/// Mirrored by `ShapeRecord` in `shaders/sat.wgsl`.
+/// Mirrored by `ShapeRecord` in `shaders/d2/sat.wgsl`.
 #[doc(hidden)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]

@@ -90,7 +90,7 @@ pub fn edge_axis(u_b: Vec3, v_b: Vec3, cba: f32, dba: f32) -> Vec3 {
 /// within about `20 x 2^-24` of the separation of the computed inputs, times
 /// the length of the vertex difference, which the reach bounds: the slack is
 /// some 80 times that.
-pub(super) const SKIP_SLACK: f32 = 1.0e-4;
+pub(crate) const SKIP_SLACK: f32 = 1.0e-4;
 
 /// The body of the pairwise edge loop for the fast searches (`lanes.rs`,
 /// `walk.rs`): candidate pairs that passed the Gauss-map test, offered in

@@ -30,7 +30,7 @@
 //!   limit). The branches that a scalar loop mispredicts on every other
 //!   pair are gone; the candidates, their order, the tie rule and the early
 //!   exit are the scalar loop's, so the result is the same bit for bit
-//!   (`tests/d3_lanes.rs` compares them on every pair). Before that, every
+//!   (`tests/it/d3/lanes.rs` compares them on every pair). Before that, every
 //!   edge of both hulls is bounded against the other hull's inner ball,
 //!   eight at a time (`edge_bounds`): an edge of B whose pairs cannot
 //!   matter is skipped before it is moved, and an edge of B is tested only
@@ -47,7 +47,7 @@
 //!
 //! Both are written once over [`Lanes`](crate::core::simd) and compiled twice:
 //! with AVX registers where the CPU has AVX (detected at run time), and
-//! with two SSE vectors elsewhere (`tests/d3_lanes.rs` runs both).
+//! with two SSE vectors elsewhere (`tests/it/d3/lanes.rs` runs both).
 //!
 //! The hull keeps its vertices and its edges' faces' normals as structure
 //! of arrays in chunks of eight (`HullLanes`); the last chunk is padded

@@ -23,13 +23,16 @@
 //!   crossing point itself) and a separation. On random hulls about `0.86 E`
 //!   of the `E^2` pairs pass. `EdgeSearch::BruteForce` skips the pruning and
 //!   projects both hulls on every pair's axis instead: the unpruned SAT.
-//! * **The default search** (`lanes.rs`, `walk.rs`) gives the pairwise
-//!   queries' results bit for bit with less work: eight vertices or edges
-//!   per vector for small hulls; for large ones, each of B's arcs walked
-//!   across A's Gauss map; and bounds from each hull's inner ball that skip
-//!   faces, whole edges of B, and the exact axis of pairs, that could
-//!   neither beat the best so far (or the edge query's floor) nor reach the
-//!   limit (`edges.rs`, `EdgeScan`).
+//! * **The default search** (`lanes.rs`) gives the pairwise queries'
+//!   results bit for bit with less work: eight vertices or edges per
+//!   vector, and bounds from each hull's inner ball that skip faces, whole
+//!   edges of B, and the exact axis of pairs, that could neither beat the
+//!   best so far (or the edge query's floor) nor reach the limit
+//!   (`edges.rs`, `EdgeScan`). The output-sensitive walk (`walk.rs`: each
+//!   of B's arcs walked across A's Gauss map) gives the same results too;
+//!   the default takes it only from [`walk_min_vertices`] on, which no hull
+//!   the library builds reaches on the CPUs measured (`EdgeSearch::Walk`
+//!   asks for it on every pair).
 //! * **Spheres** (`sphere.rs`): against a hull, the hull's closest feature to
 //!   the centre (a face, an edge or a vertex; the best face when the centre
 //!   is inside), minus the radius; two spheres, the centre line.
@@ -68,7 +71,7 @@
 //! * **Early exit.** As soon as one separation reaches the margin, the pair
 //!   is not reported.
 
-mod edges;
+pub(crate) mod edges;
 mod faces;
 mod lanes;
 mod pair;

@@ -108,7 +108,7 @@ impl GaussGrid {
     }
 
     /// The square of a direction (any length but zero). Its twin is
-    /// `grid_square` in `shaders/sat3.wgsl`: the same operations.
+    /// `grid_square` in `shaders/d3/sat.wgsl`: the same operations.
     #[inline(always)]
     fn square_of(cells: u32, p: Vec3) -> u32 {
         let a = p.abs();
@@ -186,7 +186,7 @@ impl GaussGrid {
     }
 
     /// Each square's vertex regions, in square order: cube face, then the
-    /// square's row and column (`shaders/sat3.wgsl`'s `grid_square`, the
+    /// square's row and column (`shaders/d3/sat.wgsl`'s `grid_square`, the
     /// twin of the lookup [`GaussGrid::regions_at`] makes).
     pub fn lists(&self) -> impl Iterator<Item = &[u16]> {
         self.region_start

@@ -7,8 +7,8 @@ use glam::{DVec3, Vec3};
 
 use super::super::math::{DIRECTION_CELLS, cross3, direction_cell, dot3, length3};
 use super::super::sat::PARALLEL_TOLERANCE;
+use super::edge::{EdgeGauss, HullEdge};
 use super::hull::MAX_HULL_VERTICES;
-use super::shapes::{EdgeGauss, HullEdge};
 use crate::core::simd::prefetch_all;
 
 /// Lanes per vector in the eight-at-a-time queries.

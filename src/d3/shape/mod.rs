@@ -8,11 +8,13 @@
 //! [`GRID_MIN_VERTICES`] or more carry a Gauss-map grid ([`gauss_grid`]) for
 //! their face and vertex lookups.
 
+pub(crate) mod edge;
 pub mod gauss_grid;
 pub mod hull;
 pub(crate) mod lanes;
 pub(crate) mod set;
 pub(crate) mod shapes;
 
+pub use edge::{EdgeGauss, HullEdge};
 pub use set::ShapeSet;
-pub use shapes::{EdgeGauss, GRID_MIN_VERTICES, Hull, HullEdge, Shape, Sphere};
+pub use shapes::{GRID_MIN_VERTICES, Hull, Shape, Sphere};

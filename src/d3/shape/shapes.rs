@@ -5,38 +5,13 @@
 use glam::{Mat3, Vec3};
 
 use super::super::math::cross3;
+use super::edge::{EdgeGauss, HullEdge};
 use super::gauss_grid::GaussGrid;
 use super::hull::{HullMesh, build_hull};
 use super::lanes::{HullLanes, INNER_SLACK, RegionLanes};
 use crate::core::error::ShapeError;
 use crate::core::limits::check_size;
 use crate::core::simd::prefetch_all;
-
-/// An edge of a hull: its two vertices and the two faces it separates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HullEdge {
-    /// The vertex it starts from in face `f0`'s loop.
-    pub v0: u32,
-    /// The vertex it ends at in face `f0`'s loop.
-    pub v1: u32,
-    /// The face whose loop runs `v0 -> v1`.
-    pub f0: u32,
-    /// The face whose loop runs `v1 -> v0`.
-    pub f1: u32,
-}
-
-/// An edge's arc on the Gauss map, as the edge queries read it: the normals
-/// of its two faces and their cross product, side by side in memory.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EdgeGauss {
-    /// The normal of face `f0`.
-    pub u: Vec3,
-    /// The normal of face `f1`.
-    pub v: Vec3,
-    /// `v x u`: along the edge, the normal of the arc's great circle
-    /// (computed in single precision, as the GPU kernel recomputes it).
-    pub arc: Vec3,
-}
 
 /// A validated convex polyhedron in its local frame. Build one with
 /// [`Hull::new`] or [`Hull::cuboid`].
@@ -72,7 +47,7 @@ pub struct Hull {
 /// or from `sat::walk_min_vertices` on, which no hull the library builds
 /// reaches on the CPUs measured) look each face's deepest
 /// vertex up in it instead of reading every vertex: measured with `gpusat
-/// bench --dim 3 --backends cpu,cpu-pairwise` (see DESIGN.md), the lookup
+/// bench --dim 3 --backends cpu,cpu-pairwise`, the lookup
 /// wins from about this size on. Pairs of smaller hulls read every vertex,
 /// eight at a time.
 pub const GRID_MIN_VERTICES: usize = 24;

@@ -19,7 +19,7 @@ pub(super) fn body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
 /// The entry point (kind) for a pair of body classes: the straight-line
 /// entry points take exactly the pairs for which the kernel's `collide_pair`
 /// would pick the function they call.
-const KIND_OF_CLASSES: [[u8; 4]; 4] = [
+pub(crate) const KIND_OF_CLASSES: [[u8; 4]; 4] = [
     // small polygon with: small polygon, circle, large polygon, medium polygon
     [0, 1, 3, 4],
     // circle with: small polygon, circle, large polygon, medium polygon

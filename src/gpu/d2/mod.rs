@@ -1,7 +1,7 @@
 //! The 2D side of the GPU narrowphase: `shaders/d2/sat.wgsl`, the shape
 //! library's edges and the bodies as textures, six kinds of pair.
 
-mod kinds;
+pub(crate) mod kinds;
 
 use super::buffers::{GrowTexture, pad_to_rows};
 use super::context::GpuContext;

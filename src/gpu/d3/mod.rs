@@ -6,7 +6,7 @@
 //! smaller cache of kept edges; a hull and a sphere either way round; two
 //! spheres).
 
-mod kinds;
+pub(crate) mod kinds;
 #[cfg(test)]
 mod loop_budget;
 mod texels;

@@ -15,8 +15,16 @@ pub const GRID_WGSL: &str = concat!(
     include_str!("../../../shaders/frame/grid.wgsl")
 );
 
+/// Invocations per workgroup of `find_pairs` and `find_large`, whose
+/// workgroups list their pairs together (`GROUP_SIZE` in `grid.wgsl`); the
+/// other stages run 256.
+pub(crate) const FIND_GROUP_SIZE: u32 = 64;
+/// The most loop iterations one invocation of the grid runs: a body whose
+/// cells hold more is an error, not a partial answer (`MAX_SCAN` in
+/// `grid.wgsl`; lavapipe silently ends an invocation's loops after 65,535).
+pub(crate) const MAX_SCAN: u32 = 60_000;
 /// Cells per axis a small body may span (grid.wgsl: MAX_SPAN).
-pub(super) const MAX_SPAN: f32 = 4.0;
+pub(crate) const MAX_SPAN: f32 = 4.0;
 /// Large bodies a frame can hold: each body loops over them once.
 pub const MAX_LARGE_BODIES: u32 = 4096;
 

@@ -34,7 +34,7 @@
 //! * **Exact pairs.** Boxes are computed operation for operation as the CPU
 //!   computes them, and a pair is reported from the one cell holding the
 //!   lower corner of the overlap, so the set is exactly the CPU
-//!   broadphase's (`tests/gpu_frame.rs` compares them on lavapipe; a
+//!   broadphase's (`tests/it/gpu/frame.rs` compares them on lavapipe; a
 //!   compiler that fuses the boxes' multiply-adds could move a box by an
 //!   ulp, and a pair touching to the ulp with it).
 //! * **A radix sort by (a, b)** because atomics hand out slots in whatever
@@ -48,15 +48,15 @@
 //!   silently stops longer ones. A cell so crowded that one body would scan
 //!   more is reported as an error, not answered partly.
 
-mod grid;
+pub(crate) mod grid;
 mod kernels;
-mod narrow;
+pub(crate) mod narrow;
 mod params;
 mod plan;
 mod readback;
-mod scan;
-mod sort;
-mod state;
+pub(crate) mod scan;
+pub(crate) mod sort;
+pub(crate) mod state;
 
 use std::sync::Arc;
 
@@ -322,7 +322,7 @@ impl GpuFrame {
     }
 
     /// The bodies' buffer: `body_count` [`FrameBody`] records (32 bytes
-    /// each, the layout in `src/gpu/layout.rs`). A GPU consumer may write
+    /// each, the layout in `src/gpu/layout/mod.rs`). A GPU consumer may write
     /// it between frames instead of calling [`GpuFrame::set_bodies`].
     pub fn bodies_buffer(&self) -> &wgpu::Buffer {
         &self.bodies.buffer

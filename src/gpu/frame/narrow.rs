@@ -11,8 +11,8 @@ use super::super::error::GpuError;
 use super::kernels::{Kernel, storage, uniform};
 
 /// The frame's narrowphase and manifolds: `common.wgsl`, its prologue,
-/// `sat.wgsl`, then
-/// the manifolds (which use `sat.wgsl`'s math).
+/// `d2/sat.wgsl`, then
+/// the manifolds (which use `d2/sat.wgsl`'s math).
 pub const NARROW_WGSL: &str = concat!(
     include_str!("../../../shaders/frame/common.wgsl"),
     "\n",
@@ -30,7 +30,7 @@ pub const PAIRS_WGSL: &str = concat!(
     include_str!("../../../shaders/frame/pairs.wgsl")
 );
 
-/// The 2D kernel's entry points, by kind (src/gpu/planar.rs).
+/// The 2D kernel's entry points, by kind (src/gpu/d2/mod.rs).
 pub(crate) const ENTRY_POINTS: [&str; 6] = [
     "polygons8",
     "polygon_circle8",

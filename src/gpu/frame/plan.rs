@@ -2,7 +2,7 @@
 //! frame to frame while the buffers and sizes they were made for hold, and
 //! the recording of the stages into one compute pass.
 
-use super::grid::{GridParams, MAX_LARGE_BODIES};
+use super::grid::{FIND_GROUP_SIZE, GridParams, MAX_LARGE_BODIES};
 use super::narrow::{self, NarrowParams, PairsParams};
 use super::readback::MANIFOLD_BYTES;
 use super::scan::ScanStep;
@@ -40,10 +40,10 @@ impl GpuFrame {
         });
         if body_groups > 0 {
             let grid = |pass: &mut wgpu::ComputePass<'_>, entry_point| {
-                // find_pairs and find_large run 64 to a workgroup (their
-                // workgroup lists of pairs), the others 256.
+                // find_pairs and find_large run FIND_GROUP_SIZE to a
+                // workgroup (their workgroup lists of pairs), the others 256.
                 let groups = match entry_point {
-                    "find_pairs" | "find_large" => self.body_count.div_ceil(64),
+                    "find_pairs" | "find_large" => self.body_count.div_ceil(FIND_GROUP_SIZE),
                     _ => body_groups,
                 };
                 pass.set_pipeline(self.grid_kernel.pipeline(entry_point));

@@ -17,7 +17,7 @@ pub(crate) const SORT_TILE: u32 = 128;
 const SORT_GROUP: u32 = 64;
 /// Bits a pass sorts by.
 pub(crate) const DIGIT_BITS: u32 = 4;
-const DIGITS: u32 = 1 << DIGIT_BITS;
+pub(crate) const DIGITS: u32 = 1 << DIGIT_BITS;
 
 /// The sort's source.
 pub const SORT_WGSL: &str = include_str!("../../../shaders/frame/sort.wgsl");

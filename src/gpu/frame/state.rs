@@ -4,32 +4,32 @@
 //! host does with the counters after a frame (an error, or grown buffers
 //! and the frame run again).
 
-use super::grid::{MAX_LARGE_BODIES, MAX_SPAN};
+use super::grid::{MAX_LARGE_BODIES, MAX_SCAN, MAX_SPAN};
 use super::{GpuError, GpuFrame};
 
 // The state buffer's words (grid.wgsl: STATE_*).
-pub(super) const STATE_PAIRS: u32 = 0;
-pub(super) const STATE_ENTRIES: u32 = 1;
-pub(super) const STATE_LARGE: u32 = 2;
-pub(super) const STATE_CROWDED: u32 = 3;
+pub(crate) const STATE_PAIRS: u32 = 0;
+pub(crate) const STATE_ENTRIES: u32 = 1;
+pub(crate) const STATE_LARGE: u32 = 2;
+pub(crate) const STATE_CROWDED: u32 = 3;
 /// The state buffer's word holding the frame's hit count (see
 /// [`GpuFrame::state_buffer`]).
 pub const STATE_HITS: u32 = 4;
 /// Set when a pair was found past the pairs' capacity: with the count, it
 /// tells a grown frame from a count that wrapped around 2^32.
-pub(super) const STATE_PAIR_OVERFLOW: u32 = 5;
+pub(crate) const STATE_PAIR_OVERFLOW: u32 = 5;
 /// Per kind of pair: its first place in the partition, its count, its
 /// workgroups along x (pairs.wgsl: plan).
 #[allow(dead_code)] // used by the shaders (narrow.wgsl, pairs.wgsl)
-pub(super) const STATE_KINDS: u32 = 8;
+pub(crate) const STATE_KINDS: u32 = 8;
 /// Per kind of pair: its entry point's indirect dispatch arguments.
-pub(super) const STATE_ARGS: u32 = 32;
+pub(crate) const STATE_ARGS: u32 = 32;
 /// The indirect dispatch arguments of one invocation per hit, in workgroups
 /// of 256 (pairs.wgsl: compact), for a GPU consumer of the hits.
 pub const STATE_HIT_ARGS: u32 = 52;
-pub(super) const STATE_LARGE_LIST: u32 = 64;
+pub(crate) const STATE_LARGE_LIST: u32 = 64;
 /// Words of the state buffer before the large bodies' list.
-pub(super) const STATE_HEADER_WORDS: u64 = STATE_LARGE_LIST as u64;
+pub(crate) const STATE_HEADER_WORDS: u64 = STATE_LARGE_LIST as u64;
 
 impl GpuFrame {
     /// Checks the frame's counters: an error for a crowded grid or too many
@@ -39,8 +39,10 @@ impl GpuFrame {
         if words[STATE_CROWDED as usize] != 0 {
             return Err(GpuError::InvalidOption {
                 message: format!(
-                    "the broadphase grid is too crowded: a body's cells hold more than 60,000 \
+                    "the broadphase grid is too crowded: a body's cells hold more than {},{:03} \
                      bodies (cell size {}); spread the bodies out or set a smaller cell size",
+                    MAX_SCAN / 1000,
+                    MAX_SCAN % 1000,
                     self.cell_size
                 ),
             });

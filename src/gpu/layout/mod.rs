@@ -23,6 +23,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
+pub mod constants;
 pub mod d2;
 pub mod d3;
 
@@ -75,7 +76,7 @@ pub struct Params {
     /// The window's counter, in the counters buffer.
     pub window: u32,
     /// 3D: where the window's deferral words start in the counters buffer
-    /// (`shaders/sat3.wgsl`, "Deferred pairs"). 2D: unused.
+    /// (`shaders/d3/sat.wgsl`, "Deferred pairs"). 2D: unused.
     pub deferral: u32,
 }
 

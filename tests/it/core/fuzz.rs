@@ -37,8 +37,8 @@ fn polygon_inputs() {
 }
 
 #[test]
-fn sat_pair_inputs() {
-    replay("sat_pair", gpusat::d2::fuzzing::check_pair);
+fn pair_2d_inputs() {
+    replay("pair_2d", gpusat::d2::fuzzing::check_pair);
 }
 
 #[test]
@@ -52,8 +52,8 @@ fn hull_inputs() {
 }
 
 #[test]
-fn pair3_inputs() {
-    replay("pair3", gpusat::d3::fuzzing::check_pair3);
+fn pair_3d_inputs() {
+    replay("pair_3d", gpusat::d3::fuzzing::check_pair);
 }
 
 /// Without cargo-fuzz: seeded random bytes through the 3D checks, so the
@@ -68,6 +68,6 @@ fn seeded_bytes_through_the_3d_checks() {
         data[0] = (round % 4) as u8;
         gpusat::d3::fuzzing::check_hull(&data);
         data[1] = (round / 4 % 4) as u8;
-        gpusat::d3::fuzzing::check_pair3(&data);
+        gpusat::d3::fuzzing::check_pair(&data);
     }
 }

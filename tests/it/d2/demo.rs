@@ -129,7 +129,7 @@ fn the_pile_settles_and_every_backend_follows_the_same_trajectory() {
     // A GPU that rounds differently (fused multiply-adds on hardware)
     // changes a last bit somewhere in the first frames, and a pile of 3,000
     // particles amplifies it: there the run must settle (above) and its
-    // narrowphase agree with the CPU's (tests/gpu_vs_cpu.rs, `demo --check`),
+    // narrowphase agree with the CPU's (tests/it/gpu/d2.rs, `demo --check`),
     // not follow the same trajectory. An H100 ended 0.6 units away.
     if crate::common::gpu_is_bit_exact() {
         // Bit-identical narrowphase there, so bit-identical trajectories.

@@ -194,7 +194,7 @@ fn pile(narrowphase: Narrowphase) -> World {
 
 /// A small pile of mixed shapes inside four walls comes to rest. (Its
 /// batches are too small for the parallel backend to split them; the
-/// default 3D demo in `cli/tests/demo3_world.rs` compares cpu and
+/// default 3D demo in `tests/it/d3/demo.rs` compares cpu and
 /// cpu-parallel where they do split.)
 #[test]
 fn a_small_pile_inside_walls_settles() {

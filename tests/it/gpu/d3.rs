@@ -76,7 +76,7 @@ fn mixed_shapes_agree_with_the_cpu() {
 
 /// Hulls of 9 to 64 vertices, which on a software adapter take the kinds
 /// whose caches hold them (`hulls_cached`, `hulls_cached64`; see
-/// `src/gpu/spatial.rs`), the larger against each other and the smaller.
+/// `src/gpu/d3/kinds.rs`), the larger against each other and the smaller.
 #[test]
 fn mid_sized_hulls_agree_with_the_cpu() {
     for (seed, vertices) in [(1807, (9, 32)), (1808, (33, 64)), (1809, (9, 64))] {
@@ -263,7 +263,7 @@ fn cylinders_and_round_hulls_agree_with_the_cpu() {
 }
 
 /// Large hulls overlapping deeply keep more than 64 of A's edges, and the
-/// kernel defers them to a second dispatch (`shaders/sat3.wgsl`, "Deferred
+/// kernel defers them to a second dispatch (`shaders/d3/sat.wgsl`, "Deferred
 /// pairs"): their records come back among the others in pair order, the
 /// CPU's hits, in one window or in tiny ones whose outputs overflow (the
 /// deferred list shares the far end of each output), sorted by kind or not.

@@ -281,7 +281,7 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
             "seed {seed}: frame and batch GPU paths"
         );
         // And the CPU reference: the same pairs and axes, the same depths
-        // but for documented near-ties (tests/gpu_vs_cpu.rs).
+        // but for documented near-ties (tests/it/gpu/d2.rs).
         let cpu = collide_cpu(&batch);
         assert_eq!(
             frame_hits.len(),

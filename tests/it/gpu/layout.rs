@@ -3,11 +3,9 @@
 
 use std::path::PathBuf;
 
+use gpusat::gpu::layout::constants::{self, DIFFERENT_MEANINGS, Value, shared_constants};
 use gpusat::gpu::layout::d2::{SAT_WGSL, ShapeTexel, TransformTexel};
-use gpusat::gpu::layout::d3::{
-    DEFERRAL_COUNT_WORD, DEFERRED_WORKGROUP_SIZE, FACE_BY_FACE_MOST, HullRecord,
-    MAX_DEFERRED_GROUPS, SAT_WGSL as SAT3_WGSL,
-};
+use gpusat::gpu::layout::d3::{HullRecord, SAT_WGSL as SAT3_WGSL};
 use gpusat::gpu::layout::{
     GRID_WGSL, GridParams, HitRecord, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, Params,
     SCAN_WGSL, SORT_WGSL, ScanParams, SortParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2,
@@ -247,23 +245,12 @@ fn rust_mirrors_match_the_wgsl_layout() {
         [7, 5, 0.25f32.to_bits(), 1.5f32.to_bits()]
     );
 
-    // The texture width is the kernel's.
-    let width_log2 = module
-        .constants
-        .iter()
-        .find(|(_, c)| c.name.as_deref() == Some("TEXTURE_WIDTH_LOG2"))
-        .map(|(_, c)| c.init)
-        .expect("TEXTURE_WIDTH_LOG2 in the kernel");
-    assert_eq!(
-        module.global_expressions[width_log2],
-        naga::Expression::Literal(naga::Literal::U32(TEXTURE_WIDTH_LOG2))
-    );
     assert_eq!(TEXTURE_WIDTH, 1 << TEXTURE_WIDTH_LOG2);
 }
 
 #[test]
 fn rust_mirrors_match_the_3d_kernel_layout() {
-    let (module, layouter) = laid_out(SAT3_WGSL, "sat3.wgsl");
+    let (module, layouter) = laid_out(SAT3_WGSL, "d3/sat.wgsl");
     assert_mirror!(
         &module,
         &layouter,
@@ -315,25 +302,6 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
     assert_eq!([texels[0][3], texels[1][3], texels[2][3]], [1.0, 2.0, 3.0]);
     assert_eq!(&texels[0][..3], xf.r.c0.to_array().as_slice());
     assert_eq!(&texels[2][..3], xf.r.c2.to_array().as_slice());
-    // The deferred pairs' constants and the face-by-face limit are the host's.
-    for (name, host) in [
-        ("FACE_BY_FACE_MOST", FACE_BY_FACE_MOST),
-        ("DEFERRAL_COUNT", DEFERRAL_COUNT_WORD),
-        ("MAX_DEFERRED_GROUPS", MAX_DEFERRED_GROUPS),
-        ("DEFERRED_WORKGROUP_SIZE", DEFERRED_WORKGROUP_SIZE),
-    ] {
-        let init = module
-            .constants
-            .iter()
-            .find(|(_, c)| c.name.as_deref() == Some(name))
-            .map(|(_, c)| c.init)
-            .unwrap_or_else(|| panic!("{name} in sat3.wgsl"));
-        assert_eq!(
-            module.global_expressions[init],
-            naga::Expression::Literal(naga::Literal::U32(host)),
-            "{name}: the kernel's against the host's {host}"
-        );
-    }
     // The entry points are the host's kinds, in order, then the deferred
     // pairs' dispatch.
     let entry_points: Vec<&str> = module
@@ -466,4 +434,110 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
             _pad2
         ]
     );
+}
+
+/// A WGSL constant's value, from naga's evaluated global expressions.
+fn wgsl_value(module: &naga::Module, init: naga::Handle<naga::Expression>) -> Option<Value> {
+    match &module.global_expressions[init] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => Some(Value::U32(*v)),
+        naga::Expression::Literal(naga::Literal::I32(v)) => Some(Value::I32(*v)),
+        naga::Expression::Literal(naga::Literal::F32(v)) => Some(Value::F32(*v)),
+        naga::Expression::Compose { components, .. } => components
+            .iter()
+            .map(|&c| match wgsl_value(module, c) {
+                Some(Value::U32(v)) => Some(v),
+                _ => None,
+            })
+            .collect::<Option<Vec<u32>>>()
+            .map(Value::U32s),
+        _ => None,
+    }
+}
+
+/// Every number written both in Rust and in a kernel (the tolerances, the
+/// axis packing, the state words, ...) has the same value on both sides,
+/// and every kernel constant named as a Rust constant is listed (or listed
+/// as meaning something else).
+#[test]
+fn every_constant_written_in_rust_and_wgsl_agrees() {
+    let shared = shared_constants();
+    let mut checked = 0;
+    for constant in &shared {
+        let module = parse(constant.kernel, constant.kernel_name);
+        let init = module
+            .constants
+            .iter()
+            .find(|(_, c)| c.name.as_deref() == Some(constant.name))
+            .map(|(_, c)| c.init)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{} is not a constant of {}",
+                    constant.name, constant.kernel_name
+                )
+            });
+        let wgsl = wgsl_value(&module, init).unwrap_or_else(|| {
+            panic!(
+                "{} in {}: not a literal",
+                constant.name, constant.kernel_name
+            )
+        });
+        assert_eq!(
+            wgsl, constant.value,
+            "{} in {}: the kernel's {wgsl:?} against the host's {:?}",
+            constant.name, constant.kernel_name, constant.value
+        );
+        checked += 1;
+    }
+    // The Rust constants' names, from the library's source.
+    let mut rust_names = std::collections::BTreeSet::new();
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut dirs = vec![src];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("src/ reads") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let text = std::fs::read_to_string(&path).expect("a source file");
+                for line in text.lines() {
+                    let line = line.trim_start();
+                    let line = line
+                        .strip_prefix("pub(crate) ")
+                        .or_else(|| line.strip_prefix("pub(super) "))
+                        .or_else(|| line.strip_prefix("pub "))
+                        .unwrap_or(line);
+                    if let Some(rest) = line.strip_prefix("const ") {
+                        let name: String = rest
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                            .collect();
+                        rust_names.insert(name);
+                    }
+                }
+            }
+        }
+    }
+    for (kernel_name, source) in constants::kernels() {
+        let module = parse(source, kernel_name);
+        for (_, constant) in module.constants.iter() {
+            let Some(name) = constant.name.as_deref() else {
+                continue;
+            };
+            if !rust_names.contains(name) {
+                continue;
+            }
+            let listed = shared
+                .iter()
+                .any(|c| c.kernel_name == kernel_name && c.name == name)
+                || DIFFERENT_MEANINGS
+                    .iter()
+                    .any(|&(kernel, other, _)| kernel == kernel_name && other == name);
+            assert!(
+                listed,
+                "{name} is a constant of {kernel_name} and of the Rust source, but not in \
+                 gpu::layout::constants (shared_constants or DIFFERENT_MEANINGS)"
+            );
+        }
+    }
+    assert!(checked >= 60, "{checked} constants checked");
 }
