@@ -11,9 +11,10 @@
 # Every row is checked against the CPU reference before it is timed (the
 # bench and the demos' --check fail on a disagreement). It writes one CSV
 # per measurement under docs/bench/<gpu name>/ (or --out), the logs, and
-# summary.md; a step that fails or runs out of its time is named in the
-# summary and the others still run. It is sized to finish in under 8
-# minutes on a 16-core machine with a GPU; --quick runs a smaller set.
+# summary.md (with `gpusat info`: the adapter, its features, every entry
+# point's SPIR-V size); a step that fails or runs out of its time is named
+# in the summary and the others still run. It is sized to finish in under
+# 8 minutes on a 16-core machine with a GPU; --quick runs a smaller set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -98,6 +99,12 @@ step() {
 }
 
 if [ "$quick" = 1 ]; then samples=3; time=0.2; else samples=5; time=0.3; fi
+
+# Every kind's pipeline created once (a driver's first compile of each
+# entry point; its disk cache serves the steps below), as a CSV too.
+step compile 240 "$bin" info --compile
+[ -f "$out/compile.log" ] && awk '/^pipeline creation/ { on = 1; print "kernel,entry_point,ms"; next }
+     on && $1 ~ /^(2D|3D)$/ { print $1 "," $2 "," $3 }' "$out/compile.log" >"$out/compile.csv"
 
 # 2D: the SAT kernel and end to end on 8-gons of the reference distribution.
 step bench2d-1m 60 "$bin" bench --sizes 1000000 \

@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod error;
+pub mod kernels;
 pub mod output;
 pub mod peer;
 pub mod render;

@@ -10,6 +10,7 @@ mod commands;
 use commands::bench::BenchArgs;
 use commands::collide::CollideArgs;
 use commands::demo::DemoArgs;
+use commands::info::InfoArgs;
 use commands::render::RenderArgs;
 use commands::resolve::ResolveArgs;
 
@@ -40,8 +41,9 @@ enum Command {
     /// Draw a scene file: bodies, contacts, and the overlapping pairs with
     /// their minimum translation vectors.
     Render(RenderArgs),
-    /// List the GPU adapters and say which one `auto` picks.
-    Info,
+    /// List the GPU adapters, say which one `auto` picks and what it
+    /// offers, and the kernels' entry points with their SPIR-V sizes.
+    Info(InfoArgs),
     /// Measure narrowphase throughput over batch sizes and backends on a
     /// seeded workload: a table, and optionally CSV, JSON lines and a plot.
     ///
@@ -64,7 +66,7 @@ fn main() -> ExitCode {
             Err(err) => Err(err),
         },
         Command::Render(args) => commands::render::run(args),
-        Command::Info => commands::info::run(),
+        Command::Info(args) => commands::info::run(args),
         Command::Bench(args) => commands::bench::run(args),
     };
     match result {

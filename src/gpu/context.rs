@@ -199,6 +199,8 @@ pub struct GpuContext {
     summary: AdapterSummary,
     device_type: wgpu::DeviceType,
     timestamps: bool,
+    /// The features the adapter offers (a caller's device: those it has).
+    offered: wgpu::Features,
     /// wgpu's callbacks, on a device this crate opened.
     errors: Option<Arc<ErrorSink>>,
 }
@@ -297,6 +299,7 @@ impl GpuContext {
             device,
             queue,
             timestamps,
+            offered: adapter.features(),
             errors: Some(errors),
         };
         context.check_capabilities()?;
@@ -324,6 +327,7 @@ impl GpuContext {
                 device.limits().max_compute_workgroups_per_dimension > 0,
             ),
             device_type: info.device_type,
+            offered: device.features(),
             device,
             queue,
             timestamps,
@@ -464,6 +468,14 @@ impl GpuContext {
     /// Whether kernel times can be measured with timestamp queries.
     pub fn has_timestamps(&self) -> bool {
         self.timestamps
+    }
+
+    /// The features the adapter offers, whether or not the device was
+    /// opened with them (a caller's device: the features it has). gpusat
+    /// uses `TIMESTAMP_QUERY` where offered; `SUBGROUP` is reported by
+    /// `gpusat info`.
+    pub fn offered_features(&self) -> wgpu::Features {
+        self.offered
     }
 
     /// Whether the adapter is a software one (lavapipe, SwiftShader, WARP):

@@ -61,13 +61,15 @@ pub trait Dimension: sealed::Sealed + Sized + 'static {
     #[doc(hidden)]
     fn flags(batch: &Self::Batch<'_>) -> u32;
     /// Uploads the shapes (when they changed) and the bodies, and classifies
-    /// the bodies for sorting by kind.
+    /// the bodies for sorting by kind, with the software adapters' kinds
+    /// when `software_kinds`.
     #[doc(hidden)]
     fn upload(
         resources: &mut Self::Resources,
         context: &GpuContext,
         batch: &Self::Batch<'_>,
         flags_and_rows: (u32, u32),
+        software_kinds: bool,
         classes: &mut BodyClasses,
     ) -> Result<Upload, GpuError>;
     /// The textures to bind, by binding.

@@ -24,6 +24,8 @@ pub(crate) struct SatPipelines {
     entry_points: &'static [&'static str],
     workgroup_size: u32,
     pipelines: Vec<Option<wgpu::ComputePipeline>>,
+    /// How long each compiled pipeline took to create.
+    compile_times: Vec<Option<std::time::Duration>>,
     layout: wgpu::BindGroupLayout,
 }
 
@@ -129,6 +131,7 @@ impl SatPipelines {
             entry_points: D::ENTRY_POINTS,
             workgroup_size,
             pipelines: D::ENTRY_POINTS.iter().map(|_| None).collect(),
+            compile_times: D::ENTRY_POINTS.iter().map(|_| None).collect(),
             layout,
         })
     }
@@ -139,9 +142,17 @@ impl SatPipelines {
         context: &GpuContext,
         dispatches: &[Dispatch],
     ) -> Result<(), GpuError> {
+        self.prepare_kinds(context, dispatches.iter().map(|dispatch| dispatch.kind))
+    }
+
+    /// Compiles the pipelines of `kinds` that are not yet, timing each.
+    pub fn prepare_kinds(
+        &mut self,
+        context: &GpuContext,
+        kinds: impl IntoIterator<Item = usize>,
+    ) -> Result<(), GpuError> {
         let constants = [("WORKGROUP_SIZE", f64::from(self.workgroup_size))];
-        for dispatch in dispatches {
-            let kind = dispatch.kind;
+        for kind in kinds {
             let Some(&entry_point) = self.entry_points.get(kind) else {
                 return Err(GpuError::Validation {
                     what: format!("the pipeline of kind {kind}"),
@@ -151,6 +162,7 @@ impl SatPipelines {
             if self.pipelines[kind].is_some() {
                 continue;
             }
+            let start = std::time::Instant::now();
             let pipeline = context.scoped("the SAT pipelines", || {
                 context
                     .device()
@@ -168,8 +180,24 @@ impl SatPipelines {
                     })
             })?;
             self.pipelines[kind] = Some(pipeline);
+            self.compile_times[kind] = Some(start.elapsed());
         }
         Ok(())
+    }
+
+    /// Every kind's entry point, and how long its pipeline took to create
+    /// where it is compiled.
+    pub fn compiled(&self) -> Vec<(&'static str, Option<std::time::Duration>)> {
+        self.entry_points
+            .iter()
+            .copied()
+            .zip(self.compile_times.iter().copied())
+            .collect()
+    }
+
+    /// The number of kinds (entry points).
+    pub fn kind_count(&self) -> usize {
+        self.entry_points.len()
     }
 
     /// The bind group over these buffers and textures.

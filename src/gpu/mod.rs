@@ -54,7 +54,9 @@ pub use frame::{
     MAX_LARGE_BODIES, STATE_HIT_ARGS, STATE_HITS,
 };
 pub use layout::FrameBody;
-pub use narrowphase::{DEFAULT_WORKGROUP_SIZE, GpuOptions, GpuSat, GpuStats, PendingHits};
+pub use narrowphase::{
+    DEFAULT_WORKGROUP_SIZE, GpuOptions, GpuSat, GpuStats, KernelKinds, PendingHits,
+};
 
 /// The 2D GPU narrowphase: polygons and circles (`shaders/d2/sat.wgsl`).
 pub type GpuNarrowphase = GpuSat<Planar>;

@@ -65,6 +65,51 @@ pub struct GpuOptions {
     /// At most this many texture rows (of 2,048 texels), below what the
     /// device allows. Tests force the limit errors with a small value.
     pub texture_rows_limit: Option<u32>,
+    /// Which of the kernel's kinds of pair run: the adapter's own (the
+    /// default), or those of the other kind of adapter.
+    pub kinds: KernelKinds,
+}
+
+/// Which of a kernel's kinds of pair a narrowphase runs. A software adapter
+/// (lavapipe) takes kinds of its own for 3D hulls of 9 to 128 vertices
+/// (register caches, which llvmpipe keeps in vector registers and a GPU
+/// would spill); a hardware GPU takes the texel kinds. Every kind gives the
+/// same answers; forcing the other adapter's kinds runs, on any adapter,
+/// the kernels another adapter would run (CI runs the hardware kinds on
+/// lavapipe this way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KernelKinds {
+    /// The kinds made for the adapter: software kinds on a software
+    /// adapter, hardware kinds elsewhere. `GPUSAT_KERNEL_KINDS=hardware`
+    /// (or `software`) in the environment makes the default another.
+    #[default]
+    Adapter,
+    /// The kinds made for hardware GPUs, on any adapter.
+    Hardware,
+    /// The kinds made for software adapters, on any adapter.
+    Software,
+}
+
+impl KernelKinds {
+    /// The kinds `GPUSAT_KERNEL_KINDS` asks for (`hardware`, `software`,
+    /// `adapter`); [`KernelKinds::Adapter`] when it is unset or says
+    /// anything else.
+    pub fn from_env() -> KernelKinds {
+        match std::env::var("GPUSAT_KERNEL_KINDS").as_deref() {
+            Ok("hardware") => KernelKinds::Hardware,
+            Ok("software") => KernelKinds::Software,
+            _ => KernelKinds::Adapter,
+        }
+    }
+
+    /// Whether a narrowphase on `context` runs the software adapters' kinds.
+    pub fn software(self, context: &GpuContext) -> bool {
+        match self {
+            KernelKinds::Adapter => context.is_software(),
+            KernelKinds::Hardware => false,
+            KernelKinds::Software => true,
+        }
+    }
 }
 
 impl Default for GpuOptions {
@@ -74,6 +119,7 @@ impl Default for GpuOptions {
             max_window_pairs: None,
             initial_capacity: None,
             texture_rows_limit: None,
+            kinds: KernelKinds::from_env(),
         }
     }
 }
@@ -297,6 +343,21 @@ impl<D: Dimension> GpuSat<D> {
     /// The options it was built with.
     pub fn options(&self) -> &GpuOptions {
         &self.options
+    }
+
+    /// Compiles every kind's pipeline now, rather than when a batch first
+    /// has pairs of that kind: an engine calls this at load time, since a
+    /// driver may take seconds a kind.
+    pub fn compile_all_kinds(&mut self) -> Result<(), GpuError> {
+        let kinds = 0..self.kernel.kind_count();
+        self.kernel.prepare_kinds(&self.context, kinds)
+    }
+
+    /// Every kind's entry point, and how long its pipeline took to create
+    /// where it is compiled (a batch with pairs of that kind, or
+    /// [`GpuSat::compile_all_kinds`]).
+    pub fn compiled_kinds(&self) -> Vec<(&'static str, Option<Duration>)> {
+        self.kernel.compiled()
     }
 
     /// What the last batch did.
@@ -543,6 +604,7 @@ impl<D: Dimension> GpuSat<D> {
                 &self.context,
                 batch,
                 (flags, self.texture_rows),
+                self.options.kinds.software(&self.context),
                 &mut self.classes,
             )?;
             if upload.grew {

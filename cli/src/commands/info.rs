@@ -1,10 +1,31 @@
-//! `gpusat info`: the GPU adapters, which one `auto` picks, and its limits.
+//! `gpusat info`: the GPU adapters, which one `auto` picks, its limits and
+//! the features gpusat uses; every kernel's entry points with their SPIR-V
+//! sizes; and with `--compile`, how long the adapter's driver takes to
+//! create each kind's pipeline.
 
-use gpusat::gpu::{AdapterChoice, GpuContext, list_adapters};
+use std::sync::Arc;
+use std::time::Instant;
+
+use gpusat::gpu::{
+    AdapterChoice, FrameOptions, GpuContext, GpuFrame, GpuNarrowphase, GpuOptions, list_adapters,
+};
 use gpusat_cli::CliError as Error;
+use gpusat_cli::kernels::spirv_sizes;
+
+use super::ms;
+
+/// `gpusat info`'s options.
+#[derive(clap::Args)]
+pub struct InfoArgs {
+    /// Also create every kind's pipeline (both adapters' kinds) on the best
+    /// adapter and say how long each took (a driver's first compile; its
+    /// disk cache may serve later ones).
+    #[arg(long)]
+    pub compile: bool,
+}
 
 /// Runs `gpusat info`.
-pub fn run() -> Result<(), Error> {
+pub fn run(args: &InfoArgs) -> Result<(), Error> {
     let adapters = list_adapters();
     if adapters.is_empty() {
         println!("no GPU adapters found");
@@ -12,35 +33,93 @@ pub fn run() -> Result<(), Error> {
     for (index, adapter) in adapters.iter().enumerate() {
         println!("adapter {index}: {adapter}");
     }
-    match GpuContext::new(&AdapterChoice::Auto) {
+    let context = match GpuContext::new(&AdapterChoice::Auto) {
         Ok(context) => {
-            let limits = context.limits();
-            if context.is_software() {
-                println!(
-                    "auto picks: the CPU ({} is a software rasterizer, slower than the CPU it \
-                     runs on; --backend gpu uses it)",
-                    context.adapter()
-                );
-            } else {
-                println!("auto picks: {}", context.adapter());
-            }
-            println!("the best adapter: {}", context.adapter());
-            println!(
-                "  storage binding {} MiB, buffer {} MiB, {} workgroups per dimension, timestamps {}",
-                limits.max_storage_buffer_binding_size >> 20,
-                limits.max_buffer_size >> 20,
-                limits.max_compute_workgroups_per_dimension,
-                if context.has_timestamps() {
-                    "yes"
-                } else {
-                    "no"
-                }
-            );
-            Ok(())
+            report(&context);
+            Some(Arc::new(context))
         }
         Err(err) => {
             println!("auto picks: the CPU ({err})");
-            Ok(())
+            None
         }
+    };
+    println!("kernels (SPIR-V words per entry point, as naga writes them for a workgroup of 256):");
+    for size in spirv_sizes(GpuOptions::default().workgroup_size)? {
+        println!(
+            "  {:<20} {:<22} {:>7}",
+            size.kernel, size.entry_point, size.words
+        );
     }
+    if args.compile {
+        let Some(context) = context else {
+            return Err(Error::option(
+                "--compile",
+                "there is no GPU adapter to compile the pipelines on".to_string(),
+            ));
+        };
+        compile(context)?;
+    }
+    Ok(())
+}
+
+/// The best adapter, what `auto` does with it, its limits and features.
+fn report(context: &GpuContext) {
+    let limits = context.limits();
+    if context.is_software() {
+        println!(
+            "auto picks: the CPU ({} is a software rasterizer, slower than the CPU it \
+             runs on; --backend gpu uses it)",
+            context.adapter()
+        );
+    } else {
+        println!("auto picks: {}", context.adapter());
+    }
+    println!("the best adapter: {}", context.adapter());
+    let yes = |on: bool| if on { "yes" } else { "no" };
+    println!(
+        "  storage binding {} MiB, buffer {} MiB, {} workgroups per dimension, timestamps {}",
+        limits.max_storage_buffer_binding_size >> 20,
+        limits.max_buffer_size >> 20,
+        limits.max_compute_workgroups_per_dimension,
+        yes(context.has_timestamps())
+    );
+    let features = context.offered_features();
+    println!(
+        "  features: timestamp queries {}, subgroups {}; kinds of pair: {}",
+        yes(features.contains(gpusat::wgpu::Features::TIMESTAMP_QUERY)),
+        yes(features.contains(gpusat::wgpu::Features::SUBGROUP)),
+        if context.is_software() {
+            "the software adapters'"
+        } else {
+            "the hardware GPUs'"
+        }
+    );
+}
+
+/// Creates every kind's pipeline of both SAT kernels (both adapters'
+/// kinds), and the resident frame's, on `context`, and says how long each
+/// took.
+fn compile(context: Arc<GpuContext>) -> Result<(), Error> {
+    let options = GpuOptions::default();
+    println!("pipeline creation on {}, ms:", context.adapter());
+    let print = |kernel: &str, compiled: Vec<(&'static str, Option<std::time::Duration>)>| {
+        for (entry_point, time) in compiled {
+            if let Some(time) = time {
+                println!("  {kernel:<4} {entry_point:<22} {:>9.1}", ms(time));
+            }
+        }
+    };
+    let mut narrowphase = GpuNarrowphase::new(context.clone(), options.clone())?;
+    narrowphase.compile_all_kinds()?;
+    print("2D", narrowphase.compiled_kinds());
+    let mut narrowphase = gpusat::d3::GpuNarrowphase::new(context.clone(), options)?;
+    narrowphase.compile_all_kinds()?;
+    print("3D", narrowphase.compiled_kinds());
+    let start = Instant::now();
+    GpuFrame::new(context, &gpusat::ShapeSet::new(), FrameOptions::default())?;
+    println!(
+        "  the resident frame's pipelines, together {:>9.1}",
+        ms(start.elapsed())
+    );
+    Ok(())
 }

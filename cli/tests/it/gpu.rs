@@ -175,3 +175,70 @@ fn info_lists_the_adapters() {
         assert!(stdout.contains("timestamps"), "{stdout}");
     }
 }
+
+/// `gpusat info` lists every entry point of every kernel with its SPIR-V
+/// size (with or without an adapter), and with `--compile` how long each
+/// kind's pipeline took to create: either adapter's kinds.
+#[test]
+fn info_lists_the_kernels_and_times_their_pipelines() {
+    let out = gpusat(&["info"], &[]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let sizes: Vec<(&str, usize)> = stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("kernels (SPIR-V"))
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace().rev();
+            let words = fields.next()?.parse().ok()?;
+            Some((fields.next()?, words))
+        })
+        .collect();
+    for entry_point in [
+        "polygons8",
+        "general",
+        "hulls",
+        "hulls_deferred",
+        "find_pairs",
+        "sort_scatter",
+    ] {
+        assert!(
+            sizes
+                .iter()
+                .any(|&(name, words)| name == entry_point && words > 100),
+            "{entry_point} missing or empty in:\n{stdout}"
+        );
+    }
+    assert!(sizes.len() >= 35, "{} entry points:\n{stdout}", sizes.len());
+    if crate::common::gpu_context().is_none() {
+        return;
+    }
+    let out = gpusat(&["info", "--compile"], &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let timed: Vec<&str> = stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("pipeline creation"))
+        .collect();
+    // Every kind of both kernels, either adapter's, and the frame's.
+    for kind in [
+        "polygons8",
+        "general",
+        "hulls ",
+        "hulls_cached ",
+        "hulls_gridded ",
+        "hulls_deferred",
+    ] {
+        assert!(
+            timed.iter().any(|line| line.contains(kind)),
+            "{kind}: {timed:?}"
+        );
+    }
+    assert!(
+        timed
+            .iter()
+            .any(|line| line.contains("the resident frame's pipelines")),
+        "{timed:?}"
+    );
+}

@@ -87,6 +87,7 @@ impl Dimension for Planar {
         context: &GpuContext,
         batch: &Batch<'_>,
         (merge_threshold, texture_rows): (u32, u32),
+        _software_kinds: bool,
         classes: &mut BodyClasses,
     ) -> Result<Upload, GpuError> {
         let r = resources;

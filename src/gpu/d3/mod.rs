@@ -122,6 +122,7 @@ impl Dimension for Spatial {
         context: &GpuContext,
         batch: &Batch<'_>,
         (_, texture_rows): (u32, u32),
+        software_kinds: bool,
         classes: &mut BodyClasses,
     ) -> Result<Upload, GpuError> {
         let r = resources;
@@ -160,7 +161,7 @@ impl Dimension for Spatial {
             r.shape_texels
                 .extend_from_slice(&hull_record_texels(&r.records[body.shape as usize]));
         }
-        let cached = context.is_software();
+        let cached = software_kinds;
         classes.classify(
             bodies.iter().enumerate().map(|(index, body)| {
                 let gridded = r.gridded[body.shape as usize];

@@ -4,12 +4,13 @@
 //! the 3D kernel's deferral words, the frame's state words, the sort's and
 //! the scan's tiles, the texture width. A kernel constant whose name a Rust
 //! constant also bears is either in [`shared_constants`] or in
-//! [`DIFFERENT_MEANINGS`], with why; the tests check that too.
+//! [`DIFFERENT_MEANINGS`], with why; the tests check that too. The kernels are
+//! [`kernels`](super::kernels).
 
 use super::d3::{
     DEFERRAL_COUNT_WORD, DEFERRED_WORKGROUP_SIZE, FACE_BY_FACE_MOST, MAX_DEFERRED_GROUPS,
 };
-use super::{GRID_WGSL, NARROW_WGSL, PAIRS_WGSL, SCAN_WGSL, SORT_WGSL, TEXTURE_WIDTH_LOG2, d2, d3};
+use super::{TEXTURE_WIDTH_LOG2, kernels};
 use crate::core::limits::LOWEST;
 use crate::gpu::context::MAX_WORKGROUP_SIZE;
 use crate::gpu::frame::{grid, narrow, scan, sort, state};
@@ -38,20 +39,6 @@ pub struct SharedConstant {
     pub name: &'static str,
     /// Its value on the Rust side.
     pub value: Value,
-}
-
-/// The kernels' names in [`SharedConstant::kernel_name`], with their
-/// sources: every kernel the host builds.
-pub fn kernels() -> [(&'static str, &'static str); 7] {
-    [
-        ("batch.wgsl + d2/sat.wgsl", d2::SAT_WGSL),
-        ("batch.wgsl + d3/sat.wgsl", d3::SAT_WGSL),
-        ("frame/grid", GRID_WGSL),
-        ("frame/narrow", NARROW_WGSL),
-        ("frame/pairs", PAIRS_WGSL),
-        ("frame/scan", SCAN_WGSL),
-        ("frame/sort", SORT_WGSL),
-    ]
 }
 
 /// Kernel constants that share a name with a Rust constant of another

@@ -96,3 +96,17 @@ pub struct FrameBody {
     /// Padding to 32 bytes.
     pub _pad: [u32; 2],
 }
+
+/// Every kernel the host builds: its name (the files it is made of) and
+/// its source, as the device gets it.
+pub fn kernels() -> [(&'static str, &'static str); 7] {
+    [
+        ("batch.wgsl + d2/sat.wgsl", d2::SAT_WGSL),
+        ("batch.wgsl + d3/sat.wgsl", d3::SAT_WGSL),
+        ("frame/grid", GRID_WGSL),
+        ("frame/narrow", NARROW_WGSL),
+        ("frame/pairs", PAIRS_WGSL),
+        ("frame/scan", SCAN_WGSL),
+        ("frame/sort", SORT_WGSL),
+    ]
+}

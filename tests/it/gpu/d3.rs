@@ -8,7 +8,7 @@ use crate::common::gpu_context;
 use glam::Vec3;
 use gpusat::d3::{Batch, EdgeSearch, GpuNarrowphase, collide_cpu, compare_hits};
 use gpusat::generate::d3::{GeneratedScene, SceneSpec};
-use gpusat::gpu::{GpuError, GpuOptions};
+use gpusat::gpu::{GpuError, GpuOptions, KernelKinds};
 
 fn run(what: &str, scene: &GeneratedScene, margin: f32, options: GpuOptions) -> gpusat::Agreement {
     let Some(context) = gpu_context() else {
@@ -93,6 +93,79 @@ fn mid_sized_hulls_agree_with_the_cpu() {
         .generate();
         let what = format!("hulls of {} to {} vertices", vertices.0, vertices.1);
         run(&what, &scene, 0.0, GpuOptions::default());
+    }
+}
+
+/// Each adapter's kinds run on any adapter (`GpuOptions::kinds`), with the
+/// CPU's answers: on a software adapter the hardware GPUs' kinds (`hulls`
+/// for hulls of 9 to 64 vertices, `hulls_gridded` and `hulls_large` above),
+/// on a hardware GPU the register-cached ones; the kinds compiled are those
+/// asked for.
+#[test]
+fn either_adapters_kinds_give_the_cpus_answers() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let scene = SceneSpec {
+        shapes: 48,
+        bodies: 256,
+        vertices: (9, 128),
+        sphere_fraction: 0.0,
+        box_fraction: 0.0,
+        plate_fraction: 0.0,
+        half_extent: 1.0,
+        ..SceneSpec::mixed(1812, 4_000)
+    }
+    .generate();
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+    let cpu = collide_cpu(&batch);
+    for (kinds, wanted, unwanted) in [
+        (
+            KernelKinds::Hardware,
+            ["hulls", "hulls_gridded"],
+            ["hulls_cached", "hulls_gridded32"],
+        ),
+        (
+            KernelKinds::Software,
+            ["hulls_cached", "hulls_gridded32"],
+            ["hulls", "hulls_gridded"],
+        ),
+    ] {
+        let options = GpuOptions {
+            kinds,
+            ..GpuOptions::default()
+        };
+        let mut gpu = GpuNarrowphase::new(context.clone(), options).expect("3D kernel");
+        let hits = gpu.collide(&batch).expect("GPU run");
+        let agreement = compare_hits(&batch, &cpu, &hits);
+        assert!(
+            agreement.agrees(),
+            "{kinds:?}: {:?}",
+            &agreement.disagreements[..agreement.disagreements.len().min(5)]
+        );
+        if crate::common::gpu_is_bit_exact() {
+            assert_eq!(
+                agreement.identical, agreement.reference_hits,
+                "{kinds:?}: every hit the CPU's bits on this adapter"
+            );
+        }
+        let compiled: Vec<&str> = gpu
+            .compiled_kinds()
+            .into_iter()
+            .filter_map(|(kind, time)| time.map(|_| kind))
+            .collect();
+        for kind in wanted {
+            assert!(
+                compiled.contains(&kind),
+                "{kinds:?}: {kind} not run: {compiled:?}"
+            );
+        }
+        for kind in unwanted {
+            assert!(
+                !compiled.contains(&kind),
+                "{kinds:?}: {kind} run: {compiled:?}"
+            );
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use gpusat::gpu::layout::constants::{self, DIFFERENT_MEANINGS, Value, shared_constants};
+use gpusat::gpu::layout::constants::{DIFFERENT_MEANINGS, Value, shared_constants};
 use gpusat::gpu::layout::d2::{SAT_WGSL, ShapeTexel, TransformTexel};
 use gpusat::gpu::layout::d3::{HullRecord, SAT_WGSL as SAT3_WGSL};
 use gpusat::gpu::layout::{
@@ -517,7 +517,7 @@ fn every_constant_written_in_rust_and_wgsl_agrees() {
             }
         }
     }
-    for (kernel_name, source) in constants::kernels() {
+    for (kernel_name, source) in gpusat::gpu::layout::kernels() {
         let module = parse(source, kernel_name);
         for (_, constant) in module.constants.iter() {
             let Some(name) = constant.name.as_deref() else {
