@@ -1,6 +1,6 @@
 //! Limits on what a caller can ask for: scene files beyond the size limit are
 //! refused before they are parsed (including ones that never end; the
-//! command's side is in `cli/tests/it/collide.rs`), and results too large
+//! command's side is in `cli/tests/it/command/collide.rs`), and results too large
 //! for memory are an error.
 
 use std::path::Path;

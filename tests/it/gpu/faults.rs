@@ -1,7 +1,7 @@
 //! GPU faults reach the caller as errors, never as panics or wrong answers:
 //! a lost device, a batch larger than the device's limits allow, and a
 //! workgroup size the device cannot run. (No adapter at all is tested in
-//! `cli/tests/it/gpu.rs`.)
+//! `cli/tests/it/command/gpu.rs`.)
 
 use std::sync::Arc;
 
