@@ -257,6 +257,22 @@ impl<D: Dimension> GpuSat<D> {
                 ),
             });
         }
+        // The context checked what every kernel needs; the textures are the
+        // dimension's own (2D three, 3D four).
+        let textures = D::scene_layout()
+            .iter()
+            .filter(|entry| matches!(entry.ty, wgpu::BindingType::Texture { .. }))
+            .count() as u32;
+        if textures > limits.max_sampled_textures_per_shader_stage {
+            return Err(GpuError::MissingCapability {
+                capability: "sampled textures",
+                detail: format!(
+                    "{textures} per compute shader needed ({}), {} allowed",
+                    D::LABEL,
+                    limits.max_sampled_textures_per_shader_stage
+                ),
+            });
+        }
         let kernel = SatPipelines::new::<D>(&context, options.workgroup_size)?;
         let buffer_limit = limits.max_buffer_size;
         let binding_limit = limits.max_storage_buffer_binding_size.min(buffer_limit);

@@ -312,3 +312,32 @@ fn a_device_that_cannot_run_compute_shaders_is_refused_naming_what_it_lacks() {
     }
     assert!(err.to_string().contains("compute shaders"), "{err}");
 }
+
+/// A device with three sampled textures a shader stage runs the 2D kernel
+/// (three) and refuses the 3D one (four) naming what it lacks, before any
+/// pipeline is made.
+#[test]
+fn a_device_with_too_few_textures_is_refused_by_the_kernel_that_needs_more() {
+    let limits = wgpu::Limits {
+        max_sampled_textures_per_shader_stage: 3,
+        ..wgpu::Limits::default()
+    };
+    let Some(caller) = crate::common::caller_device(limits, wgpu::Features::empty()) else {
+        return;
+    };
+    let context = Arc::new(
+        GpuContext::from_device(caller.device.clone(), caller.queue.clone())
+            .expect("three textures are enough for the context"),
+    );
+    gpusat::gpu::GpuNarrowphase::new(context.clone(), GpuOptions::default())
+        .expect("the 2D kernel binds three textures");
+    let err = gpusat::d3::GpuNarrowphase::new(context, GpuOptions::default())
+        .expect_err("the 3D kernel binds four");
+    match &err {
+        GpuError::MissingCapability { capability, detail } => {
+            assert_eq!(*capability, "sampled textures", "{err}");
+            assert!(detail.contains("4 per compute shader needed"), "{err}");
+        }
+        other => panic!("not a missing capability: {other:?}"),
+    }
+}
