@@ -191,6 +191,8 @@ pub fn run(
                 edge_pairs_per_pair: None,
                 edge_pairs_tested_per_pair: None,
                 host_ns_per_pair: host.map(|host| host / size.max(1) as f64),
+                dispatches: None,
+                stage_times_us: None,
             });
         }
         let size_rows = &mut rows[first_row..];

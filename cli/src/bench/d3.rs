@@ -266,6 +266,8 @@ pub fn run(
                     edge_pairs_per_pair: edge_pairs,
                     edge_pairs_tested_per_pair: tested,
                     host_ns_per_pair: host.map(|host| host / measured.max(1) as f64),
+                    dispatches: None,
+                    stage_times_us: None,
                 });
             }
             let group = &mut rows[first_row..];

@@ -17,7 +17,7 @@ use gpusat::generate::{Density, ShapeKind, workload_spec};
 use super::measure::{check_against_reference, sample, timed};
 use super::report::BenchRow;
 use crate::error::CliError as Error;
-use gpusat::gpu::{FrameBody, FrameOptions, GpuFrame, GpuNarrowphase};
+use gpusat::gpu::{FrameBody, FrameOptions, GpuFrame, GpuNarrowphase, Stage};
 use gpusat::{Axis, Batch, Body, PairFilter, SatHit, ShapeSet, collide_cpu, find_pairs};
 
 /// Candidate pairs per body the frame scenes are made for: a loose pile.
@@ -86,6 +86,8 @@ fn row(
         edge_pairs_per_pair: None,
         edge_pairs_tested_per_pair: None,
         host_ns_per_pair: host.map(|host| host / pairs.max(1) as f64),
+        dispatches: None,
+        stage_times_us: None,
     }
 }
 
@@ -179,16 +181,51 @@ pub fn frame_rows(
         result?;
         Ok(wall)
     })?;
-    rows.push(row(
+    let mut resident_row = row(
         &workload,
         "gpu-resident",
         count,
         resident.len(),
         resident_cell,
-    ));
+    );
+    resident_row.dispatches = Some(frame.stats().dispatches);
+    resident_row.stage_times_us = stage_times(&mut frame)?;
+    rows.push(resident_row);
     let cpu_ns = rows[0].ns_per_pair;
     for row in &mut rows {
         row.vs_cpu = Some(cpu_ns / row.ns_per_pair);
     }
     Ok(rows)
+}
+
+/// Each stage's GPU time in microseconds, the median of five frames timed
+/// stage by stage; `None` without timestamp queries.
+fn stage_times(frame: &mut GpuFrame) -> Result<Option<Vec<(&'static str, f64)>>, Error> {
+    if !frame.context().has_timestamps() {
+        return Ok(None);
+    }
+    frame.set_stage_times(true);
+    let mut samples: Vec<Vec<(Stage, std::time::Duration)>> = Vec::new();
+    for _ in 0..5 {
+        frame.step_with(|_| ())?;
+        samples.push(frame.stats().stage_times.clone());
+    }
+    frame.set_stage_times(false);
+    let medians = Stage::ALL
+        .iter()
+        .filter_map(|&stage| {
+            let mut times: Vec<f64> = samples
+                .iter()
+                .filter_map(|frame| {
+                    frame
+                        .iter()
+                        .find(|(s, _)| *s == stage)
+                        .map(|(_, time)| time.as_secs_f64() * 1e6)
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            times.get(times.len() / 2).map(|&us| (stage.name(), us))
+        })
+        .collect();
+    Ok(Some(medians))
 }

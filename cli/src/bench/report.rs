@@ -48,6 +48,11 @@ pub struct BenchRow {
     /// for `gpu` the packing, sorting by kind and ordering of hits, and any
     /// polling while it waits.
     pub host_ns_per_pair: Option<f64>,
+    /// The GPU-resident frame: dispatches a frame.
+    pub dispatches: Option<u32>,
+    /// The GPU-resident frame: each stage's GPU time in microseconds, the
+    /// median over a few frames timed stage by stage (timestamp queries).
+    pub stage_times_us: Option<Vec<(&'static str, f64)>>,
 }
 
 /// The result of a sweep.
@@ -184,6 +189,22 @@ impl BenchReport {
             self.parallel_ceiling,
             rayon::current_num_threads()
         );
+        for row in &self.rows {
+            if let Some(dispatches) = row.dispatches {
+                let stages = stage_list(row, ", ");
+                let _ = writeln!(
+                    out,
+                    "{} at {} candidate pairs: {dispatches} dispatches a frame{}",
+                    row.backend,
+                    row.pairs,
+                    if stages.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; GPU time a stage (us, timestamps): {stages}")
+                    }
+                );
+            }
+        }
         for reason in &self.skipped {
             let _ = writeln!(out, "skipped {reason}");
         }
@@ -196,13 +217,13 @@ impl BenchReport {
     /// The rows as CSV with a header line.
     pub fn csv(&self) -> String {
         let mut out = String::from(
-            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_peer,upload_bytes_per_pair,readback_bytes_per_hit,host_bytes_per_pair,device_bytes_per_pair,vertices,edge_pairs_per_pair,edge_pairs_tested_per_pair,host_ns_per_pair\n",
+            "workload,backend,pairs,hits,samples,ns_per_pair,pairs_per_second,vs_cpu,vs_peer,upload_bytes_per_pair,readback_bytes_per_hit,host_bytes_per_pair,device_bytes_per_pair,vertices,edge_pairs_per_pair,edge_pairs_tested_per_pair,host_ns_per_pair,dispatches,stage_times_us\n",
         );
         let optional = |value: Option<f64>| value.map_or_else(String::new, |v| format!("{v:.4}"));
         for row in &self.rows {
             let _ = writeln!(
                 out,
-                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{},{:.2},{},{},{},{},{}",
+                "\"{}\",{},{},{},{},{:.3},{:.1},{},{},{},{},{:.2},{},{},{},{},{},{},\"{}\"",
                 row.workload.replace('"', "\"\""),
                 row.backend,
                 row.pairs,
@@ -220,6 +241,8 @@ impl BenchReport {
                 optional(row.edge_pairs_per_pair),
                 optional(row.edge_pairs_tested_per_pair),
                 optional(row.host_ns_per_pair),
+                row.dispatches.map_or_else(String::new, |d| d.to_string()),
+                stage_list(row, ";"),
             );
         }
         out
@@ -236,4 +259,15 @@ impl BenchReport {
         }
         Ok(out)
     }
+}
+
+/// A row's stage times as `name value` items joined by `separator` (empty
+/// without them).
+fn stage_list(row: &BenchRow, separator: &str) -> String {
+    row.stage_times_us
+        .iter()
+        .flatten()
+        .map(|(stage, us)| format!("{stage} {us:.1}"))
+        .collect::<Vec<_>>()
+        .join(separator)
 }

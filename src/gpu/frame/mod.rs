@@ -56,6 +56,7 @@ mod plan;
 mod readback;
 pub(crate) mod scan;
 pub(crate) mod sort;
+pub(crate) mod stages;
 pub(crate) mod state;
 
 use std::sync::Arc;
@@ -80,6 +81,8 @@ pub use narrow::{FrameHit, FrameManifold, NARROW_WGSL, NarrowParams, PAIRS_WGSL,
 pub use readback::{FrameOutput, FrameView};
 pub use scan::{SCAN_WGSL, ScanParams};
 pub use sort::{SORT_WGSL, SortParams};
+pub use stages::Stage;
+use stages::StageClock;
 pub use state::{STATE_HIT_ARGS, STATE_HITS};
 
 /// How a [`GpuFrame`] finds its pairs.
@@ -148,12 +151,16 @@ pub struct GpuFrame {
     /// (`None` before the first frame: all it has room for).
     last_hits: Option<u32>,
     stats: FrameStats,
+    /// Times the stages when set ([`GpuFrame::set_stage_times`]).
+    stage_clock: Option<StageClock>,
+    /// The stages the last recording began.
+    last_stages: Vec<Stage>,
     /// The bind groups and parameters of the last frame.
     plan: Option<Plan>,
 }
 
 /// What a frame did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameStats {
     /// Frames run.
     pub frames: u64,
@@ -162,6 +169,11 @@ pub struct FrameStats {
     /// Buffers mapped for reading (one per frame, unless the hits
     /// outgrew the last frame's by more than a quarter).
     pub maps: u64,
+    /// Dispatches the last frame recorded.
+    pub dispatches: u32,
+    /// The last frame's GPU time in each stage, from timestamp queries,
+    /// when [`GpuFrame::set_stage_times`] asked for them.
+    pub stage_times: Vec<(Stage, std::time::Duration)>,
 }
 
 impl std::fmt::Debug for GpuFrame {
@@ -273,6 +285,8 @@ impl GpuFrame {
             manifolds: GrowBuffer::new(&context, "frame manifolds", U::STORAGE | U::COPY_SRC, 16)?,
             last_hits: None,
             stats: FrameStats::default(),
+            stage_clock: None,
+            last_stages: Vec::new(),
             plan: None,
             grid_kernel,
             context,

@@ -1,12 +1,14 @@
 //! A frame's plan: the bind groups and parameters of every stage, kept from
 //! frame to frame while the buffers and sizes they were made for hold, and
-//! the recording of the stages into one compute pass.
+//! the recording of the stages (one compute pass, or one a stage when they
+//! are timed).
 
 use super::grid::{FIND_GROUP_SIZE, GridParams, MAX_LARGE_BODIES};
 use super::narrow::{self, NarrowParams, PairsParams};
 use super::readback::MANIFOLD_BYTES;
 use super::scan::ScanStep;
 use super::sort::{self, SortKey, SortPass, bits_for};
+use super::stages::{Recorder, Stage};
 use super::state::{STATE_ARGS, STATE_HEADER_WORDS, STATE_HIT_ARGS, STATE_PAIRS};
 use super::{GpuFrame, range, whole};
 
@@ -34,35 +36,47 @@ impl GpuFrame {
             Some(u64::from(self.bucket_count) * 4),
         );
         let body_groups = self.body_count.div_ceil(256);
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("frame"),
-            timestamp_writes: None,
-        });
+        let mut recorder = Recorder::new(encoder, self.stage_clock.as_ref());
         if body_groups > 0 {
-            let grid = |pass: &mut wgpu::ComputePass<'_>, entry_point| {
+            let grid = |recorder: &mut Recorder<'_>, entry_point| {
                 // find_pairs and find_large run FIND_GROUP_SIZE to a
                 // workgroup (their workgroup lists of pairs), the others 256.
                 let groups = match entry_point {
                     "find_pairs" | "find_large" => self.body_count.div_ceil(FIND_GROUP_SIZE),
                     _ => body_groups,
                 };
-                pass.set_pipeline(self.grid_kernel.pipeline(entry_point));
-                pass.set_bind_group(0, &plan.grid_group, &[]);
-                pass.dispatch_workgroups(groups, 1, 1);
+                recorder.bind(
+                    self.grid_kernel.pipeline(entry_point),
+                    &plan.grid_group,
+                    &[],
+                );
+                recorder.dispatch(groups);
             };
-            grid(&mut pass, "bounds");
-            self.scan.record(&mut pass, &plan.bucket_scan);
-            grid(&mut pass, "scatter");
-            grid(&mut pass, "find_pairs");
-            grid(&mut pass, "find_large");
-            self.sort
-                .record(&mut pass, &self.scan, &plan.sort_passes, self.pair_capacity);
+            recorder.stage(Stage::Bounds);
+            grid(&mut recorder, "bounds");
+            recorder.stage(Stage::Buckets);
+            self.scan.record(&mut recorder, &plan.bucket_scan);
+            recorder.stage(Stage::Scatter);
+            grid(&mut recorder, "scatter");
+            recorder.stage(Stage::FindPairs);
+            grid(&mut recorder, "find_pairs");
+            grid(&mut recorder, "find_large");
+            recorder.stage(Stage::Sort);
+            self.sort.record(
+                &mut recorder,
+                &self.scan,
+                &plan.sort_passes,
+                self.pair_capacity,
+            );
             if narrow {
-                self.record_narrow(&mut pass, &plan.narrow);
+                self.record_narrow(&mut recorder, &plan.narrow);
             }
         }
-        drop(pass);
-        plan.sorted
+        let sorted = plan.sorted;
+        let (ran, dispatches) = recorder.finish();
+        self.last_stages = ran;
+        self.stats.dispatches = dispatches;
+        sorted
     }
 
     /// What a frame's bind groups and parameters depend on.
@@ -263,35 +277,48 @@ impl GpuFrame {
         }
     }
 
-    fn record_narrow(&self, pass: &mut wgpu::ComputePass<'_>, stage: &NarrowStage) {
+    fn record_narrow(&self, recorder: &mut Recorder<'_>, stage: &NarrowStage) {
         let pair_groups = self.pair_capacity.div_ceil(256);
-        let pairs = |pass: &mut wgpu::ComputePass<'_>, entry_point, groups| {
-            pass.set_pipeline(self.pairs_kernel.pipeline(entry_point));
-            pass.set_bind_group(0, &stage.pairs_group, &[stage.pairs_offset]);
-            pass.dispatch_workgroups(groups, 1, 1);
+        let pairs = |recorder: &mut Recorder<'_>, entry_point, groups| {
+            recorder.bind(
+                self.pairs_kernel.pipeline(entry_point),
+                &stage.pairs_group,
+                &[stage.pairs_offset],
+            );
+            recorder.dispatch(groups);
         };
-        pairs(pass, "classify", pair_groups);
+        recorder.stage(Stage::Partition);
+        pairs(recorder, "classify", pair_groups);
         self.sort.record(
-            pass,
+            recorder,
             &self.scan,
             &stage.partition_passes,
             self.pair_capacity,
         );
-        pairs(pass, "plan", 1);
+        pairs(recorder, "plan", 1);
+        recorder.stage(Stage::Narrowphase);
         for (kind, entry_point) in narrow::ENTRY_POINTS.iter().enumerate() {
-            pass.set_pipeline(self.narrow_kernel.pipeline(entry_point));
-            pass.set_bind_group(0, &stage.narrow_group, &[stage.kind_offsets[kind]]);
-            pass.dispatch_workgroups_indirect(
+            recorder.bind(
+                self.narrow_kernel.pipeline(entry_point),
+                &stage.narrow_group,
+                &[stage.kind_offsets[kind]],
+            );
+            recorder.dispatch_indirect(
                 &self.state.buffer,
                 u64::from(STATE_ARGS + 3 * kind as u32) * 4,
             );
         }
-        pairs(pass, "flags", pair_groups);
-        self.scan.record(pass, &stage.places_scan);
-        pairs(pass, "compact", pair_groups);
-        pass.set_pipeline(self.narrow_kernel.pipeline("manifold"));
-        pass.set_bind_group(0, &stage.narrow_group, &[stage.kind_offsets[0]]);
-        pass.dispatch_workgroups_indirect(&self.state.buffer, u64::from(STATE_HIT_ARGS) * 4);
+        recorder.stage(Stage::Compaction);
+        pairs(recorder, "flags", pair_groups);
+        self.scan.record(recorder, &stage.places_scan);
+        pairs(recorder, "compact", pair_groups);
+        recorder.stage(Stage::Manifolds);
+        recorder.bind(
+            self.narrow_kernel.pipeline("manifold"),
+            &stage.narrow_group,
+            &[stage.kind_offsets[0]],
+        );
+        recorder.dispatch_indirect(&self.state.buffer, u64::from(STATE_HIT_ARGS) * 4);
     }
 }
 

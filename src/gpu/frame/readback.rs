@@ -5,6 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::grid::MAX_LARGE_BODIES;
+use super::stages::STAGE_TIMESTAMP_BYTES;
 use super::state::{
     STATE_CROWDED, STATE_ENTRIES, STATE_HEADER_WORDS, STATE_HITS, STATE_LARGE, STATE_PAIR_OVERFLOW,
     STATE_PAIRS,
@@ -111,43 +112,54 @@ impl GpuFrame {
             let hits = self.hits.buffer.clone();
             let manifolds = self.manifolds.buffer.clone();
             let room = (self.pair_capacity, self.entry_capacity);
+            let mut regions = vec![
+                (&state, 0, header_bytes),
+                (&hits, 0, u64::from(expected) * 16),
+                (&manifolds, 0, u64::from(expected) * MANIFOLD_BYTES),
+            ];
+            // The stages' timestamps, last, when they are timed.
+            let clock = self
+                .stage_clock
+                .as_ref()
+                .map(|clock| clock.resolved.clone());
+            if let Some(resolved) = &clock {
+                regions.push((resolved, 0, STAGE_TIMESTAMP_BYTES));
+            }
+            let mut stamps = Vec::new();
             // The counters, and when they show a frame that fit and hits
             // that fit the copy, the hits handed over in place.
-            let (words, early) = self.map_regions(
-                encoder,
-                &[
-                    (&state, 0, header_bytes),
-                    (&hits, 0, u64::from(expected) * 16),
-                    (&manifolds, 0, u64::from(expected) * MANIFOLD_BYTES),
-                ],
-                |bytes| {
-                    let words: Vec<u32> =
-                        bytemuck::pod_collect_to_vec(&bytes[..header_bytes as usize]);
-                    let hit_count = words[STATE_HITS as usize];
-                    let fits = words[STATE_CROWDED as usize] == 0
-                        && words[STATE_PAIR_OVERFLOW as usize] == 0
-                        && words[STATE_PAIRS as usize] <= room.0
-                        && words[STATE_ENTRIES as usize] <= room.1
-                        && words[STATE_LARGE as usize] <= MAX_LARGE_BODIES
-                        && hit_count <= expected;
-                    let at = header_bytes as usize;
-                    let manifolds_at = at + expected as usize * 16;
-                    let early = match read.take() {
-                        Some(reader) if fits => Some(read_view(
-                            words[STATE_PAIRS as usize],
-                            &bytes[at..at + hit_count as usize * 16],
-                            &bytes[manifolds_at
-                                ..manifolds_at + hit_count as usize * MANIFOLD_BYTES as usize],
-                            reader,
-                        )),
-                        unused => {
-                            read = unused;
-                            None
-                        }
-                    };
-                    (words, early)
-                },
-            )?;
+            let (words, early) = self.map_regions(encoder, &regions, |bytes| {
+                if clock.is_some() {
+                    stamps = bytes[bytes.len() - STAGE_TIMESTAMP_BYTES as usize..].to_vec();
+                }
+                let words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes[..header_bytes as usize]);
+                let hit_count = words[STATE_HITS as usize];
+                let fits = words[STATE_CROWDED as usize] == 0
+                    && words[STATE_PAIR_OVERFLOW as usize] == 0
+                    && words[STATE_PAIRS as usize] <= room.0
+                    && words[STATE_ENTRIES as usize] <= room.1
+                    && words[STATE_LARGE as usize] <= MAX_LARGE_BODIES
+                    && hit_count <= expected;
+                let at = header_bytes as usize;
+                let manifolds_at = at + expected as usize * 16;
+                let early = match read.take() {
+                    Some(reader) if fits => Some(read_view(
+                        words[STATE_PAIRS as usize],
+                        &bytes[at..at + hit_count as usize * 16],
+                        &bytes[manifolds_at
+                            ..manifolds_at + hit_count as usize * MANIFOLD_BYTES as usize],
+                        reader,
+                    )),
+                    unused => {
+                        read = unused;
+                        None
+                    }
+                };
+                (words, early)
+            })?;
+            if let Some(clock) = &self.stage_clock {
+                self.stats.stage_times = clock.times(&stamps, &self.last_stages);
+            }
             if self.check_counts(&words)? {
                 self.stats.reruns += 1;
                 continue;

@@ -9,6 +9,7 @@ use super::super::context::GpuContext;
 use super::super::error::GpuError;
 use super::kernels::{Kernel, range, storage, uniform};
 use super::params::ParamArena;
+use super::stages::Recorder;
 
 /// Elements one workgroup scans.
 pub(crate) const SCAN_BLOCK: u32 = 1024;
@@ -149,11 +150,14 @@ impl Scan {
     }
 
     /// Records `steps` into `pass`.
-    pub fn record(&self, pass: &mut wgpu::ComputePass<'_>, steps: &[ScanStep]) {
+    pub fn record(&self, recorder: &mut Recorder<'_>, steps: &[ScanStep]) {
         for step in steps {
-            pass.set_pipeline(self.kernel.pipeline(step.entry_point));
-            pass.set_bind_group(0, &step.bind_group, &[step.offset]);
-            pass.dispatch_workgroups(step.groups, 1, 1);
+            recorder.bind(
+                self.kernel.pipeline(step.entry_point),
+                &step.bind_group,
+                &[step.offset],
+            );
+            recorder.dispatch(step.groups);
         }
     }
 

@@ -10,6 +10,7 @@ use super::super::error::GpuError;
 use super::kernels::{Kernel, range, storage, uniform};
 use super::params::ParamArena;
 use super::scan::{Scan, ScanStep};
+use super::stages::Recorder;
 
 /// Records one invocation sorts a pass of.
 pub(crate) const SORT_TILE: u32 = 128;
@@ -175,20 +176,26 @@ impl RadixSort {
     /// Records `passes` into `pass`.
     pub fn record(
         &self,
-        pass: &mut wgpu::ComputePass<'_>,
+        recorder: &mut Recorder<'_>,
         scan: &Scan,
         passes: &[SortPass],
         capacity: u32,
     ) {
         let groups = Self::tiles(capacity).div_ceil(SORT_GROUP);
         for sort in passes {
-            pass.set_pipeline(self.kernel.pipeline("sort_count"));
-            pass.set_bind_group(0, &sort.bind_group, &[sort.offset]);
-            pass.dispatch_workgroups(groups, 1, 1);
-            scan.record(pass, &sort.scan);
-            pass.set_pipeline(self.kernel.pipeline("sort_scatter"));
-            pass.set_bind_group(0, &sort.bind_group, &[sort.offset]);
-            pass.dispatch_workgroups(groups, 1, 1);
+            recorder.bind(
+                self.kernel.pipeline("sort_count"),
+                &sort.bind_group,
+                &[sort.offset],
+            );
+            recorder.dispatch(groups);
+            scan.record(recorder, &sort.scan);
+            recorder.bind(
+                self.kernel.pipeline("sort_scatter"),
+                &sort.bind_group,
+                &[sort.offset],
+            );
+            recorder.dispatch(groups);
         }
     }
 

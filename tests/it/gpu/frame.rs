@@ -371,7 +371,7 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
         );
         // A second frame over the same bodies: the same output, one map,
         // no re-run.
-        let before = *frame.stats();
+        let before = frame.stats().clone();
         assert_eq!(
             frame.step().expect("second frame"),
             output,
@@ -658,4 +658,48 @@ fn assert_manifolds_close(
         assert!((g.point - c.point).length() <= tolerance, "{what}");
         assert!((g.depth - c.depth).abs() <= tolerance, "{what}");
     }
+}
+
+/// A frame counts its dispatches and, asked to, times each stage in a pass
+/// of its own: every stage once, in order, and the same hits and manifolds
+/// as a frame recorded in one pass.
+#[test]
+fn a_frame_counts_its_dispatches_and_times_its_stages() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let (shapes, bodies) = scene(921, 2000, 10.0);
+    let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+    let mut frame =
+        GpuFrame::new(context.clone(), &shapes, FrameOptions::default()).expect("frame");
+    frame.set_bodies(&shapes, &records).expect("bodies");
+    let one_pass = frame.step().expect("a frame in one pass");
+    let dispatches = frame.stats().dispatches;
+    assert!(
+        (20..200).contains(&dispatches),
+        "{dispatches} dispatches a frame"
+    );
+    assert!(frame.stats().stage_times.is_empty());
+    frame.set_stage_times(true);
+    let timed = frame.step().expect("a frame a pass a stage");
+    assert_eq!(timed, one_pass, "timing the stages changed the frame");
+    assert_eq!(frame.stats().dispatches, dispatches);
+    if context.has_timestamps() {
+        let stages: Vec<gpusat::gpu::Stage> = frame
+            .stats()
+            .stage_times
+            .iter()
+            .map(|&(stage, _)| stage)
+            .collect();
+        assert_eq!(stages, gpusat::gpu::Stage::ALL.to_vec());
+        let total: std::time::Duration = frame
+            .stats()
+            .stage_times
+            .iter()
+            .map(|&(_, time)| time)
+            .sum();
+        assert!(total > std::time::Duration::ZERO, "{:?}", frame.stats());
+    }
+    frame.set_stage_times(false);
+    assert_eq!(frame.step().expect("one pass again"), one_pass);
 }

@@ -270,4 +270,21 @@ fn the_gpu_resident_rows_carry_host_time_and_agree_on_the_hits() {
             assert!(host.is_some_and(|ns| ns > 0.0), "no host time: {row}");
         }
     }
+    // The resident frame's dispatches and, with timestamps, each stage's
+    // GPU time, in the JSON and the table.
+    let dispatches = rows[2]["dispatches"]
+        .as_u64()
+        .expect("the frame's dispatches");
+    assert!((20..200).contains(&dispatches), "{} dispatches", dispatches);
+    assert!(
+        stdout.contains(&format!("{dispatches} dispatches a frame")),
+        "{stdout}"
+    );
+    if let Some(stages) = rows[2]["stage_times_us"].as_array() {
+        let names: Vec<&str> = stages.iter().filter_map(|s| s[0].as_str()).collect();
+        assert_eq!(names.first(), Some(&"bounds"), "{stages:?}");
+        assert_eq!(names.last(), Some(&"manifolds"), "{stages:?}");
+        assert_eq!(names.len(), 9, "{stages:?}");
+    }
+    assert!(rows[0]["dispatches"].is_null(), "{}", rows[0]);
 }
