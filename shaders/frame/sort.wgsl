@@ -1,27 +1,26 @@
 // A least-significant-digit radix sort of (u32, u32) records on the GPU,
-// four bits a pass, stable. The frame sorts its candidate pairs by (a, b)
+// eight bits a pass, stable. The frame sorts its candidate pairs by (a, b)
 // with it, so their order is the CPU broadphase's whatever order the grid
 // found them in (the keys are distinct, so a sorted order is the only
 // one), and partitions pairs by kind with one pass of it.
 //
-// A tile is 128 consecutive records, and one invocation does a tile from
-// start to end, in order. Per pass, with `digit(r)` the four bits of word
-// `word` of record r from bit `shift`:
+// A tile is SORT_TILE consecutive records, and one workgroup of
+// SORT_GROUP invocations does a tile, ITEMS rounds of SORT_GROUP records.
+// Per pass, with `digit(r)` the eight bits of word `word` of record r from
+// bit `shift`:
 //
-//     sort_count:    each tile's count of each digit, into
-//                    histogram[digit * tiles + tile] (digit-major)
+//     sort_count:    the tile's count of each digit, in workgroup memory,
+//                    into histogram[digit * tiles + tile] (digit-major)
 //     (scan.wgsl: an exclusive scan of the histogram gives, for each digit
 //     and tile, where that tile's records of that digit go)
 //     sort_scatter:  each record to histogram[digit * tiles + tile] + the
 //                    number of the tile's records of its digit before it
 //
-// Walking the tile in order is what keeps a pass stable. The sixteen
-// counts are 8-bit counters packed in a vec4<u32> (a tile's count is at
-// most 128), so no invocation indexes an array of its own (slow on
-// lavapipe), and there is no workgroup barrier: a first version ranked a
-// tile of 256 with a workgroup scan, and its 16 barriers per tile made the
-// scatter cost 16 ms a pass on 200,000 records on lavapipe.
-// Records past `count` take no part.
+// The scatter keeps a pass stable: round by round, each invocation counts
+// the round's earlier records of its digit (a loop over the round's digits
+// in workgroup memory, which every invocation reads in step), and the
+// rounds before it are each digit's running count. Records past `count`
+// take no part, but their invocations reach every barrier.
 
 struct SortParams {
     shift: u32,       // the digit's lowest bit
@@ -40,8 +39,17 @@ struct SortParams {
 @group(0) @binding(3) var<storage, read_write> histogram: array<u32>;
 @group(0) @binding(4) var<storage, read> state: array<u32>;
 
-const SORT_TILE: u32 = 128u;
-const DIGITS: u32 = 16u;
+const SORT_GROUP: u32 = 256u;
+const ITEMS: u32 = 8u;
+const SORT_TILE: u32 = 2048u; // SORT_GROUP * ITEMS
+const DIGITS: u32 = 256u;
+// A record that takes no part: no digit equals it.
+const NO_DIGIT: u32 = 0xffffffffu;
+
+var<workgroup> digit_count: array<atomic<u32>, 256>;
+var<workgroup> round_count: array<atomic<u32>, 256>;
+var<workgroup> running: array<u32, 256>;
+var<workgroup> round_digits: array<u32, 256>;
 
 fn record_count() -> u32 {
     return min(state[sort.count_index], sort.capacity);
@@ -52,52 +60,60 @@ fn digit_of(record: vec2<u32>) -> u32 {
     return (word >> sort.shift) & (DIGITS - 1u);
 }
 
-// Count `digit` in the packed counters.
-fn count_digit(counters: vec4<u32>, digit: u32) -> vec4<u32> {
-    var counted = counters;
-    counted[digit / 4u] += 1u << (8u * (digit % 4u));
-    return counted;
-}
-
-fn counted(counters: vec4<u32>, digit: u32) -> u32 {
-    return (counters[digit / 4u] >> (8u * (digit % 4u))) & 0xffu;
-}
-
-// The records of `tile`: [first, end).
-fn tile_range(tile: u32) -> vec2<u32> {
+@compute @workgroup_size(256)
+fn sort_count(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let tile = group.x;
     let count = record_count();
-    let first = min(tile * SORT_TILE, count);
-    return vec2<u32>(first, min(first + SORT_TILE, count));
-}
-
-@compute @workgroup_size(64)
-fn sort_count(@builtin(global_invocation_id) id: vec3<u32>) {
-    let tile = id.x;
-    if tile >= sort.tiles {
-        return;
+    atomicStore(&digit_count[local], 0u);
+    workgroupBarrier();
+    let first = tile * SORT_TILE;
+    for (var item = 0u; item < ITEMS; item++) {
+        let index = first + item * SORT_GROUP + local;
+        if index < count {
+            atomicAdd(&digit_count[digit_of(records_in[index])], 1u);
+        }
     }
-    let range = tile_range(tile);
-    var counters = vec4<u32>(0u);
-    for (var index = range.x; index < range.y; index++) {
-        counters = count_digit(counters, digit_of(records_in[index]));
-    }
-    for (var digit = 0u; digit < DIGITS; digit++) {
-        histogram[digit * sort.tiles + tile] = counted(counters, digit);
+    workgroupBarrier();
+    if tile < sort.tiles {
+        histogram[local * sort.tiles + tile] = atomicLoad(&digit_count[local]);
     }
 }
 
-@compute @workgroup_size(64)
-fn sort_scatter(@builtin(global_invocation_id) id: vec3<u32>) {
-    let tile = id.x;
-    if tile >= sort.tiles {
-        return;
-    }
-    let range = tile_range(tile);
-    var counters = vec4<u32>(0u);
-    for (var index = range.x; index < range.y; index++) {
-        let record = records_in[index];
-        let digit = digit_of(record);
-        records_out[histogram[digit * sort.tiles + tile] + counted(counters, digit)] = record;
-        counters = count_digit(counters, digit);
+@compute @workgroup_size(256)
+fn sort_scatter(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let tile = min(group.x, sort.tiles - 1u);
+    let count = record_count();
+    running[local] = 0u;
+    atomicStore(&round_count[local], 0u);
+    let first = tile * SORT_TILE;
+    for (var item = 0u; item < ITEMS; item++) {
+        let index = first + item * SORT_GROUP + local;
+        var record = vec2<u32>(0u);
+        var digit = NO_DIGIT;
+        if index < count && group.x < sort.tiles {
+            record = records_in[index];
+            digit = digit_of(record);
+        }
+        round_digits[local] = digit;
+        workgroupBarrier();
+        var rank = 0u;
+        for (var earlier = 0u; earlier < local; earlier++) {
+            rank += select(0u, 1u, round_digits[earlier] == digit);
+        }
+        if digit != NO_DIGIT {
+            records_out[histogram[digit * sort.tiles + tile] + running[digit] + rank] = record;
+            atomicAdd(&round_count[digit], 1u);
+        }
+        workgroupBarrier();
+        // Invocation `local` keeps digit `local`'s running count.
+        running[local] += atomicLoad(&round_count[local]);
+        atomicStore(&round_count[local], 0u);
+        workgroupBarrier();
     }
 }

@@ -1,6 +1,7 @@
-//! The radix sort of (u32, u32) records (`shaders/frame/sort.wgsl`): four
+//! The radix sort of (u32, u32) records (`shaders/frame/sort.wgsl`): eight
 //! bits a pass, least significant first, stable, between two buffers; one
-//! invocation per tile of 128 records.
+//! workgroup of 256 invocations per tile of 2,048 records, its digit counts
+//! and ranks in workgroup memory.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -12,12 +13,13 @@ use super::params::ParamArena;
 use super::scan::{Scan, ScanStep};
 use super::stages::Recorder;
 
-/// Records one invocation sorts a pass of.
-pub(crate) const SORT_TILE: u32 = 128;
-/// Invocations per workgroup.
-const SORT_GROUP: u32 = 64;
+/// Records one workgroup sorts a pass of.
+pub(crate) const SORT_TILE: u32 = 2048;
+/// Invocations per workgroup (each does `SORT_TILE / SORT_GROUP` records a
+/// pass, a round of `SORT_GROUP` at a time).
+pub(crate) const SORT_GROUP: u32 = 256;
 /// Bits a pass sorts by.
-pub(crate) const DIGIT_BITS: u32 = 4;
+pub(crate) const DIGIT_BITS: u32 = 8;
 pub(crate) const DIGITS: u32 = 1 << DIGIT_BITS;
 
 /// The sort's source.
@@ -181,7 +183,8 @@ impl RadixSort {
         passes: &[SortPass],
         capacity: u32,
     ) {
-        let groups = Self::tiles(capacity).div_ceil(SORT_GROUP);
+        // One workgroup a tile.
+        let groups = Self::tiles(capacity);
         for sort in passes {
             recorder.bind(
                 self.kernel.pipeline("sort_count"),

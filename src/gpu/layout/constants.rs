@@ -173,6 +173,7 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         entry(scan_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
         entry(sort_kernel, "SORT_TILE", U32(sort::SORT_TILE)),
         entry(sort_kernel, "DIGITS", U32(sort::DIGITS)),
+        entry(sort_kernel, "SORT_GROUP", U32(sort::SORT_GROUP)),
     ]);
     // The state words and the texture width, in every frame kernel that
     // has them (common.wgsl).
