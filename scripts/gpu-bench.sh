@@ -6,7 +6,11 @@
 # travels with the working tree, as do the Vulkan loader's packages where
 # the machine lacks them (a folder of .deb files, unpacked here first).
 #
-#   scripts/gpu-bench.sh [--bin PATH] [--debs DIR] [--out DIR] [--quick]
+#   scripts/gpu-bench.sh [--bin PATH] [--baseline PATH] [--debs DIR] [--out DIR] [--quick]
+#
+# With --baseline, the resident frame's step runs twice more, the baseline
+# binary and then this one again (frame-baseline.csv, frame-again.csv): a
+# before/after on one machine, since machines of one kind differ.
 #
 # Every row is checked against the CPU reference before it is timed (the
 # bench and the demos' --check fail on a disagreement). It writes one CSV
@@ -19,12 +23,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 bin=target/release/gpusat
+baseline=
 debs=.gl
 out=
 quick=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
+    --baseline) baseline=$2; shift 2 ;;
     --debs) debs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --quick) quick=1; shift ;;
@@ -115,6 +121,13 @@ step bench2d-10m 90 "$bin" bench --sizes 10000000 \
 # The GPU-resident frame against the CPU frame and today's GPU frame.
 step frame 120 "$bin" bench --sizes 10000,100000,1000000 \
   --backends gpu-resident --samples $samples --time $time --csv "$out/frame.csv"
+
+if [ -n "$baseline" ]; then
+  step frame-baseline 120 "$baseline" bench --sizes 10000,100000,1000000 \
+    --backends gpu-resident --samples $samples --time $time --csv "$out/frame-baseline.csv"
+  step frame-again 120 "$bin" bench --sizes 10000,100000,1000000 \
+    --backends gpu-resident --samples $samples --time $time --csv "$out/frame-again.csv"
+fi
 
 # 3D: the small kinds at 1M pairs, the hulls above 64 vertices at 100,000
 # (their first batch also pays for compiling the large kinds' pipelines).
