@@ -167,12 +167,18 @@ impl<'e> Recorder<'e> {
         );
     }
 
-    /// The pass being recorded (a stage must have begun).
+    /// The pass being recorded: the current stage's (every recording
+    /// begins a stage before it dispatches; otherwise an untimed pass).
     fn pass(&mut self) -> &mut wgpu::ComputePass<'static> {
-        if self.pass.is_none() {
-            self.stage(Stage::Bounds);
-        }
-        self.pass.as_mut().expect("a pass was just begun")
+        let encoder = &mut *self.encoder;
+        self.pass.get_or_insert_with(|| {
+            encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("frame"),
+                    timestamp_writes: None,
+                })
+                .forget_lifetime()
+        })
     }
 
     /// Sets the pipeline and the bind group of the next dispatches.
