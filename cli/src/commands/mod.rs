@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gpusat::gpu::{AdapterChoice, GpuOptions};
+use gpusat::gpu::{AdapterChoice, AdapterSummary, GpuOptions};
 use gpusat::{BackendKind, Narrowphase, Pair, PairFilter, Scene, find_pairs};
 use gpusat_cli::CliError as Error;
 use gpusat_cli::output::write_atomically_with;
@@ -65,11 +65,7 @@ pub fn narrowphase_2d(backend: BackendArg, adapter: &str) -> Result<Narrowphase,
         GpuOptions::default(),
     )?;
     if backend == BackendArg::Auto {
-        match (narrowphase.note(), narrowphase.adapter()) {
-            (Some(note), _) => eprintln!("gpusat: {note}"),
-            (None, Some(adapter)) => eprintln!("gpusat: using the GPU: {adapter}"),
-            (None, None) => {}
-        }
+        tell_choice(narrowphase.note(), narrowphase.adapter());
     }
     Ok(narrowphase)
 }
@@ -85,13 +81,19 @@ pub fn narrowphase_3d(
         GpuOptions::default(),
     )?;
     if backend == BackendArg::Auto {
-        match (narrowphase.note(), narrowphase.adapter()) {
-            (Some(note), _) => eprintln!("gpusat: {note}"),
-            (None, Some(adapter)) => eprintln!("gpusat: using the GPU: {adapter}"),
-            (None, None) => {}
-        }
+        tell_choice(narrowphase.note(), narrowphase.adapter());
     }
     Ok(narrowphase)
+}
+
+/// Tells stderr what `auto` chose (a backend of either dimension): the note
+/// saying why it passed over the GPU, or the GPU it uses.
+fn tell_choice(note: Option<&str>, adapter: Option<&AdapterSummary>) {
+    match (note, adapter) {
+        (Some(note), _) => eprintln!("gpusat: {note}"),
+        (None, Some(adapter)) => eprintln!("gpusat: using the GPU: {adapter}"),
+        (None, None) => {}
+    }
 }
 
 /// The scene's own pairs, or the broadphase's when it lists none.
