@@ -15,7 +15,8 @@
 # Every row is checked against the CPU reference before it is timed (the
 # bench and the demos' --check fail on a disagreement). It writes one CSV
 # per measurement under docs/bench/<gpu name>/ (or --out), the logs, and
-# summary.md (with `gpusat info`: the adapter, its features, every entry
+# summary.md (with the commit: GPUSAT_GIT_REV where the copy has no
+# history; with `gpusat info`: the adapter, its features, every entry
 # point's SPIR-V size); a step that fails or runs out of its time is named
 # in the summary and the others still run. It is sized to finish in under
 # 8 minutes on a 16-core machine with a GPU; --quick runs a smaller set.
@@ -62,7 +63,7 @@ summary=$out/summary.md
   echo "# gpusat on ${gpu:-an unknown adapter}"
   echo
   echo "- date: $(date -u +%Y-%m-%d)"
-  echo "- binary: $("$bin" --version 2>/dev/null), git $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "- binary: $("$bin" --version 2>/dev/null), git ${GPUSAT_GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
   echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) threads"
   if command -v nvidia-smi >/dev/null; then
     echo "- GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)"

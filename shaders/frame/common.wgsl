@@ -10,9 +10,10 @@ const STATE_LARGE: u32 = 2u;         // bodies too large for the grid
 const STATE_CROWDED: u32 = 3u;       // a body would scan past MAX_SCAN entries
 const STATE_HITS: u32 = 4u;          // reported pairs
 const STATE_PAIR_OVERFLOW: u32 = 5u; // a pair was found past the capacity
-const STATE_KINDS: u32 = 8u;         // per kind: start, count, groups along x
+const STATE_KINDS: u32 = 8u;         // per kind: its pairs in the partition
 const STATE_ARGS: u32 = 32u;         // per kind: indirect dispatch arguments
 const STATE_HIT_ARGS: u32 = 52u;     // one invocation per hit, workgroups of 256
+const STATE_LARGE_ARGS: u32 = 56u;   // write_large: a workgroup per large body
 const STATE_LARGE_LIST: u32 = 64u;   // the large bodies
 
 // A reported pair: src/gpu/frame/narrow.rs, FrameHit.

@@ -1,6 +1,8 @@
 // The frame's broadphase on the GPU: every body's box, a hashed uniform
-// grid, and the pairs whose boxes overlap — the same set as the CPU's
-// sweep and prune (src/d2/broadphase.rs), which the tests compare.
+// grid, and the pairs whose boxes overlap — the same set in the same
+// (a, b) order as the CPU's sweep and prune (src/d2/broadphase.rs), which
+// the tests compare, with no sort: each pair has an owner, its lower body,
+// and each owner writes its own partners in order at its place.
 //
 //     bounds:      per body, its world box grown by the margin (the CPU's
 //                  body_aabb, operation for operation), its transform and
@@ -12,11 +14,27 @@
 //     scatter:     each small body into its cells' buckets, each bucket's
 //                  start counted up as it fills: afterwards bucket h holds
 //                  its end, and its start is bucket h - 1's end
-//     find_pairs:  per small body a, every body b > a in the buckets of a's
-//                  cells whose box overlaps a's, reported from the one cell
-//                  that holds the lower corner of the two boxes' overlap
-//     find_large:  per body, every large body it overlaps
-//     (sort.wgsl: the pairs into (a, b) order)
+//     count_pairs: per body a, the partners it owns: every small body b > a
+//                  in the buckets of a's cells whose box overlaps a's,
+//                  reported from the one cell that holds the lower corner
+//                  of the two boxes' overlap, and every large body b > a it
+//                  overlaps; a pair with a large body l < a is counted into
+//                  l's tally instead
+//     (scan.wgsl: the tallies into each owner's first place, in place)
+//     write_pairs: per small body a, its partners again, written from its
+//                  place on in increasing order: kept in order by insertion
+//                  as they are walked (ROUND at most), or for an owner of
+//                  more, appended and then heap-sorted in place
+//     write_large: a workgroup per large body l: every body b > l, 2,048 at
+//                  a time in order, a workgroup prefix sum placing the
+//                  partners
+//
+// Both writes also partition the pairs by kind for the narrowphase
+// (src/gpu/d2/kinds.rs): each kind has its own region of the partition
+// buffer, filled through one atomic add per kind per workgroup, and the
+// indirect dispatch arguments of the kind's entry point grow by atomic
+// maximum as it fills (order inside a kind does not matter: the
+// narrowphase writes each outcome at its pair's index).
 //
 // Exactness. A cell of a point is floor(p / cell size), monotone in p, so
 // the corner of an overlap, which lies in both boxes, lies in a cell both
@@ -55,11 +73,11 @@ struct GridParams {
     pair_capacity: u32,
     large_capacity: u32,
     skip_static: u32,    // 1: leave out pairs of two static bodies
-    _pad0: u32,
+    merge_threshold: u32, // body_class: polygons above it on both sides merge
     cell_inverse: f32,   // 1 / the cell's side
     margin: f32,
-    _pad1: u32,
-    _pad2: u32,
+    narrow_workgroup: u32, // the narrowphase's workgroup size
+    max_groups: u32,     // workgroups per dimension the device allows
 }
 
 @group(0) @binding(0) var<uniform> grid_params: GridParams;
@@ -67,12 +85,16 @@ struct GridParams {
 @group(0) @binding(2) var<storage, read> shapes: array<ShapeRecord>;
 @group(0) @binding(3) var edges: texture_2d<f32>;
 @group(0) @binding(4) var<storage, read_write> boxes: array<vec4<f32>>;
+// The buckets (bucket_mask + 1 of them), then each body's tally of the
+// pairs it owns (scanned into its first place).
 @group(0) @binding(5) var<storage, read_write> buckets: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> entries: array<u32>;
-@group(0) @binding(7) var<storage, read_write> pairs_found: array<vec2<u32>>;
+@group(0) @binding(7) var<storage, read_write> pairs: array<vec2<u32>>;
 @group(0) @binding(8) var<storage, read_write> state: array<atomic<u32>>;
 @group(0) @binding(9) var transforms_out: texture_storage_2d<rgba32float, write>;
 @group(0) @binding(10) var shapes_out: texture_storage_2d<rgba32uint, write>;
+// Each kind's pair indices, kind k's from k * pair_capacity.
+@group(0) @binding(11) var<storage, read_write> kind_pairs: array<u32>;
 
 const MAX_SPAN: i32 = 4;          // cells per axis of a small body
 const MAX_SCAN: u32 = 60000u;     // loop iterations of one invocation
@@ -182,6 +204,10 @@ fn bound_body(index: u32) {
         let slot = atomicAdd(&state[STATE_LARGE], 1u);
         if slot < grid_params.large_capacity {
             atomicStore(&state[STATE_LARGE_LIST + slot], index);
+            // write_large's indirect dispatch: a workgroup per large body.
+            atomicMax(&state[STATE_LARGE_ARGS], slot + 1u);
+            atomicMax(&state[STATE_LARGE_ARGS + 1u], 1u);
+            atomicMax(&state[STATE_LARGE_ARGS + 2u], 1u);
         }
         return;
     }
@@ -227,66 +253,133 @@ fn scatter(@builtin(global_invocation_id) id: vec3<u32>) {
     }
 }
 
-// Pairs are reported into the workgroup's own list first and reserved in
-// the frame's list with one atomic add per workgroup: an add per pair on
-// the one shared counter was most of find_pairs' time on lavapipe.
-const GROUP_PAIRS: u32 = 1024u;
-var<workgroup> group_count: atomic<u32>;
-var<workgroup> group_pairs: array<vec2<u32>, GROUP_PAIRS>;
-var<workgroup> group_base: u32;
-
-fn report(a: u32, b: u32) {
-    let slot = atomicAdd(&group_count, 1u);
-    if slot < GROUP_PAIRS {
-        group_pairs[slot] = vec2<u32>(a, b);
-        return;
-    }
-    // The workgroup's list is full: straight to the frame's.
-    let place = atomicAdd(&state[STATE_PAIRS], 1u);
-    if place < grid_params.pair_capacity {
-        pairs_found[place] = vec2<u32>(a, b);
-    } else {
-        atomicMax(&state[STATE_PAIR_OVERFLOW], 1u);
-    }
+// Where body `body`'s tally (then its first place) is in `buckets`.
+fn tally_at(body: u32) -> u32 {
+    return grid_params.bucket_mask + 1u + body;
 }
 
-fn begin_reports(local: u32) {
-    if local == 0u {
-        atomicStore(&group_count, 0u);
+// ---------------------------------------------------------------------
+// Each owner's partners: one walk over its cells' buckets and the large
+// bodies, shared by the count and the write (the same tests in the same
+// order, so the two passes agree on every pair).
+
+// Partners write_pairs keeps in order as it walks; an owner of more
+// appends them in the order found and sorts them in place.
+const ROUND: u32 = 32u;
+
+// What offer does with a partner: counts it, keeps it in order, or
+// appends it at the owner's next place.
+const COUNT: u32 = 0u;
+const KEEP: u32 = 1u;
+const APPEND: u32 = 2u;
+
+var<private> mode: u32;
+var<private> owner: u32;
+var<private> first_place: u32;       // APPEND: the owner's first place
+var<private> found: u32;             // partners walked so far
+var<private> kept: array<u32, ROUND>; // KEEP: the smallest of them, in order
+var<private> tallied: u32;           // pairs counted into large bodies' tallies
+var<private> spent: u32;             // loop iterations so far
+
+// One more loop iteration; false (and the frame flagged crowded) past
+// MAX_SCAN.
+fn spend() -> bool {
+    spent++;
+    if spent > MAX_SCAN {
+        atomicMax(&state[STATE_CROWDED], 1u);
+        return false;
     }
-    workgroupBarrier();
+    return true;
 }
 
-// Every invocation of the group calls it (barriers).
-fn flush_reports(local: u32) {
-    workgroupBarrier();
-    let count = min(atomicLoad(&group_count), GROUP_PAIRS);
-    if local == 0u {
-        let base = atomicAdd(&state[STATE_PAIRS], count);
-        // Past the capacity (the host grows the buffers), or so far past
-        // that the count wrapped: the flag tells the two apart.
-        if base + count > grid_params.pair_capacity || base + count < base {
-            atomicMax(&state[STATE_PAIR_OVERFLOW], 1u);
+// A partner b of the owner walking (b > owner).
+fn offer(b: u32) -> bool {
+    found++;
+    if mode == APPEND {
+        let place = first_place + found - 1u;
+        if place < grid_params.pair_capacity {
+            pairs[place] = vec2<u32>(owner, b);
         }
-        group_base = base;
+        return true;
     }
-    workgroupBarrier();
-    let base = group_base;
-    for (var slot = local; slot < count; slot += GROUP_SIZE) {
-        if base + slot < grid_params.pair_capacity {
-            pairs_found[base + slot] = group_pairs[slot];
+    if mode == COUNT {
+        return true;
+    }
+    // KEEP (the owner has at most ROUND): an insertion from the end.
+    var slot = min(found - 1u, ROUND - 1u);
+    while slot > 0u && kept[slot - 1u] > b {
+        if !spend() {
+            return false;
         }
+        kept[slot] = kept[slot - 1u];
+        slot--;
     }
+    kept[slot] = b;
+    return true;
 }
 
-const GROUP_SIZE: u32 = 64u;
+// The partners b of pairs[first .. first + count) into increasing order,
+// in place (a heap sort: no memory beside them, count log count steps).
+fn sort_partners(first: u32, count: u32) -> bool {
+    var start = count / 2u;
+    while start > 0u {
+        start--;
+        if !sift_down(first, start, count) {
+            return false;
+        }
+    }
+    var end = count;
+    while end > 1u {
+        end--;
+        let top = pairs[first];
+        pairs[first] = pairs[first + end];
+        pairs[first + end] = top;
+        if !sift_down(first, 0u, end) {
+            return false;
+        }
+    }
+    return true;
+}
 
-// Body a's pairs with the bodies after it in its cells.
-fn find_body_pairs(a: u32) {
+// Moves heap entry `root` of pairs[first .. first + end) down to its place
+// (the largest partner on top).
+fn sift_down(first: u32, root_at: u32, end: u32) -> bool {
+    var root = root_at;
+    loop {
+        if !spend() {
+            return false;
+        }
+        var child = 2u * root + 1u;
+        if child >= end {
+            break;
+        }
+        if child + 1u < end && pairs[first + child + 1u].y > pairs[first + child].y {
+            child++;
+        }
+        let top = pairs[first + root];
+        let below = pairs[first + child];
+        if top.y >= below.y {
+            break;
+        }
+        pairs[first + root] = below;
+        pairs[first + child] = top;
+        root = child;
+    }
+    return true;
+}
+
+// Walks body a's partners: offers those it owns (small bodies b > a from
+// its cells when a is small, large bodies b > a) in the order found, and
+// with `tally_large` counts each pair with a large body l < a into l's
+// tally. False when the walk ran out of iterations (the frame is flagged
+// crowded).
+fn walk_partners(a: u32, tally_large: bool) -> bool {
     let box_a = boxes[a];
+    if !is_finite_box(box_a) {
+        return true;
+    }
     let cells = cells_of(box_a);
     let skip_static = grid_params.skip_static == 1u && is_static(a);
-    var scanned = 0u;
     for (var y = 0; y < cells.span.y; y++) {
         for (var x = 0; x < cells.span.x; x++) {
             let cell = cells.first + vec2<i32>(x, y);
@@ -294,10 +387,8 @@ fn find_body_pairs(a: u32) {
             // are an earlier frame's (the frame runs again with room).
             let bucket = min(bucket_range(cell_hash(cell)), vec2<u32>(grid_params.entry_capacity));
             for (var k = bucket.x; k < bucket.y; k++) {
-                scanned++;
-                if scanned > MAX_SCAN {
-                    atomicMax(&state[STATE_CROWDED], 1u);
-                    return;
+                if !spend() {
+                    return false;
                 }
                 let entry = entries[k];
                 let b = entry >> 5u;
@@ -317,50 +408,269 @@ fn find_body_pairs(a: u32) {
                 if any(cell_of(max(box_a.xy, box_b.xy)) != cell) {
                     continue;
                 }
-                report(a, b);
+                if !offer(b) {
+                    return false;
+                }
             }
         }
     }
-}
-
-@compute @workgroup_size(64)
-fn find_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    begin_reports(local);
-    if id.x < grid_params.body_count {
-        find_body_pairs(id.x);
-    }
-    flush_reports(local);
-}
-
-// Body b's pairs with the large bodies.
-fn find_large_pairs(b: u32) {
     let large = min(atomicLoad(&state[STATE_LARGE]), grid_params.large_capacity);
-    if large == 0u {
-        return;
-    }
-    let box_b = boxes[b];
-    if !is_finite_box(box_b) {
-        return;
-    }
-    let b_large = cells_of(box_b).span.x == 0;
-    let skip_static = grid_params.skip_static == 1u && is_static(b);
+    let a_large = cells.span.x == 0;
     for (var k = 0u; k < large; k++) {
+        if !spend() {
+            return false;
+        }
         let l = atomicLoad(&state[STATE_LARGE_LIST + k]);
-        // Two large bodies: found once, from the higher one.
-        if l == b || (b_large && l > b) || (skip_static && is_static(l)) {
+        // Two large bodies: walked from the higher one.
+        if l == a || (a_large && l > a) || (skip_static && is_static(l)) {
             continue;
         }
-        if overlaps(boxes[l], box_b) {
-            report(min(l, b), max(l, b));
+        if !overlaps(boxes[l], box_a) {
+            continue;
+        }
+        if l > a {
+            if !offer(l) {
+                return false;
+            }
+        } else if tally_large {
+            atomicAdd(&buckets[tally_at(l)], 1u);
+            tallied++;
+        }
+    }
+    return true;
+}
+
+// Whether body a is in the grid (a finite box of at most MAX_SPAN cells a
+// side): its partners are written by write_pairs, a large body's by
+// write_large.
+fn is_small(a: u32) -> bool {
+    return cells_of(boxes[a]).span.x != 0;
+}
+
+// ---------------------------------------------------------------------
+// The partition by kind (src/gpu/d2/kinds.rs).
+
+const PAIR_KINDS: u32 = 6u;
+
+// src/gpu/d2/kinds.rs: body_class (a shape past the library is a point).
+fn body_class(body: u32) -> u32 {
+    let shape = bodies[body].shape;
+    var count = 0u;
+    if shape < grid_params.shape_count {
+        count = shapes[shape].count;
+    }
+    if count == 0u {
+        return 1u;
+    }
+    if count <= 8u {
+        return 0u;
+    }
+    if count <= 16u && grid_params.merge_threshold >= 16u {
+        return 3u;
+    }
+    return 2u;
+}
+
+// src/gpu/d2/kinds.rs: KIND_OF_CLASSES, row by row.
+const KIND_OF_CLASSES = array<u32, 16>(0u, 1u, 3u, 4u, 1u, 2u, 3u, 5u, 3u, 3u, 3u, 3u, 4u, 5u, 3u, 4u);
+
+fn pair_kind(pair: vec2<u32>) -> u32 {
+    return KIND_OF_CLASSES[body_class(pair.x) * 4u + body_class(pair.y)];
+}
+
+var<workgroup> group_kinds: array<atomic<u32>, PAIR_KINDS>;
+var<workgroup> group_kind_bases: array<u32, PAIR_KINDS>;
+
+// Every invocation of the workgroup calls it (barriers), with the pairs it
+// wrote, [first, first + count): each goes into its kind's region, the
+// workgroup reserving each kind's room with one atomic add, and the kind's
+// dispatch arguments grown to cover it.
+fn partition_pairs(local: u32, first: u32, count: u32) {
+    if local < PAIR_KINDS {
+        atomicStore(&group_kinds[local], 0u);
+    }
+    workgroupBarrier();
+    let capacity = grid_params.pair_capacity;
+    let end = min(first + count, capacity);
+    var mine = array<u32, PAIR_KINDS>();
+    for (var p = first; p < end; p++) {
+        mine[pair_kind(pairs[p])] += 1u;
+    }
+    var at = array<u32, PAIR_KINDS>();
+    for (var kind = 0u; kind < PAIR_KINDS; kind++) {
+        if mine[kind] > 0u {
+            at[kind] = atomicAdd(&group_kinds[kind], mine[kind]);
+        }
+    }
+    workgroupBarrier();
+    if local < PAIR_KINDS {
+        let total = atomicLoad(&group_kinds[local]);
+        var base = 0u;
+        if total > 0u {
+            base = atomicAdd(&state[STATE_KINDS + local], total);
+            let size = grid_params.narrow_workgroup;
+            let groups = (min(base + total, capacity) + size - 1u) / size;
+            let most = grid_params.max_groups;
+            atomicMax(&state[STATE_ARGS + 3u * local], min(groups, most));
+            atomicMax(&state[STATE_ARGS + 3u * local + 1u], (groups + most - 1u) / most);
+            atomicMax(&state[STATE_ARGS + 3u * local + 2u], 1u);
+        }
+        group_kind_bases[local] = base;
+    }
+    workgroupBarrier();
+    for (var p = first; p < end; p++) {
+        let kind = pair_kind(pairs[p]);
+        let slot = group_kind_bases[kind] + at[kind];
+        at[kind] += 1u;
+        if slot < capacity {
+            kind_pairs[kind * capacity + slot] = p;
         }
     }
 }
 
-@compute @workgroup_size(64)
-fn find_large(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    begin_reports(local);
-    if id.x < grid_params.body_count {
-        find_large_pairs(id.x);
+// ---------------------------------------------------------------------
+// The entry points.
+
+var<workgroup> group_pairs: atomic<u32>;
+
+@compute @workgroup_size(256)
+fn count_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    if local == 0u {
+        atomicStore(&group_pairs, 0u);
     }
-    flush_reports(local);
+    workgroupBarrier();
+    let a = id.x;
+    if a < grid_params.body_count {
+        mode = COUNT;
+        owner = a;
+        found = 0u;
+        tallied = 0u;
+        spent = 0u;
+        walk_partners(a, true);
+        if found > 0u {
+            atomicAdd(&buckets[tally_at(a)], found);
+        }
+        atomicAdd(&group_pairs, found + tallied);
+    }
+    workgroupBarrier();
+    if local == 0u {
+        // The frame's pair count, one atomic add per workgroup; past the
+        // capacity (the host grows the buffers) or so far past that the
+        // count wrapped, the flag tells the two apart.
+        let count = atomicLoad(&group_pairs);
+        let base = atomicAdd(&state[STATE_PAIRS], count);
+        if base + count > grid_params.pair_capacity || base + count < base {
+            atomicMax(&state[STATE_PAIR_OVERFLOW], 1u);
+        }
+    }
+}
+
+@compute @workgroup_size(256)
+fn write_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let a = id.x;
+    var first = 0u;
+    var written = 0u;
+    if a < grid_params.body_count && is_small(a) {
+        first = atomicLoad(&buckets[tally_at(a)]);
+        var end = 0u;
+        if a + 1u < grid_params.body_count {
+            end = atomicLoad(&buckets[tally_at(a + 1u)]);
+        } else {
+            end = atomicLoad(&state[STATE_PAIRS]);
+        }
+        let count = end - first;
+        owner = a;
+        found = 0u;
+        // The writes below and the partition's two loops over the pairs,
+        // counted against the invocation's iterations up front.
+        spent = 3u * count;
+        if count <= ROUND {
+            mode = KEEP;
+            if walk_partners(a, false) {
+                for (var k = 0u; k < count; k++) {
+                    if first + k < grid_params.pair_capacity {
+                        pairs[first + k] = vec2<u32>(a, kept[k]);
+                    }
+                }
+                written = count;
+            }
+        } else {
+            mode = APPEND;
+            first_place = first;
+            // Sorted only where they all fit (else the frame runs again).
+            if walk_partners(a, false) && (first + count > grid_params.pair_capacity || sort_partners(first, count)) {
+                written = count;
+            }
+        }
+    }
+    partition_pairs(local, first, written);
+}
+
+// Bodies each invocation of write_large tests a round.
+const LARGE_ITEMS: u32 = 8u;
+var<workgroup> large_sums: array<u32, 256>;
+var<workgroup> large_body: u32;
+var<workgroup> large_first: u32;
+
+@compute @workgroup_size(256)
+fn write_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    // The indirect arguments give one workgroup per listed large body.
+    if local == 0u {
+        let l = atomicLoad(&state[STATE_LARGE_LIST + group.x]);
+        large_body = l;
+        large_first = atomicLoad(&buckets[tally_at(l)]);
+    }
+    let l = workgroupUniformLoad(&large_body);
+    let first = workgroupUniformLoad(&large_first);
+    let count = grid_params.body_count;
+    let box_l = boxes[l];
+    let skip_static = grid_params.skip_static == 1u && is_static(l);
+    let span = 256u * LARGE_ITEMS;
+    if (count - l) / span > MAX_SCAN {
+        if local == 0u {
+            atomicMax(&state[STATE_CROWDED], 1u);
+        }
+        return;
+    }
+    var placed = 0u;
+    for (var start = l + 1u; start < count; start += span) {
+        // This invocation's bodies, in order: which are partners.
+        var mask = 0u;
+        var mine = 0u;
+        for (var k = 0u; k < LARGE_ITEMS; k++) {
+            let b = start + local * LARGE_ITEMS + k;
+            if b < count {
+                let box_b = boxes[b];
+                if is_finite_box(box_b) && overlaps(box_l, box_b) && !(skip_static && is_static(b)) {
+                    mask |= 1u << k;
+                    mine++;
+                }
+            }
+        }
+        // The workgroup's exclusive prefix sum of the partners.
+        large_sums[local] = mine;
+        workgroupBarrier();
+        for (var step = 1u; step < 256u; step <<= 1u) {
+            var add = 0u;
+            if local >= step {
+                add = large_sums[local - step];
+            }
+            workgroupBarrier();
+            large_sums[local] += add;
+            workgroupBarrier();
+        }
+        let before = large_sums[local] - mine;
+        let total = workgroupUniformLoad(&large_sums[255]);
+        var place = first + placed + before;
+        for (var k = 0u; k < LARGE_ITEMS; k++) {
+            if (mask & (1u << k)) != 0u {
+                if place < grid_params.pair_capacity {
+                    pairs[place] = vec2<u32>(l, start + local * LARGE_ITEMS + k);
+                }
+                place++;
+            }
+        }
+        partition_pairs(local, first + placed + before, mine);
+        placed += total;
+    }
 }

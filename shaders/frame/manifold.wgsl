@@ -33,14 +33,14 @@ const DEGENERATE_SEGMENT: f32 = 1.0e-6;
 // `inv_mul_transforms(..).p - vertex` came out a ulp off in both
 // coordinates, each operand equal to the CPU's), and WGSL has no way to
 // forbid it; a select on a uniform the compiler cannot see through (always
-// false) ends the chain at no measurable cost. Each use below is at a sum
+// false: no capacity is that large) ends the chain at no measurable cost. Each use below is at a sum
 // that the CPU rounds before adding it to something else.
 fn keep(v: f32) -> f32 {
-    return select(v, 0.0, params._pad == 0xffffffffu);
+    return select(v, 0.0, params.capacity == 0xffffffffu);
 }
 
 fn keep2(v: vec2<f32>) -> vec2<f32> {
-    return select(v, vec2<f32>(0.0), params._pad == 0xffffffffu);
+    return select(v, vec2<f32>(0.0), params.capacity == 0xffffffffu);
 }
 
 fn dot_v(a: vec2<f32>, b: vec2<f32>) -> f32 {

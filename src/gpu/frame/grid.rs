@@ -1,6 +1,6 @@
 //! The broadphase's grid: its source and parameters, the bind group of its
-//! stages (bounds, scatter, find_pairs, find_large), and how far a body
-//! reaches.
+//! stages (bounds, scatter, count_pairs, write_pairs, write_large), and how
+//! far a body reaches.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -15,13 +15,16 @@ pub const GRID_WGSL: &str = concat!(
     include_str!("../../../shaders/frame/grid.wgsl")
 );
 
-/// Invocations per workgroup of `find_pairs` and `find_large`, whose
-/// workgroups list their pairs together (`GROUP_SIZE` in `grid.wgsl`); the
-/// other stages run 256.
-pub(crate) const FIND_GROUP_SIZE: u32 = 64;
-/// The most loop iterations one invocation of the grid runs: a body whose
-/// cells hold more is an error, not a partial answer (`MAX_SCAN` in
-/// `grid.wgsl`; lavapipe silently ends an invocation's loops after 65,535).
+/// Invocations per workgroup of every grid stage.
+pub(crate) const GRID_GROUP_SIZE: u32 = 256;
+/// Partners `write_pairs` keeps in order as it walks (`ROUND` in
+/// `grid.wgsl`): an owner of more appends them and heap-sorts them in place.
+pub(crate) const ROUND: u32 = 32;
+/// The most loop iterations one invocation of the grid runs (its walk over
+/// its cells' buckets and the large bodies, the writes and the sort of its
+/// partners): a body whose cells hold more is an error, not a partial
+/// answer (`MAX_SCAN` in `grid.wgsl`; lavapipe silently ends an
+/// invocation's loops after 65,535).
 pub(crate) const MAX_SCAN: u32 = 60_000;
 /// Cells per axis a small body may span (grid.wgsl: MAX_SPAN).
 pub(crate) const MAX_SPAN: f32 = 4.0;
@@ -46,16 +49,22 @@ pub struct GridParams {
     pub large_capacity: u32,
     /// 1: leave out pairs of two static bodies.
     pub skip_static: u32,
-    /// Padding.
-    pub _pad0: u32,
+    /// Polygons with more vertices than this on both sides merge (the
+    /// pairs' kinds).
+    pub merge_threshold: u32,
     /// One over the cell's side.
     pub cell_inverse: f32,
     /// The margin boxes are grown by.
     pub margin: f32,
-    /// Padding.
-    pub _pad1: u32,
-    /// Padding to 48 bytes.
-    pub _pad2: u32,
+    /// The narrowphase's workgroup size (its dispatch arguments).
+    pub narrow_workgroup: u32,
+    /// Workgroups per dimension the device allows.
+    pub max_groups: u32,
+}
+
+/// Bytes of the partition for `capacity` pairs: a region a kind.
+pub(super) fn partition_bytes(capacity: u32) -> u64 {
+    u64::from(capacity) * 4 * super::narrow::ENTRY_POINTS.len() as u64
 }
 
 /// A body's box size at any rotation: its shape's bounding circle's
@@ -66,7 +75,7 @@ pub(super) fn reach(shapes: &ShapeSet, body: &FrameBody, margin: f32) -> f32 {
 }
 
 impl GpuFrame {
-    pub(super) fn grid_bind_group(&self, pairs: &wgpu::Buffer) -> wgpu::BindGroup {
+    pub(super) fn grid_bind_group(&self) -> wgpu::BindGroup {
         self.grid_kernel.bind(
             &self.context,
             "grid",
@@ -76,19 +85,33 @@ impl GpuFrame {
                 (2, whole(&self.shape_records)),
                 (3, wgpu::BindingResource::TextureView(&self.edges.view)),
                 (4, whole(&self.boxes)),
-                (
-                    5,
-                    range(&self.buckets.buffer, 0, u64::from(self.bucket_count) * 4),
-                ),
+                (5, range(&self.buckets.buffer, 0, self.tally_end() * 4)),
                 (6, whole(&self.entries)),
-                (7, range(pairs, 0, u64::from(self.pair_capacity) * 8)),
+                (
+                    7,
+                    range(&self.pairs.buffer, 0, u64::from(self.pair_capacity) * 8),
+                ),
                 (8, whole(&self.state)),
                 (9, wgpu::BindingResource::TextureView(&self.transforms.view)),
                 (
                     10,
                     wgpu::BindingResource::TextureView(&self.body_shapes.view),
                 ),
+                (
+                    11,
+                    range(
+                        &self.partition.buffer,
+                        0,
+                        partition_bytes(self.pair_capacity),
+                    ),
+                ),
             ],
         )
+    }
+
+    /// Words of the buckets buffer in use: the buckets, then a tally per
+    /// body (at least one, so that the tallies' binding is never empty).
+    pub(super) fn tally_end(&self) -> u64 {
+        u64::from(self.bucket_count) + u64::from(self.body_count.max(1))
     }
 }

@@ -1,6 +1,6 @@
 //! A GPU-resident frame: the bodies live in a GPU buffer, and one submission
-//! finds the candidate pairs, puts them in order and tests them, with no
-//! work per pair on the host.
+//! finds the candidate pairs in order and tests them, with no work per pair
+//! on the host.
 //!
 //! The host's part of a frame is a fixed number of commands whatever the
 //! number of bodies or pairs; everything that grows with them runs on the
@@ -13,13 +13,16 @@
 //! │                        narrowphase texels, its grid cells counted
 //! ▼ scan.wgsl              bucket counts -> bucket starts
 //! ▼ grid.wgsl  scatter     bodies into buckets
-//! │            find_pairs  small bodies against their cells' buckets
-//! │            find_large  every body against the few large ones
-//! ▼ sort.wgsl              the pairs into (a, b) order: the CPU's order
-//! ▼ pairs.wgsl classify    each pair's kind; one radix pass partitions them
-//! │            plan        each kind's range and indirect dispatch arguments
-//! ▼ narrow.wgsl + sat.wgsl the 2D kernel's entry points, by indirect dispatch
-//! ▼ pairs.wgsl flags, scan, compact: the hits in pair order and their count
+//! │            count_pairs per body, the pairs it owns (with bodies after
+//! │                        it: small ones in its cells, the few large ones)
+//! ▼ scan.wgsl              the counts -> each body's first place
+//! ▼ grid.wgsl  write_pairs per small body, its partners in increasing order
+//! │            write_large per large body, a workgroup's prefix sums
+//! │                        (both: each pair into its kind's region, the
+//! │                        kinds' indirect dispatch arguments)
+//! ▼ narrow.wgsl + sat.wgsl the 2D kernel's entry points, by indirect dispatch;
+//! │                        each pair's outcome and reported flag
+//! ▼ scan.wgsl, pairs.wgsl compact: the hits in pair order and their count
 //! ▼ manifold.wgsl          each hit's contact manifold
 //! one copy of the counters, hits and manifolds back; one map
 //! ```
@@ -37,10 +40,12 @@
 //!   broadphase's (`tests/it/gpu/frame.rs` compares them on lavapipe; a
 //!   compiler that fuses the boxes' multiply-adds could move a box by an
 //!   ulp, and a pair touching to the ulp with it).
-//! * **A radix sort by (a, b)** because atomics hand out slots in whatever
-//!   order invocations arrive: the pairs are found in a different order
-//!   every run, and sorted they are in the one order (the keys are
-//!   distinct), the CPU's.
+//! * **Pairs written by their owner, in order**, instead of appended by
+//!   atomics (which hand out slots in whatever order invocations arrive)
+//!   and sorted: a pair belongs to its lower body, a prefix sum over the
+//!   bodies' counts gives each owner its place, and each owner writes its
+//!   partners in increasing order — the CPU's `(a, b)` order with no sort
+//!   (a body walks its cells once more for every 32 partners it owns).
 //! * **Counters that keep counting past capacity**, as in the narrowphase:
 //!   an overflow is seen, the buffers grow, and the frame is run again; it
 //!   is never truncated.
@@ -55,7 +60,6 @@ mod params;
 mod plan;
 mod readback;
 pub(crate) mod scan;
-pub(crate) mod sort;
 pub(crate) mod stages;
 pub(crate) mod state;
 
@@ -73,14 +77,12 @@ use params::ParamArena;
 use plan::{NARROW_WORKGROUP, Plan};
 use readback::MANIFOLD_BYTES;
 use scan::Scan;
-use sort::RadixSort;
 use state::STATE_HEADER_WORDS;
 
 pub use grid::{GRID_WGSL, GridParams, MAX_LARGE_BODIES};
 pub use narrow::{FrameHit, FrameManifold, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams};
 pub use readback::{FrameOutput, FrameView};
 pub use scan::{SCAN_WGSL, ScanParams};
-pub use sort::{SORT_WGSL, SortParams};
 pub use stages::Stage;
 use stages::StageClock;
 pub use state::{STATE_HIT_ARGS, STATE_HITS};
@@ -113,7 +115,6 @@ pub struct GpuFrame {
     options: FrameOptions,
     grid_kernel: Kernel,
     scan: Scan,
-    sort: RadixSort,
     params: ParamArena,
     /// The shape library: records and edges (vertex, normal).
     shape_records: GrowBuffer,
@@ -125,20 +126,25 @@ pub struct GpuFrame {
     /// The body count the automatic cell size was measured for.
     cell_measured_for: Option<usize>,
     boxes: GrowBuffer,
+    /// The grid's buckets, then each body's tally of the pairs it owns
+    /// (scanned into its first place).
     buckets: GrowBuffer,
     bucket_count: u32,
     entries: GrowBuffer,
     entry_capacity: u32,
-    pairs: [GrowBuffer; 2],
+    /// The candidate pairs, in `(a, b)` order.
+    pairs: GrowBuffer,
     pair_capacity: u32,
     state: GrowBuffer,
+    /// `write_large`'s indirect arguments, copied from the state.
+    large_args: GrowBuffer,
     transforms: GrowTexture,
     body_shapes: GrowTexture,
     staging: Option<GrowBuffer>,
     texture_rows: u32,
     narrow_kernel: Kernel,
     pairs_kernel: Kernel,
-    /// Each kind's pairs (kind, pair index), after the partition pass.
+    /// Each kind's pair indices, a region of `pair_capacity` a kind.
     partition: GrowBuffer,
     /// Per pair: reported, axis, depth bits.
     outcomes: GrowBuffer,
@@ -225,8 +231,15 @@ impl GpuFrame {
                 storage(8, false),
                 storage_texture(9, float),
                 storage_texture(10, uint),
+                storage(11, false),
             ],
-            &["bounds", "scatter", "find_pairs", "find_large"],
+            &[
+                "bounds",
+                "scatter",
+                "count_pairs",
+                "write_pairs",
+                "write_large",
+            ],
             &[],
         )?;
         use wgpu::BufferUsages as U;
@@ -235,7 +248,6 @@ impl GpuFrame {
             wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING;
         let mut frame = GpuFrame {
             scan: Scan::new(&context)?,
-            sort: RadixSort::new(&context)?,
             params: ParamArena::new(&context)?,
             shape_records: GrowBuffer::new(&context, "frame shapes", U::STORAGE | U::COPY_DST, 16)?,
             edges: GrowTexture::new(&context, "frame shape edges", float, 1)?,
@@ -249,16 +261,19 @@ impl GpuFrame {
             bucket_count: 1,
             entries: GrowBuffer::new(&context, "grid entries", U::STORAGE, 16)?,
             entry_capacity: 4,
-            pairs: [
-                GrowBuffer::new(&context, "candidate pairs", U::STORAGE | U::COPY_SRC, 16)?,
-                GrowBuffer::new(&context, "candidate pairs", U::STORAGE | U::COPY_SRC, 16)?,
-            ],
+            pairs: GrowBuffer::new(&context, "candidate pairs", U::STORAGE | U::COPY_SRC, 16)?,
             pair_capacity: 2,
             state: GrowBuffer::new(
                 &context,
                 "frame state",
                 U::STORAGE | U::COPY_SRC | U::COPY_DST | U::INDIRECT,
                 (STATE_HEADER_WORDS + u64::from(MAX_LARGE_BODIES)) * 4,
+            )?,
+            large_args: GrowBuffer::new(
+                &context,
+                "frame large bodies' arguments",
+                U::INDIRECT | U::COPY_DST,
+                16,
             )?,
             transforms: GrowTexture::with_usage(
                 &context,
@@ -361,9 +376,10 @@ impl GpuFrame {
         bodies: &[FrameBody],
     ) -> Result<(), GpuError> {
         let count = bodies.len();
-        // find_pairs and find_large run 64 bodies to a workgroup.
-        let most =
-            (self.context.limits().max_compute_workgroups_per_dimension as usize * 64).min(1 << 27);
+        // The grid's stages run a body an invocation.
+        let most = (self.context.limits().max_compute_workgroups_per_dimension as usize
+            * grid::GRID_GROUP_SIZE as usize)
+            .min(1 << 27);
         if count > most {
             return Err(GpuError::InvalidOption {
                 message: format!("{count} bodies are more than a frame holds ({most})"),
@@ -384,8 +400,12 @@ impl GpuFrame {
         let buckets = (2 * count32).next_power_of_two().max(1024);
         // Each buffer grows before the size the kernels are told is set, so
         // a failure leaves the frame consistent.
-        self.buckets
-            .ensure(&context, u64::from(buckets) * 4, limit)?;
+        // The buckets, then a tally per body.
+        self.buckets.ensure(
+            &context,
+            (u64::from(buckets) + count.max(1) as u64) * 4,
+            limit,
+        )?;
         self.scan.reserve(&context, u64::from(buckets))?;
         self.bucket_count = buckets;
         let entries = self.entry_capacity.max(4 * count32 + 64);
@@ -482,11 +502,10 @@ impl GpuFrame {
             context.limits().max_storage_buffer_binding_size,
             "max_storage_buffer_binding_size",
         );
-        for pairs in &mut self.pairs {
-            pairs.ensure(&context, u64::from(capacity) * 8, limit)?;
-        }
-        self.partition
+        self.pairs
             .ensure(&context, u64::from(capacity) * 8, limit)?;
+        self.partition
+            .ensure(&context, grid::partition_bytes(capacity), limit)?;
         self.outcomes
             .ensure(&context, u64::from(capacity) * 16, limit)?;
         self.places
@@ -496,7 +515,6 @@ impl GpuFrame {
         self.manifolds
             .ensure(&context, u64::from(capacity) * MANIFOLD_BYTES, limit)?;
         self.scan.reserve(&context, u64::from(capacity))?;
-        self.sort.reserve(&context, &mut self.scan, capacity)?;
         self.pair_capacity = capacity;
         Ok(())
     }
@@ -549,12 +567,12 @@ impl GpuFrame {
             + self.boxes.size
             + self.buckets.size
             + self.entries.size
-            + self.pairs.iter().map(|pairs| pairs.size).sum::<u64>()
+            + self.pairs.size
             + self.state.size
+            + self.large_args.size
             + self.transforms.bytes()
             + self.body_shapes.bytes()
             + self.scan.bytes()
-            + self.sort.bytes()
             + self.partition.size
             + self.outcomes.size
             + self.places.size

@@ -1,7 +1,7 @@
-//! The frame's narrowphase and the stages around it: the pairs partitioned
-//! by kind (`shaders/frame/pairs.wgsl`), the 2D SAT kernel run on them by
-//! indirect dispatch (`shaders/frame/narrow.wgsl` + `shaders/d2/sat.wgsl`),
-//! and the outcomes compacted in pair order.
+//! The frame's narrowphase and the stage after it: the 2D SAT kernel run by
+//! indirect dispatch on each kind's pairs, as the broadphase partitioned
+//! them (`shaders/frame/narrow.wgsl` + `shaders/d2/sat.wgsl`), and the
+//! outcomes compacted in pair order (`shaders/frame/pairs.wgsl`).
 
 use bytemuck::{Pod, Zeroable};
 
@@ -23,7 +23,7 @@ pub const NARROW_WGSL: &str = concat!(
     include_str!("../../../shaders/frame/manifold.wgsl")
 );
 
-/// The partition and compaction's source.
+/// The compaction's source.
 pub const PAIRS_WGSL: &str = concat!(
     include_str!("../../../shaders/frame/common.wgsl"),
     "\n",
@@ -50,8 +50,8 @@ pub struct NarrowParams {
     pub merge_threshold: u32,
     /// The speculative margin.
     pub margin: f32,
-    /// Padding to 16 bytes.
-    pub _pad: u32,
+    /// Pairs a kind's region of the partition holds.
+    pub capacity: u32,
 }
 
 /// Mirror of `PairsParams` in `pairs.wgsl`.
@@ -62,17 +62,9 @@ pub struct PairsParams {
     pub count_index: u32,
     /// Pairs the buffers hold.
     pub capacity: u32,
-    /// The partition pass's histogram tiles.
-    pub tiles: u32,
-    /// Polygons with more vertices than this on both sides merge.
-    pub merge_threshold: u32,
-    /// The narrowphase's workgroup size.
-    pub workgroup_size: u32,
-    /// Workgroups per dimension the device allows.
-    pub max_groups: u32,
     /// Padding.
     pub _pad0: u32,
-    /// Padding to 32 bytes.
+    /// Padding to 16 bytes.
     pub _pad1: u32,
 }
 
@@ -152,6 +144,7 @@ pub(crate) fn narrow_kernel(context: &GpuContext, workgroup_size: u32) -> Result
             storage(4, true),
             storage(5, true),
             storage(6, false),
+            storage(7, false),
             storage(8, true),
             storage(9, true),
             storage(10, false),
@@ -177,15 +170,12 @@ pub(crate) fn pairs_kernel(context: &GpuContext) -> Result<Kernel, GpuError> {
         &[
             uniform(0, true),
             storage(1, true),
-            storage(2, false),
-            storage(3, true),
             storage(4, false),
-            storage(5, false),
-            storage(6, false),
+            storage(5, true),
+            storage(6, true),
             storage(7, false),
-            uint_texture(9),
         ],
-        &["classify", "plan", "flags", "compact"],
+        &["compact"],
         &[],
     )
 }

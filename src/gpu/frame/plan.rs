@@ -3,13 +3,14 @@
 //! the recording of the stages (one compute pass, or one a stage when they
 //! are timed).
 
-use super::grid::{FIND_GROUP_SIZE, GridParams, MAX_LARGE_BODIES};
+use super::grid::{GRID_GROUP_SIZE, GridParams, MAX_LARGE_BODIES, partition_bytes};
 use super::narrow::{self, NarrowParams, PairsParams};
 use super::readback::MANIFOLD_BYTES;
 use super::scan::ScanStep;
-use super::sort::{self, SortKey, SortPass, bits_for};
 use super::stages::{Recorder, Stage};
-use super::state::{STATE_ARGS, STATE_HEADER_WORDS, STATE_HIT_ARGS, STATE_PAIRS};
+use super::state::{
+    STATE_ARGS, STATE_HEADER_WORDS, STATE_HIT_ARGS, STATE_LARGE_ARGS, STATE_PAIRS,
+};
 use super::{GpuFrame, range, whole};
 
 /// The narrowphase's workgroup size in a frame.
@@ -17,9 +18,8 @@ pub(super) const NARROW_WORKGROUP: u32 = 64;
 
 impl GpuFrame {
     /// Records a frame into `encoder`: the broadphase, and with `narrow`
-    /// the narrowphase and the compaction. Returns which pairs buffer holds
-    /// the sorted pairs.
-    pub(super) fn record(&mut self, encoder: &mut wgpu::CommandEncoder, narrow: bool) -> usize {
+    /// the narrowphase and the compaction.
+    pub(super) fn record(&mut self, encoder: &mut wgpu::CommandEncoder, narrow: bool) {
         // The bind groups and parameters are the last frame's unless a
         // buffer, a capacity or the bodies' number changed since.
         let key = self.plan_key();
@@ -27,30 +27,21 @@ impl GpuFrame {
             self.plan = Some(self.build_plan(key));
         }
         let Some(plan) = self.plan.as_ref() else {
-            return 0;
+            return;
         };
         encoder.clear_buffer(&self.state.buffer, 0, Some(STATE_HEADER_WORDS * 4));
-        encoder.clear_buffer(
-            &self.buckets.buffer,
-            0,
-            Some(u64::from(self.bucket_count) * 4),
-        );
-        let body_groups = self.body_count.div_ceil(256);
+        // The buckets and the bodies' tallies.
+        encoder.clear_buffer(&self.buckets.buffer, 0, Some(self.tally_end() * 4));
+        let body_groups = self.body_count.div_ceil(GRID_GROUP_SIZE);
         let mut recorder = Recorder::new(encoder, self.stage_clock.as_ref());
         if body_groups > 0 {
             let grid = |recorder: &mut Recorder<'_>, entry_point| {
-                // find_pairs and find_large run FIND_GROUP_SIZE to a
-                // workgroup (their workgroup lists of pairs), the others 256.
-                let groups = match entry_point {
-                    "find_pairs" | "find_large" => self.body_count.div_ceil(FIND_GROUP_SIZE),
-                    _ => body_groups,
-                };
                 recorder.bind(
                     self.grid_kernel.pipeline(entry_point),
                     &plan.grid_group,
                     &[],
                 );
-                recorder.dispatch(groups);
+                recorder.dispatch(body_groups);
             };
             recorder.stage(Stage::Bounds);
             grid(&mut recorder, "bounds");
@@ -58,25 +49,33 @@ impl GpuFrame {
             self.scan.record(&mut recorder, &plan.bucket_scan);
             recorder.stage(Stage::Scatter);
             grid(&mut recorder, "scatter");
-            recorder.stage(Stage::FindPairs);
-            grid(&mut recorder, "find_pairs");
-            grid(&mut recorder, "find_large");
-            recorder.stage(Stage::Sort);
-            self.sort.record(
-                &mut recorder,
-                &self.scan,
-                &plan.sort_passes,
-                self.pair_capacity,
+            recorder.stage(Stage::CountPairs);
+            grid(&mut recorder, "count_pairs");
+            recorder.stage(Stage::PairOffsets);
+            self.scan.record(&mut recorder, &plan.tally_scan);
+            // write_large's arguments, a workgroup per large body (written
+            // by bounds), out of the state its pass binds read-write.
+            recorder.copy(
+                &self.state.buffer,
+                u64::from(STATE_LARGE_ARGS) * 4,
+                &self.large_args.buffer,
+                12,
             );
+            recorder.stage(Stage::WritePairs);
+            grid(&mut recorder, "write_pairs");
+            recorder.bind(
+                self.grid_kernel.pipeline("write_large"),
+                &plan.grid_group,
+                &[],
+            );
+            recorder.dispatch_indirect(&self.large_args.buffer, 0);
             if narrow {
                 self.record_narrow(&mut recorder, &plan.narrow);
             }
         }
-        let sorted = plan.sorted;
         let (ran, dispatches) = recorder.finish();
         self.last_stages = ran;
         self.stats.dispatches = dispatches;
-        sorted
     }
 
     /// What a frame's bind groups and parameters depend on.
@@ -87,8 +86,7 @@ impl GpuFrame {
             &self.boxes,
             &self.buckets,
             &self.entries,
-            &self.pairs[0],
-            &self.pairs[1],
+            &self.pairs,
             &self.state,
             &self.partition,
             &self.outcomes,
@@ -100,7 +98,6 @@ impl GpuFrame {
         .map(|buffer| buffer.buffer.clone())
         .collect();
         buffers.extend(self.scan.buffers());
-        buffers.push(self.sort.histogram_buffer().clone());
         buffers.push(self.params.buffer().clone());
         PlanKey {
             buffers,
@@ -125,6 +122,7 @@ impl GpuFrame {
     /// The bind groups and parameters of every stage, for `key`; the
     /// parameters written to the device.
     fn build_plan(&mut self, key: PlanKey) -> Plan {
+        let context = self.context.clone();
         let grid_params = GridParams {
             body_count: self.body_count,
             shape_count: self.shape_count,
@@ -133,78 +131,50 @@ impl GpuFrame {
             pair_capacity: self.pair_capacity,
             large_capacity: MAX_LARGE_BODIES,
             skip_static: u32::from(self.options.skip_static_pairs),
+            merge_threshold: crate::d2::sat::GPU_MERGE_THRESHOLD,
             cell_inverse: 1.0 / self.cell_size,
             margin: self.options.margin,
-            ..GridParams::default()
+            narrow_workgroup: NARROW_WORKGROUP,
+            max_groups: context.limits().max_compute_workgroups_per_dimension,
         };
-        let context = self.context.clone();
         self.params.clear();
         let grid_offset = self.params.push(&grid_params);
         debug_assert_eq!(grid_offset, 0);
-        let grid_group = self.grid_bind_group(&self.pairs[0].buffer);
+        let grid_group = self.grid_bind_group();
         let bucket_scan = self.scan.steps(
             &context,
             &mut self.params,
             (&self.buckets.buffer, 0),
             self.bucket_count,
         );
-        let key_bits = bits_for(self.body_count.max(2));
-        let (sort_passes, flipped) = self.sort.passes(
+        // The tallies follow the buckets (an offset the binding alignment
+        // allows: the bucket count is a power of two of at least 1,024).
+        let tally_scan = self.scan.steps(
             &context,
             &mut self.params,
-            &self.scan,
-            (&self.pairs[0].buffer, &self.pairs[1].buffer),
-            &self.state.buffer,
-            STATE_PAIRS,
-            self.pair_capacity,
-            SortKey {
-                keys: [(0, key_bits), (1, key_bits)],
-            },
+            (&self.buckets.buffer, u64::from(self.bucket_count) * 4),
+            self.body_count.max(1),
         );
-        let sorted = usize::from(flipped);
-        let narrow = self.narrow_stage(sorted);
+        let narrow = self.narrow_stage();
         self.params.upload(&context);
         Plan {
             key,
             grid_group,
             bucket_scan,
-            sort_passes,
-            sorted,
+            tally_scan,
             narrow,
         }
     }
 
-    /// The bind groups and parameters of the narrowphase stage, the sorted
-    /// pairs being in `pairs[sorted]`.
-    fn narrow_stage(&mut self, sorted: usize) -> NarrowStage {
+    /// The bind groups and parameters of the narrowphase stage.
+    fn narrow_stage(&mut self) -> NarrowStage {
         let context = self.context.clone();
         let capacity = self.pair_capacity;
-        let pairs = &self.pairs[sorted].buffer;
-        let tagged = &self.pairs[1 - sorted].buffer;
+        let pairs = &self.pairs.buffer;
         let pair_bytes = u64::from(capacity) * 8;
-        let (partition_passes, partition_flipped) = self.sort.passes(
-            &context,
-            &mut self.params,
-            &self.scan,
-            (tagged, &self.partition.buffer),
-            &self.state.buffer,
-            STATE_PAIRS,
-            capacity,
-            SortKey {
-                keys: [(0, 0), (0, sort::DIGIT_BITS)],
-            },
-        );
-        debug_assert!(
-            partition_flipped,
-            "one pass: the partition ends in its own buffer"
-        );
         let pairs_offset = self.params.push(&PairsParams {
             count_index: STATE_PAIRS,
             capacity,
-            tiles: capacity.div_ceil(sort::SORT_TILE).max(1),
-            merge_threshold: crate::d2::sat::GPU_MERGE_THRESHOLD,
-            workgroup_size: NARROW_WORKGROUP,
-            max_groups: context.limits().max_compute_workgroups_per_dimension,
             ..PairsParams::default()
         });
         let pairs_group = self.pairs_kernel.bind(
@@ -213,16 +183,10 @@ impl GpuFrame {
             &[
                 (0, self.params.binding()),
                 (1, range(pairs, 0, pair_bytes)),
-                (2, range(tagged, 0, pair_bytes)),
-                (3, self.sort.histogram_binding()),
                 (4, whole(&self.state)),
                 (5, range(&self.outcomes.buffer, 0, u64::from(capacity) * 16)),
                 (6, range(&self.places.buffer, 0, u64::from(capacity) * 4)),
                 (7, range(&self.hits.buffer, 0, u64::from(capacity) * 16)),
-                (
-                    9,
-                    wgpu::BindingResource::TextureView(&self.body_shapes.view),
-                ),
             ],
         );
         let kind_offsets: Vec<u32> = (0..narrow::ENTRY_POINTS.len() as u32)
@@ -231,7 +195,7 @@ impl GpuFrame {
                     kind,
                     merge_threshold: crate::d2::sat::GPU_MERGE_THRESHOLD,
                     margin: self.options.margin,
-                    _pad: 0,
+                    capacity,
                 })
             })
             .collect();
@@ -247,8 +211,12 @@ impl GpuFrame {
                     wgpu::BindingResource::TextureView(&self.body_shapes.view),
                 ),
                 (4, range(pairs, 0, pair_bytes)),
-                (5, range(&self.partition.buffer, 0, pair_bytes)),
+                (
+                    5,
+                    range(&self.partition.buffer, 0, partition_bytes(capacity)),
+                ),
                 (6, range(&self.outcomes.buffer, 0, u64::from(capacity) * 16)),
+                (7, range(&self.places.buffer, 0, u64::from(capacity) * 4)),
                 (8, whole(&self.state)),
                 (9, range(&self.hits.buffer, 0, u64::from(capacity) * 16)),
                 (
@@ -268,7 +236,6 @@ impl GpuFrame {
             capacity,
         );
         NarrowStage {
-            partition_passes,
             pairs_group,
             pairs_offset,
             narrow_group,
@@ -278,24 +245,6 @@ impl GpuFrame {
     }
 
     fn record_narrow(&self, recorder: &mut Recorder<'_>, stage: &NarrowStage) {
-        let pair_groups = self.pair_capacity.div_ceil(256);
-        let pairs = |recorder: &mut Recorder<'_>, entry_point, groups| {
-            recorder.bind(
-                self.pairs_kernel.pipeline(entry_point),
-                &stage.pairs_group,
-                &[stage.pairs_offset],
-            );
-            recorder.dispatch(groups);
-        };
-        recorder.stage(Stage::Partition);
-        pairs(recorder, "classify", pair_groups);
-        self.sort.record(
-            recorder,
-            &self.scan,
-            &stage.partition_passes,
-            self.pair_capacity,
-        );
-        pairs(recorder, "plan", 1);
         recorder.stage(Stage::Narrowphase);
         for (kind, entry_point) in narrow::ENTRY_POINTS.iter().enumerate() {
             recorder.bind(
@@ -309,9 +258,14 @@ impl GpuFrame {
             );
         }
         recorder.stage(Stage::Compaction);
-        pairs(recorder, "flags", pair_groups);
+        // The narrowphase wrote each pair's reported flag into its place.
         self.scan.record(recorder, &stage.places_scan);
-        pairs(recorder, "compact", pair_groups);
+        recorder.bind(
+            self.pairs_kernel.pipeline("compact"),
+            &stage.pairs_group,
+            &[stage.pairs_offset],
+        );
+        recorder.dispatch(self.pair_capacity.div_ceil(256));
         recorder.stage(Stage::Manifolds);
         recorder.bind(
             self.narrow_kernel.pipeline("manifold"),
@@ -338,15 +292,13 @@ pub(super) struct Plan {
     pub(super) key: PlanKey,
     grid_group: wgpu::BindGroup,
     bucket_scan: Vec<ScanStep>,
-    sort_passes: Vec<SortPass>,
-    /// Which pairs buffer holds the sorted pairs.
-    sorted: usize,
+    /// The bodies' tallies into their first places.
+    tally_scan: Vec<ScanStep>,
     narrow: NarrowStage,
 }
 
 /// The narrowphase stage's bindings, recorded after the broadphase.
 struct NarrowStage {
-    partition_passes: Vec<SortPass>,
     pairs_group: wgpu::BindGroup,
     pairs_offset: u32,
     narrow_group: wgpu::BindGroup,

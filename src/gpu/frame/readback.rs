@@ -41,7 +41,7 @@ pub struct FrameOutput {
 }
 
 impl GpuFrame {
-    /// Finds the frame's candidate pairs and reads them back, sorted by
+    /// Finds the frame's candidate pairs and reads them back, in
     /// `(a, b)`: the broadphase alone, for tests and for callers who want
     /// the pairs on the host. Two maps (the count, then the pairs).
     pub fn find_pairs(&mut self) -> Result<Vec<Pair>, GpuError> {
@@ -52,7 +52,7 @@ impl GpuFrame {
                     .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                         label: Some("frame broadphase"),
                     });
-            let sorted = self.record(&mut encoder, false);
+            self.record(&mut encoder, false);
             let header = self.read(encoder, &self.state.buffer.clone(), STATE_HEADER_WORDS * 4)?;
             let words: Vec<u32> = bytemuck::pod_collect_to_vec(&header);
             if self.check_counts(&words)? {
@@ -67,7 +67,7 @@ impl GpuFrame {
                     });
             let bytes = self.read(
                 encoder,
-                &self.pairs[sorted].buffer.clone(),
+                &self.pairs.buffer.clone(),
                 u64::from(count) * 8,
             )?;
             let records: Vec<[u32; 2]> = bytemuck::pod_collect_to_vec(&bytes);

@@ -17,14 +17,14 @@ pub enum Stage {
     Buckets,
     /// The bodies into their buckets.
     Scatter,
-    /// Small bodies against their cells' buckets, then every body against
-    /// the large ones.
-    FindPairs,
-    /// The pairs into `(a, b)` order.
-    Sort,
-    /// Each pair's kind, the pairs partitioned by kind, each kind's range
-    /// and dispatch arguments.
-    Partition,
+    /// Each body's pairs with the bodies after it counted: small bodies
+    /// against their cells' buckets, every body against the large ones.
+    CountPairs,
+    /// The counts scanned into each body's first place.
+    PairOffsets,
+    /// Each body's pairs written in order from its place, and partitioned
+    /// by kind for the narrowphase.
+    WritePairs,
     /// The SAT, one indirect dispatch a kind.
     Narrowphase,
     /// The reported pairs' places scanned, the hits compacted in pair order.
@@ -39,9 +39,9 @@ impl Stage {
         Stage::Bounds,
         Stage::Buckets,
         Stage::Scatter,
-        Stage::FindPairs,
-        Stage::Sort,
-        Stage::Partition,
+        Stage::CountPairs,
+        Stage::PairOffsets,
+        Stage::WritePairs,
         Stage::Narrowphase,
         Stage::Compaction,
         Stage::Manifolds,
@@ -53,9 +53,9 @@ impl Stage {
             Stage::Bounds => "bounds",
             Stage::Buckets => "buckets",
             Stage::Scatter => "scatter",
-            Stage::FindPairs => "find pairs",
-            Stage::Sort => "sort",
-            Stage::Partition => "partition",
+            Stage::CountPairs => "count pairs",
+            Stage::PairOffsets => "pair offsets",
+            Stage::WritePairs => "write pairs",
             Stage::Narrowphase => "narrowphase",
             Stage::Compaction => "compaction",
             Stage::Manifolds => "manifolds",
@@ -203,6 +203,21 @@ impl<'e> Recorder<'e> {
     pub(super) fn dispatch_indirect(&mut self, arguments: &wgpu::Buffer, offset: u64) {
         self.pass().dispatch_workgroups_indirect(arguments, offset);
         self.dispatches += 1;
+    }
+
+    /// Copies `size` bytes of `source` from `offset` to the start of
+    /// `target` between two passes (a buffer a pass binds read-write cannot
+    /// give that pass's indirect arguments).
+    pub(super) fn copy(
+        &mut self,
+        source: &wgpu::Buffer,
+        offset: u64,
+        target: &wgpu::Buffer,
+        size: u64,
+    ) {
+        self.pass = None;
+        self.encoder
+            .copy_buffer_to_buffer(source, offset, target, 0, size);
     }
 
     /// Ends the last pass and, when timing, resolves the timestamps.

@@ -18,15 +18,18 @@ pub const STATE_HITS: u32 = 4;
 /// Set when a pair was found past the pairs' capacity: with the count, it
 /// tells a grown frame from a count that wrapped around 2^32.
 pub(crate) const STATE_PAIR_OVERFLOW: u32 = 5;
-/// Per kind of pair: its first place in the partition, its count, its
-/// workgroups along x (pairs.wgsl: plan).
-#[allow(dead_code)] // used by the shaders (narrow.wgsl, pairs.wgsl)
+/// Per kind of pair: its pairs in the partition (grid.wgsl:
+/// partition_pairs).
+#[allow(dead_code)] // used by the shaders (grid.wgsl, narrow.wgsl)
 pub(crate) const STATE_KINDS: u32 = 8;
 /// Per kind of pair: its entry point's indirect dispatch arguments.
 pub(crate) const STATE_ARGS: u32 = 32;
 /// The indirect dispatch arguments of one invocation per hit, in workgroups
 /// of 256 (pairs.wgsl: compact), for a GPU consumer of the hits.
 pub const STATE_HIT_ARGS: u32 = 52;
+/// The indirect dispatch arguments of `write_large`: a workgroup per large
+/// body (grid.wgsl: bounds).
+pub(crate) const STATE_LARGE_ARGS: u32 = 56;
 pub(crate) const STATE_LARGE_LIST: u32 = 64;
 /// Words of the state buffer before the large bodies' list.
 pub(crate) const STATE_HEADER_WORDS: u64 = STATE_LARGE_LIST as u64;
@@ -39,8 +42,9 @@ impl GpuFrame {
         if words[STATE_CROWDED as usize] != 0 {
             return Err(GpuError::InvalidOption {
                 message: format!(
-                    "the broadphase grid is too crowded: a body's cells hold more than {},{:03} \
-                     bodies (cell size {}); spread the bodies out or set a smaller cell size",
+                    "the broadphase grid is too crowded: a body would take more than {},{:03} \
+                     steps to walk its cells' bodies and sort its partners (cell size {}); \
+                     spread the bodies out or set a smaller cell size",
                     MAX_SCAN / 1000,
                     MAX_SCAN % 1000,
                     self.cell_size

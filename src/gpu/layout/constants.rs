@@ -1,7 +1,7 @@
 //! Every number written both in Rust and in a kernel's WGSL, in one list
 //! that the layout tests (`tests/it/gpu/layout.rs`) hold against the
 //! shaders' text through naga: the tie rule's tolerances, the axis packing,
-//! the 3D kernel's deferral words, the frame's state words, the sort's and
+//! the 3D kernel's deferral words, the frame's state words, the scan's and
 //! the scan's tiles, the texture width. A kernel constant whose name a Rust
 //! constant also bears is either in [`shared_constants`] or in
 //! [`DIFFERENT_MEANINGS`], with why; the tests check that too. The kernels are
@@ -13,7 +13,7 @@ use super::d3::{
 use super::{TEXTURE_WIDTH_LOG2, kernels};
 use crate::core::limits::LOWEST;
 use crate::gpu::context::MAX_WORKGROUP_SIZE;
-use crate::gpu::frame::{grid, narrow, scan, sort, state};
+use crate::gpu::frame::{grid, narrow, scan, state};
 
 /// A constant's value as Rust states it.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,7 +55,7 @@ pub const DIFFERENT_MEANINGS: &[(&str, &str, &str)] = &[
         "the kernel's pair result for no hit; the readback's NOT_REPORTED marks a slot without a record",
     ),
     (
-        "frame/pairs",
+        "frame/grid",
         "PAIR_KINDS",
         "the frame's 2D kinds (its entry points, listed here under that name); the batch narrowphase's PAIR_KINDS is the most kinds of either dimension",
     ),
@@ -71,7 +71,6 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         narrow_kernel,
         pairs_kernel,
         scan_kernel,
-        sort_kernel,
     ] = kernels();
     let entry = |(kernel_name, kernel): (&'static str, &'static str), name, value| SharedConstant {
         kernel,
@@ -130,7 +129,7 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         // The frame's grid.
         entry(grid_kernel, "MAX_SPAN", I32(grid::MAX_SPAN as i32)),
         entry(grid_kernel, "MAX_SCAN", U32(grid::MAX_SCAN)),
-        entry(grid_kernel, "GROUP_SIZE", U32(grid::FIND_GROUP_SIZE)),
+        entry(grid_kernel, "ROUND", U32(grid::ROUND)),
         // The frame's narrowphase and manifolds (the 2D kernel's functions).
         entry(
             narrow_kernel,
@@ -154,12 +153,12 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         ),
         // The frame's partition by kind.
         entry(
-            pairs_kernel,
+            grid_kernel,
             "PAIR_KINDS",
             U32(narrow::ENTRY_POINTS.len() as u32),
         ),
         entry(
-            pairs_kernel,
+            grid_kernel,
             "KIND_OF_CLASSES",
             U32s(
                 crate::gpu::d2::kinds::KIND_OF_CLASSES
@@ -169,11 +168,8 @@ pub fn shared_constants() -> Vec<SharedConstant> {
                     .collect(),
             ),
         ),
-        // The frame's scan and sort.
+        // The frame's scan.
         entry(scan_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
-        entry(sort_kernel, "SORT_TILE", U32(sort::SORT_TILE)),
-        entry(sort_kernel, "DIGITS", U32(sort::DIGITS)),
-        entry(sort_kernel, "SORT_GROUP", U32(sort::SORT_GROUP)),
     ]);
     // The state words and the texture width, in every frame kernel that
     // has them (common.wgsl).
@@ -192,6 +188,7 @@ pub fn shared_constants() -> Vec<SharedConstant> {
             entry(frame, "STATE_KINDS", U32(state::STATE_KINDS)),
             entry(frame, "STATE_ARGS", U32(state::STATE_ARGS)),
             entry(frame, "STATE_HIT_ARGS", U32(state::STATE_HIT_ARGS)),
+            entry(frame, "STATE_LARGE_ARGS", U32(state::STATE_LARGE_ARGS)),
             entry(frame, "STATE_LARGE_LIST", U32(state::STATE_LARGE_LIST)),
             entry(frame, "TEXTURE_WIDTH_LOG2", U32(TEXTURE_WIDTH_LOG2)),
             entry(frame, "LOWEST", F32(LOWEST)),

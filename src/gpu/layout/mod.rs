@@ -29,7 +29,7 @@ pub mod d3;
 
 pub use super::frame::{
     GRID_WGSL, GridParams, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, SCAN_WGSL,
-    SORT_WGSL, ScanParams, SortParams,
+    ScanParams,
 };
 
 /// What every SAT kernel shares: the pairs, the compacted output, the
@@ -99,7 +99,7 @@ pub struct FrameBody {
 
 /// Every kernel the host builds: its name (the files it is made of) and
 /// its source, as the device gets it.
-pub fn kernels() -> [(&'static str, &'static str); 7] {
+pub fn kernels() -> [(&'static str, &'static str); 6] {
     [
         ("batch.wgsl + d2/sat.wgsl", d2::SAT_WGSL),
         ("batch.wgsl + d3/sat.wgsl", d3::SAT_WGSL),
@@ -107,6 +107,5 @@ pub fn kernels() -> [(&'static str, &'static str); 7] {
         ("frame/narrow", NARROW_WGSL),
         ("frame/pairs", PAIRS_WGSL),
         ("frame/scan", SCAN_WGSL),
-        ("frame/sort", SORT_WGSL),
     ]
 }

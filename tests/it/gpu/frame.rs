@@ -676,7 +676,7 @@ fn a_frame_counts_its_dispatches_and_times_its_stages() {
     let one_pass = frame.step().expect("a frame in one pass");
     let dispatches = frame.stats().dispatches;
     assert!(
-        (20..200).contains(&dispatches),
+        (15..=MOST_DISPATCHES).contains(&dispatches),
         "{dispatches} dispatches a frame"
     );
     assert!(frame.stats().stage_times.is_empty());
@@ -702,4 +702,42 @@ fn a_frame_counts_its_dispatches_and_times_its_stages() {
     }
     frame.set_stage_times(false);
     assert_eq!(frame.step().expect("one pass again"), one_pass);
+}
+
+/// The most dispatches a frame records, whatever its size.
+const MOST_DISPATCHES: u32 = 30;
+
+/// A frame's dispatches do not grow with the scene: from ten bodies to
+/// 600,000 (recorded, not run: a pair capacity and a grid past 2^20
+/// elements, where every prefix sum takes its most dispatches), at most
+/// MOST_DISPATCHES; what a frame that runs counts is what it recorded.
+#[test]
+fn a_frame_records_at_most_30_dispatches_whatever_its_size() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let mut counts = Vec::new();
+    for (bodies, run) in [(10, true), (2_000, true), (600_000, false)] {
+        let (shapes, bodies) = scene(931, bodies, (bodies as f32).sqrt());
+        let mut frame = frame_over(&context, &shapes, &bodies, FrameOptions::default());
+        let mut encoder = context
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        frame.record_frame(&mut encoder);
+        drop(encoder);
+        let recorded = frame.stats().dispatches;
+        if run {
+            frame.step().expect("a frame");
+            assert_eq!(frame.stats().dispatches, recorded, "{} bodies", bodies.len());
+        }
+        assert!(
+            recorded <= MOST_DISPATCHES,
+            "{} bodies: {recorded} dispatches a frame, more than {MOST_DISPATCHES}",
+            bodies.len()
+        );
+        counts.push(recorded);
+    }
+    // Only the three prefix sums grow (one dispatch up to 1,024 elements,
+    // three up to 2^20, five past it); nothing else does.
+    assert!(counts[2] - counts[0] <= 12, "{counts:?}");
 }

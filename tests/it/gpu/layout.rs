@@ -8,7 +8,7 @@ use gpusat::gpu::layout::d2::{SAT_WGSL, ShapeTexel, TransformTexel};
 use gpusat::gpu::layout::d3::{HullRecord, SAT_WGSL as SAT3_WGSL};
 use gpusat::gpu::layout::{
     GRID_WGSL, GridParams, HitRecord, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, Params,
-    SCAN_WGSL, SORT_WGSL, ScanParams, SortParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2,
+    SCAN_WGSL, ScanParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2,
 };
 use gpusat::gpu::{FrameBody, FrameHit, FrameManifold};
 use gpusat::{EdgeRecord, Pair, ShapeRecord};
@@ -81,7 +81,6 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             &["frame/common.wgsl", "frame/pairs.wgsl"],
         ),
         ("frame/scan.wgsl", SCAN_WGSL, &["frame/scan.wgsl"]),
-        ("frame/sort.wgsl", SORT_WGSL, &["frame/sort.wgsl"]),
     ]
 }
 
@@ -357,11 +356,11 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
             pair_capacity,
             large_capacity,
             skip_static,
-            _pad0,
+            merge_threshold,
             cell_inverse,
             margin,
-            _pad1,
-            _pad2
+            narrow_workgroup,
+            max_groups
         ]
     );
 
@@ -371,7 +370,7 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         &layouter,
         "NarrowParams",
         NarrowParams,
-        [kind, merge_threshold, margin, _pad]
+        [kind, merge_threshold, margin, capacity]
     );
     assert_mirror!(
         &module,
@@ -389,16 +388,7 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         &layouter,
         "PairsParams",
         PairsParams,
-        [
-            count_index,
-            capacity,
-            tiles,
-            merge_threshold,
-            workgroup_size,
-            max_groups,
-            _pad0,
-            _pad1
-        ]
+        [count_index, capacity, _pad0, _pad1]
     );
     assert_mirror!(
         &module,
@@ -415,24 +405,6 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         "ScanParams",
         ScanParams,
         [count, _pad0, _pad1, _pad2]
-    );
-
-    let (module, layouter) = laid_out(SORT_WGSL, "frame/sort.wgsl");
-    assert_mirror!(
-        &module,
-        &layouter,
-        "SortParams",
-        SortParams,
-        [
-            shift,
-            word,
-            tiles,
-            count_index,
-            capacity,
-            _pad0,
-            _pad1,
-            _pad2
-        ]
     );
 }
 
