@@ -7,6 +7,7 @@
 # the machine lacks them (a folder of .deb files, unpacked here first).
 #
 #   scripts/gpu-bench.sh [--bin PATH] [--baseline PATH] [--debs DIR] [--out DIR] [--quick]
+#                        [--only STEP,STEP...]
 #
 # With --baseline, the resident frame's step runs twice more, the baseline
 # binary and then this one again (frame-baseline.csv, frame-again.csv): a
@@ -19,7 +20,9 @@
 # history; with `gpusat info`: the adapter, its features, every entry
 # point's SPIR-V size); a step that fails or runs out of its time is named
 # in the summary and the others still run. It is sized to finish in under
-# 8 minutes on a 16-core machine with a GPU; --quick runs a smaller set.
+# 8 minutes on a 16-core machine with a GPU; --quick runs a smaller set,
+# --only the steps named (compile, bench2d-1m, bench2d-10m, frame,
+# bench3d-small, bench3d-large, demo2d-gpu, demo2d-resident, demo3d-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +31,7 @@ baseline=
 debs=.gl
 out=
 quick=0
+only=
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
@@ -35,6 +39,7 @@ while [ $# -gt 0 ]; do
     --debs) debs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --quick) quick=1; shift ;;
+    --only) only=,$2,; shift 2 ;;
     *) echo "gpu-bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -85,6 +90,11 @@ failed=0
 step() {
   local name=$1 limit=$2; shift 2
   local t0=$(date +%s) status
+  # --only: the steps named (the baseline's frame steps go with frame).
+  case "$only" in
+    ''|*,"${name%%-baseline}",*|*,"${name%%-again}",*) ;;
+    *) return ;;
+  esac
   local left=$(( deadline - t0 ))
   if [ "$left" -lt 15 ]; then
     echo "| $name | skipped: the run's deadline | 0 |" >>"$summary"

@@ -14,17 +14,19 @@
 //     scatter:     each small body into its cells' buckets, each bucket's
 //                  start counted up as it fills: afterwards bucket h holds
 //                  its end, and its start is bucket h - 1's end
-//     count_pairs: per body a, the partners it owns: every small body b > a
-//                  in the buckets of a's cells whose box overlaps a's,
-//                  reported from the one cell that holds the lower corner
-//                  of the two boxes' overlap, and every large body b > a it
-//                  overlaps; a pair with a large body l < a is counted into
-//                  l's tally instead
+//     count_pairs: per body a (a team of 32 invocations sharing its walk),
+//                  the partners it owns: every small body b > a in the
+//                  buckets of a's cells whose box overlaps a's, reported
+//                  from the one cell that holds the lower corner of the two
+//                  boxes' overlap, and every large body b > a it overlaps;
+//                  a pair with a large body l < a is counted into l's tally
+//                  instead
 //     (scan.wgsl: the tallies into each owner's first place, in place)
-//     write_pairs: per small body a, its partners again, written from its
-//                  place on in increasing order: kept in order by insertion
-//                  as they are walked (ROUND at most), or for an owner of
-//                  more, appended and then heap-sorted in place
+//     write_pairs: per small body a (a team again), its partners walked
+//                  again into the team's list in workgroup memory, sorted
+//                  there (a bitonic network of 64) and written from a's
+//                  place on; an owner of more than 64 has one invocation
+//                  append them and heap-sort them in place
 //     write_large: a workgroup per large body l: every body b > l, 2,048 at
 //                  a time in order, a workgroup prefix sum placing the
 //                  partners
@@ -259,27 +261,33 @@ fn tally_at(body: u32) -> u32 {
 }
 
 // ---------------------------------------------------------------------
-// Each owner's partners: one walk over its cells' buckets and the large
-// bodies, shared by the count and the write (the same tests in the same
-// order, so the two passes agree on every pair).
+// Each owner's partners: a walk over its cells' buckets and the large
+// bodies, shared by the count and the write (the same tests, so the two
+// passes agree on every pair). A team of TEAM invocations walks one body,
+// each taking every TEAM-th entry of each bucket (neighbouring invocations
+// read neighbouring entries), so a body's walk is TEAM times shorter than
+// one invocation's.
 
-// Partners write_pairs keeps in order as it walks; an owner of more
-// appends them in the order found and sorts them in place.
-const ROUND: u32 = 32u;
+const TEAM: u32 = 32u;            // invocations a body
+const TEAMS: u32 = 8u;            // bodies a workgroup of 256
+const TEAM_LIST: u32 = 64u;       // partners a team sorts in workgroup memory
 
-// What offer does with a partner: counts it, keeps it in order, or
-// appends it at the owner's next place.
+// What offer does with a partner: counts it, lists it in the team's list,
+// or appends it at the owner's next place (one invocation, past TEAM_LIST).
 const COUNT: u32 = 0u;
-const KEEP: u32 = 1u;
+const LIST: u32 = 1u;
 const APPEND: u32 = 2u;
 
 var<private> mode: u32;
 var<private> owner: u32;
+var<private> team: u32;              // LIST: the invocation's team
 var<private> first_place: u32;       // APPEND: the owner's first place
-var<private> found: u32;             // partners walked so far
-var<private> kept: array<u32, ROUND>; // KEEP: the smallest of them, in order
+var<private> found: u32;             // partners this invocation walked
 var<private> tallied: u32;           // pairs counted into large bodies' tallies
 var<private> spent: u32;             // loop iterations so far
+
+var<workgroup> team_found: array<atomic<u32>, TEAMS>;
+var<workgroup> team_list: array<u32, 512>; // TEAMS * TEAM_LIST
 
 // One more loop iteration; false (and the frame flagged crowded) past
 // MAX_SCAN.
@@ -293,29 +301,121 @@ fn spend() -> bool {
 }
 
 // A partner b of the owner walking (b > owner).
-fn offer(b: u32) -> bool {
+fn offer(b: u32) {
     found++;
     if mode == APPEND {
         let place = first_place + found - 1u;
         if place < grid_params.pair_capacity {
             pairs[place] = vec2<u32>(owner, b);
         }
+    } else if mode == LIST {
+        let slot = atomicAdd(&team_found[team], 1u);
+        if slot < TEAM_LIST {
+            team_list[team * TEAM_LIST + slot] = b;
+        }
+    }
+}
+
+// Walks body a's partners, this invocation taking entries `lane`, `lane +
+// stride`, ...: offers those a owns (small bodies b > a from its cells when
+// a is small, large bodies b > a) in the order found, and with
+// `tally_large` counts each pair with a large body l < a into l's tally.
+// False when the walk ran out of iterations (the frame is flagged crowded).
+fn walk_partners(a: u32, lane: u32, stride: u32, tally_large: bool) -> bool {
+    let box_a = boxes[a];
+    if !is_finite_box(box_a) {
         return true;
     }
-    if mode == COUNT {
-        return true;
+    let cells = cells_of(box_a);
+    let skip_static = grid_params.skip_static == 1u && is_static(a);
+    for (var y = 0; y < cells.span.y; y++) {
+        for (var x = 0; x < cells.span.x; x++) {
+            let cell = cells.first + vec2<i32>(x, y);
+            // Clamped to the entries written: past an overflow the rest
+            // are an earlier frame's (the frame runs again with room).
+            let bucket = min(bucket_range(cell_hash(cell)), vec2<u32>(grid_params.entry_capacity));
+            for (var k = bucket.x + lane; k < bucket.y; k += stride) {
+                if !spend() {
+                    return false;
+                }
+                let entry = entries[k];
+                let b = entry >> 5u;
+                if b <= a || (skip_static && (entry & 16u) != 0u) {
+                    continue;
+                }
+                let box_b = boxes[b];
+                if !overlaps(box_a, box_b) {
+                    continue;
+                }
+                // The entry's own cell: another of b's cells may share the bucket.
+                let cells_b = cells_of(box_b);
+                let local = i32(entry & 15u);
+                if any(cells_b.first + vec2<i32>(local % cells_b.span.x, local / cells_b.span.x) != cell) {
+                    continue;
+                }
+                if any(cell_of(max(box_a.xy, box_b.xy)) != cell) {
+                    continue;
+                }
+                offer(b);
+            }
+        }
     }
-    // KEEP (the owner has at most ROUND): an insertion from the end.
-    var slot = min(found - 1u, ROUND - 1u);
-    while slot > 0u && kept[slot - 1u] > b {
+    let large = min(atomicLoad(&state[STATE_LARGE]), grid_params.large_capacity);
+    let a_large = cells.span.x == 0;
+    for (var k = lane; k < large; k += stride) {
         if !spend() {
             return false;
         }
-        kept[slot] = kept[slot - 1u];
-        slot--;
+        let l = atomicLoad(&state[STATE_LARGE_LIST + k]);
+        // Two large bodies: walked from the higher one.
+        if l == a || (a_large && l > a) || (skip_static && is_static(l)) {
+            continue;
+        }
+        if !overlaps(boxes[l], box_a) {
+            continue;
+        }
+        if l > a {
+            offer(l);
+        } else if tally_large {
+            atomicAdd(&buckets[tally_at(l)], 1u);
+            tallied++;
+        }
     }
-    kept[slot] = b;
     return true;
+}
+
+// Whether body a is in the grid (a finite box of at most MAX_SPAN cells a
+// side): its partners are written by write_pairs, a large body's by
+// write_large.
+fn is_small(a: u32) -> bool {
+    return cells_of(boxes[a]).span.x != 0;
+}
+
+// Every invocation of the workgroup calls it (barriers): each team's list
+// of TEAM_LIST partners (the empty places hold 0xffffffff) into increasing
+// order, a bitonic network of compare-exchanges, TEAM at a time.
+fn sort_team_lists(lane: u32) {
+    let base = team * TEAM_LIST;
+    for (var size = 2u; size <= TEAM_LIST; size <<= 1u) {
+        for (var gap = size >> 1u; gap > 0u; gap >>= 1u) {
+            workgroupBarrier();
+            // This invocation's pair: i and i + gap (or, first in each
+            // size, the mirror of i in its block: every comparison puts
+            // the smaller first).
+            let i = (lane / gap) * gap * 2u + lane % gap;
+            var j = i + gap;
+            if gap == size >> 1u {
+                j = (i / size) * size + size - 1u - i % size;
+            }
+            let low = team_list[base + i];
+            let high = team_list[base + j];
+            if low > high {
+                team_list[base + i] = high;
+                team_list[base + j] = low;
+            }
+        }
+    }
+    workgroupBarrier();
 }
 
 // The partners b of pairs[first .. first + count) into increasing order,
@@ -366,85 +466,6 @@ fn sift_down(first: u32, root_at: u32, end: u32) -> bool {
         root = child;
     }
     return true;
-}
-
-// Walks body a's partners: offers those it owns (small bodies b > a from
-// its cells when a is small, large bodies b > a) in the order found, and
-// with `tally_large` counts each pair with a large body l < a into l's
-// tally. False when the walk ran out of iterations (the frame is flagged
-// crowded).
-fn walk_partners(a: u32, tally_large: bool) -> bool {
-    let box_a = boxes[a];
-    if !is_finite_box(box_a) {
-        return true;
-    }
-    let cells = cells_of(box_a);
-    let skip_static = grid_params.skip_static == 1u && is_static(a);
-    for (var y = 0; y < cells.span.y; y++) {
-        for (var x = 0; x < cells.span.x; x++) {
-            let cell = cells.first + vec2<i32>(x, y);
-            // Clamped to the entries written: past an overflow the rest
-            // are an earlier frame's (the frame runs again with room).
-            let bucket = min(bucket_range(cell_hash(cell)), vec2<u32>(grid_params.entry_capacity));
-            for (var k = bucket.x; k < bucket.y; k++) {
-                if !spend() {
-                    return false;
-                }
-                let entry = entries[k];
-                let b = entry >> 5u;
-                if b <= a || (skip_static && (entry & 16u) != 0u) {
-                    continue;
-                }
-                let box_b = boxes[b];
-                if !overlaps(box_a, box_b) {
-                    continue;
-                }
-                // The entry's own cell: another of b's cells may share the bucket.
-                let cells_b = cells_of(box_b);
-                let local = i32(entry & 15u);
-                if any(cells_b.first + vec2<i32>(local % cells_b.span.x, local / cells_b.span.x) != cell) {
-                    continue;
-                }
-                if any(cell_of(max(box_a.xy, box_b.xy)) != cell) {
-                    continue;
-                }
-                if !offer(b) {
-                    return false;
-                }
-            }
-        }
-    }
-    let large = min(atomicLoad(&state[STATE_LARGE]), grid_params.large_capacity);
-    let a_large = cells.span.x == 0;
-    for (var k = 0u; k < large; k++) {
-        if !spend() {
-            return false;
-        }
-        let l = atomicLoad(&state[STATE_LARGE_LIST + k]);
-        // Two large bodies: walked from the higher one.
-        if l == a || (a_large && l > a) || (skip_static && is_static(l)) {
-            continue;
-        }
-        if !overlaps(boxes[l], box_a) {
-            continue;
-        }
-        if l > a {
-            if !offer(l) {
-                return false;
-            }
-        } else if tally_large {
-            atomicAdd(&buckets[tally_at(l)], 1u);
-            tallied++;
-        }
-    }
-    return true;
-}
-
-// Whether body a is in the grid (a finite box of at most MAX_SPAN cells a
-// side): its partners are written by write_pairs, a large body's by
-// write_large.
-fn is_small(a: u32) -> bool {
-    return cells_of(boxes[a]).span.x != 0;
 }
 
 // ---------------------------------------------------------------------
@@ -533,24 +554,47 @@ fn partition_pairs(local: u32, first: u32, count: u32) {
 
 var<workgroup> group_pairs: atomic<u32>;
 
+// The workgroups walk TEAMS bodies at a time, as many times as it takes
+// (the dispatch may hold fewer workgroups than the bodies need).
+fn team_rounds(groups: u32) -> u32 {
+    return (grid_params.body_count + groups * TEAMS - 1u) / (groups * TEAMS);
+}
+
 @compute @workgroup_size(256)
-fn count_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+fn count_pairs(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    team = local / TEAM;
+    let lane = local % TEAM;
     if local == 0u {
         atomicStore(&group_pairs, 0u);
     }
-    workgroupBarrier();
-    let a = id.x;
-    if a < grid_params.body_count {
-        mode = COUNT;
-        owner = a;
+    let rounds = team_rounds(groups.x);
+    for (var round = 0u; round < rounds; round++) {
+        // The last round's counts read before they are cleared.
+        workgroupBarrier();
+        if local < TEAMS {
+            atomicStore(&team_found[local], 0u);
+        }
+        workgroupBarrier();
+        let a = (round * groups.x + group.x) * TEAMS + team;
         found = 0u;
         tallied = 0u;
-        spent = 0u;
-        walk_partners(a, true);
-        if found > 0u {
-            atomicAdd(&buckets[tally_at(a)], found);
+        if a < grid_params.body_count {
+            mode = COUNT;
+            owner = a;
+            spent = 0u;
+            walk_partners(a, lane, TEAM, true);
+            atomicAdd(&team_found[team], found);
+            atomicAdd(&group_pairs, found + tallied);
         }
-        atomicAdd(&group_pairs, found + tallied);
+        workgroupBarrier();
+        let own = atomicLoad(&team_found[team]);
+        if lane == 0u && a < grid_params.body_count && own > 0u {
+            atomicAdd(&buckets[tally_at(a)], own);
+        }
     }
     workgroupBarrier();
     if local == 0u {
@@ -566,44 +610,70 @@ fn count_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invo
 }
 
 @compute @workgroup_size(256)
-fn write_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let a = id.x;
-    var first = 0u;
-    var written = 0u;
-    if a < grid_params.body_count && is_small(a) {
-        first = atomicLoad(&buckets[tally_at(a)]);
-        var end = 0u;
-        if a + 1u < grid_params.body_count {
-            end = atomicLoad(&buckets[tally_at(a + 1u)]);
-        } else {
-            end = atomicLoad(&state[STATE_PAIRS]);
+fn write_pairs(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    team = local / TEAM;
+    let lane = local % TEAM;
+    let rounds = team_rounds(groups.x);
+    for (var round = 0u; round < rounds; round++) {
+        let a = (round * groups.x + group.x) * TEAMS + team;
+        var first = 0u;
+        var count = 0u;
+        if a < grid_params.body_count && is_small(a) {
+            first = atomicLoad(&buckets[tally_at(a)]);
+            var end = 0u;
+            if a + 1u < grid_params.body_count {
+                end = atomicLoad(&buckets[tally_at(a + 1u)]);
+            } else {
+                end = atomicLoad(&state[STATE_PAIRS]);
+            }
+            count = end - first;
         }
-        let count = end - first;
-        owner = a;
-        found = 0u;
+        if local < TEAMS {
+            atomicStore(&team_found[local], 0u);
+        }
+        team_list[team * TEAM_LIST + lane] = 0xffffffffu;
+        team_list[team * TEAM_LIST + lane + TEAM] = 0xffffffffu;
+        workgroupBarrier();
         // The writes below and the partition's two loops over the pairs,
         // counted against the invocation's iterations up front.
+        // (A walk that runs out flags the frame crowded: an error, so what
+        // it leaves unwritten is never read.)
         spent = 3u * count;
-        if count <= ROUND {
-            mode = KEEP;
-            if walk_partners(a, false) {
-                for (var k = 0u; k < count; k++) {
-                    if first + k < grid_params.pair_capacity {
-                        pairs[first + k] = vec2<u32>(a, kept[k]);
-                    }
-                }
-                written = count;
-            }
-        } else {
+        owner = a;
+        found = 0u;
+        if count > 0u && count <= TEAM_LIST {
+            mode = LIST;
+            walk_partners(a, lane, TEAM, false);
+        } else if count > TEAM_LIST && lane == 0u {
+            // More than the team's list: one invocation appends them and
+            // sorts them in place (sorted only where they all fit, else the
+            // frame runs again).
             mode = APPEND;
             first_place = first;
-            // Sorted only where they all fit (else the frame runs again).
-            if walk_partners(a, false) && (first + count > grid_params.pair_capacity || sort_partners(first, count)) {
-                written = count;
+            if walk_partners(a, 0u, 1u, false) && first + count <= grid_params.pair_capacity {
+                sort_partners(first, count);
             }
         }
+        sort_team_lists(lane);
+        if count <= TEAM_LIST {
+            for (var k = lane; k < count; k += TEAM) {
+                if first + k < grid_params.pair_capacity {
+                    pairs[first + k] = vec2<u32>(a, team_list[team * TEAM_LIST + k]);
+                }
+            }
+        }
+        // Every pair written before any is partitioned (by any lane).
+        storageBarrier();
+        // Each invocation partitions its share of its team's pairs.
+        let share = (count + TEAM - 1u) / TEAM;
+        let share_first = min(lane * share, count);
+        let share_end = min(share_first + share, count);
+        partition_pairs(local, first + share_first, share_end - share_first);
     }
-    partition_pairs(local, first, written);
 }
 
 // Bodies each invocation of write_large tests a round.

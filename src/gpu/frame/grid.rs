@@ -17,9 +17,17 @@ pub const GRID_WGSL: &str = concat!(
 
 /// Invocations per workgroup of every grid stage.
 pub(crate) const GRID_GROUP_SIZE: u32 = 256;
-/// Partners `write_pairs` keeps in order as it walks (`ROUND` in
-/// `grid.wgsl`): an owner of more appends them and heap-sorts them in place.
-pub(crate) const ROUND: u32 = 32;
+/// Invocations that walk one body's cells together in `count_pairs` and
+/// `write_pairs` (`TEAM` in `grid.wgsl`).
+pub(crate) const TEAM: u32 = 32;
+/// The most workgroups `count_pairs` and `write_pairs` run (524,288
+/// invocations: about twice what an H100 holds at once); past 16,384
+/// bodies each takes several rounds of bodies.
+pub(crate) const TEAM_GROUPS_MOST: u32 = 2048;
+/// Partners a team sorts in workgroup memory (`TEAM_LIST` in `grid.wgsl`):
+/// an owner of more has one invocation append them and heap-sort them in
+/// place.
+pub(crate) const TEAM_LIST: u32 = 64;
 /// The most loop iterations one invocation of the grid runs (its walk over
 /// its cells' buckets and the large bodies, the writes and the sort of its
 /// partners): a body whose cells hold more is an error, not a partial

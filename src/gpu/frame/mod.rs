@@ -13,8 +13,9 @@
 //! │                        narrowphase texels, its grid cells counted
 //! ▼ scan.wgsl              bucket counts -> bucket starts
 //! ▼ grid.wgsl  scatter     bodies into buckets
-//! │            count_pairs per body, the pairs it owns (with bodies after
-//! │                        it: small ones in its cells, the few large ones)
+//! │            count_pairs per body (a team of 32 invocations), the pairs
+//! │                        it owns (with bodies after it: small ones in its
+//! │                        cells, the few large ones)
 //! ▼ scan.wgsl              the counts -> each body's first place
 //! ▼ grid.wgsl  write_pairs per small body, its partners in increasing order
 //! │            write_large per large body, a workgroup's prefix sums
@@ -44,8 +45,10 @@
 //!   atomics (which hand out slots in whatever order invocations arrive)
 //!   and sorted: a pair belongs to its lower body, a prefix sum over the
 //!   bodies' counts gives each owner its place, and each owner writes its
-//!   partners in increasing order — the CPU's `(a, b)` order with no sort
-//!   (a body walks its cells once more for every 32 partners it owns).
+//!   partners in increasing order — the CPU's `(a, b)` order with no sort.
+//!   A team of 32 invocations walks each body's cells (neighbouring
+//!   invocations reading neighbouring entries) and sorts its partners in
+//!   workgroup memory.
 //! * **Counters that keep counting past capacity**, as in the narrowphase:
 //!   an overflow is seen, the buffers grow, and the frame is run again; it
 //!   is never truncated.

@@ -3,14 +3,14 @@
 //! the recording of the stages (one compute pass, or one a stage when they
 //! are timed).
 
-use super::grid::{GRID_GROUP_SIZE, GridParams, MAX_LARGE_BODIES, partition_bytes};
+use super::grid::{
+    GRID_GROUP_SIZE, GridParams, MAX_LARGE_BODIES, TEAM, TEAM_GROUPS_MOST, partition_bytes,
+};
 use super::narrow::{self, NarrowParams, PairsParams};
 use super::readback::MANIFOLD_BYTES;
 use super::scan::ScanStep;
 use super::stages::{Recorder, Stage};
-use super::state::{
-    STATE_ARGS, STATE_HEADER_WORDS, STATE_HIT_ARGS, STATE_LARGE_ARGS, STATE_PAIRS,
-};
+use super::state::{STATE_ARGS, STATE_HEADER_WORDS, STATE_HIT_ARGS, STATE_LARGE_ARGS, STATE_PAIRS};
 use super::{GpuFrame, range, whole};
 
 /// The narrowphase's workgroup size in a frame.
@@ -33,6 +33,13 @@ impl GpuFrame {
         // The buckets and the bodies' tallies.
         encoder.clear_buffer(&self.buckets.buffer, 0, Some(self.tally_end() * 4));
         let body_groups = self.body_count.div_ceil(GRID_GROUP_SIZE);
+        // count_pairs and write_pairs: a team of invocations a body, at
+        // most TEAM_GROUPS_MOST workgroups (they loop over the rest).
+        let team_groups = self
+            .body_count
+            .div_ceil(GRID_GROUP_SIZE / TEAM)
+            .min(TEAM_GROUPS_MOST)
+            .min(self.context.limits().max_compute_workgroups_per_dimension);
         let mut recorder = Recorder::new(encoder, self.stage_clock.as_ref());
         if body_groups > 0 {
             let grid = |recorder: &mut Recorder<'_>, entry_point| {
@@ -41,7 +48,11 @@ impl GpuFrame {
                     &plan.grid_group,
                     &[],
                 );
-                recorder.dispatch(body_groups);
+                let groups = match entry_point {
+                    "count_pairs" | "write_pairs" => team_groups,
+                    _ => body_groups,
+                };
+                recorder.dispatch(groups);
             };
             recorder.stage(Stage::Bounds);
             grid(&mut recorder, "bounds");

@@ -65,11 +65,7 @@ impl GpuFrame {
                     .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                         label: Some("frame pairs"),
                     });
-            let bytes = self.read(
-                encoder,
-                &self.pairs.buffer.clone(),
-                u64::from(count) * 8,
-            )?;
+            let bytes = self.read(encoder, &self.pairs.buffer.clone(), u64::from(count) * 8)?;
             let records: Vec<[u32; 2]> = bytemuck::pod_collect_to_vec(&bytes);
             return Ok(records.iter().map(|&[a, b]| Pair::new(a, b)).collect());
         }

@@ -129,7 +129,13 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         // The frame's grid.
         entry(grid_kernel, "MAX_SPAN", I32(grid::MAX_SPAN as i32)),
         entry(grid_kernel, "MAX_SCAN", U32(grid::MAX_SCAN)),
-        entry(grid_kernel, "ROUND", U32(grid::ROUND)),
+        entry(grid_kernel, "TEAM", U32(grid::TEAM)),
+        entry(
+            grid_kernel,
+            "TEAMS",
+            U32(grid::GRID_GROUP_SIZE / grid::TEAM),
+        ),
+        entry(grid_kernel, "TEAM_LIST", U32(grid::TEAM_LIST)),
         // The frame's narrowphase and manifolds (the 2D kernel's functions).
         entry(
             narrow_kernel,

@@ -85,6 +85,8 @@ fn gpu_broadphase_finds_the_cpu_broadphases_pairs_in_its_order() {
         (904, 400, 2.0, 0.1, 2),
         (905, 1, 1.0, 0.0, 0),
         (906, 2, 0.1, 0.0, 2),
+        // More bodies than the teams' workgroups take in one round.
+        (907, 20_000, 110.0, 0.0, 7),
     ] {
         let (shapes, mut bodies) = scene(seed, count, half_extent);
         for (index, body) in bodies.iter_mut().enumerate() {
@@ -728,7 +730,12 @@ fn a_frame_records_at_most_30_dispatches_whatever_its_size() {
         let recorded = frame.stats().dispatches;
         if run {
             frame.step().expect("a frame");
-            assert_eq!(frame.stats().dispatches, recorded, "{} bodies", bodies.len());
+            assert_eq!(
+                frame.stats().dispatches,
+                recorded,
+                "{} bodies",
+                bodies.len()
+            );
         }
         assert!(
             recorded <= MOST_DISPATCHES,
