@@ -14,18 +14,20 @@
 //     scatter:     each small body into its cells' buckets, each bucket's
 //                  start counted up as it fills: afterwards bucket h holds
 //                  its end, and its start is bucket h - 1's end
-//     count_pairs: per body a (a team of 32 invocations sharing its walk),
-//                  the partners it owns: every small body b > a in the
+//     count_pairs: per body a (one invocation, or in a frame of few bodies
+//                  count_pairs_team: a team of 32 sharing its walk), the
+//                  partners it owns: every small body b > a in the
 //                  buckets of a's cells whose box overlaps a's, reported
 //                  from the one cell that holds the lower corner of the two
 //                  boxes' overlap, and every large body b > a it overlaps;
 //                  a pair with a large body l < a is counted into l's tally
 //                  instead
 //     (scan.wgsl: the tallies into each owner's first place, in place)
-//     write_pairs: per small body a (a team again), its partners walked
-//                  again into the team's list in workgroup memory, sorted
-//                  there (a bitonic network of 64) and written from a's
-//                  place on; an owner of more than 64 has one invocation
+//     write_pairs: per small body a, its partners walked again, kept in
+//                  order by insertion (32 at most) and written from a's
+//                  place on; write_pairs_team: walked by a team into its
+//                  list in workgroup memory and sorted there (a bitonic
+//                  network of 64); an owner of more has one invocation
 //                  append them and heap-sort them in place
 //     write_large: a workgroup per large body l: every body b > l, 2,048 at
 //                  a time in order, a workgroup prefix sum placing the
@@ -271,18 +273,22 @@ fn tally_at(body: u32) -> u32 {
 const TEAM: u32 = 32u;            // invocations a body
 const TEAMS: u32 = 8u;            // bodies a workgroup of 256
 const TEAM_LIST: u32 = 64u;       // partners a team sorts in workgroup memory
+const KEPT: u32 = 32u;            // partners one invocation keeps in order
 
 // What offer does with a partner: counts it, lists it in the team's list,
-// or appends it at the owner's next place (one invocation, past TEAM_LIST).
+// keeps it in order (one invocation a body, up to KEPT), or appends it at
+// the owner's next place (one invocation, past TEAM_LIST or KEPT).
 const COUNT: u32 = 0u;
 const LIST: u32 = 1u;
-const APPEND: u32 = 2u;
+const KEEP: u32 = 2u;
+const APPEND: u32 = 3u;
 
 var<private> mode: u32;
 var<private> owner: u32;
 var<private> team: u32;              // LIST: the invocation's team
 var<private> first_place: u32;       // APPEND: the owner's first place
 var<private> found: u32;             // partners this invocation walked
+var<private> kept: array<u32, KEPT>; // KEEP: those partners, in order
 var<private> tallied: u32;           // pairs counted into large bodies' tallies
 var<private> spent: u32;             // loop iterations so far
 
@@ -313,6 +319,17 @@ fn offer(b: u32) {
         if slot < TEAM_LIST {
             team_list[team * TEAM_LIST + slot] = b;
         }
+    } else if mode == KEEP {
+        // An insertion from the end (the count pass said at most KEPT).
+        var slot = min(found - 1u, KEPT - 1u);
+        while slot > 0u && kept[slot - 1u] > b {
+            if !spend() {
+                return;
+            }
+            kept[slot] = kept[slot - 1u];
+            slot--;
+        }
+        kept[slot] = b;
     }
 }
 
@@ -554,6 +571,29 @@ fn partition_pairs(local: u32, first: u32, count: u32) {
 
 var<workgroup> group_pairs: atomic<u32>;
 
+// The frame's pair count, one atomic add per workgroup; past the capacity
+// (the host grows the buffers) or so far past that the count wrapped, the
+// flag tells the two apart.
+fn add_group_pairs() {
+    let count = atomicLoad(&group_pairs);
+    let base = atomicAdd(&state[STATE_PAIRS], count);
+    if base + count > grid_params.pair_capacity || base + count < base {
+        atomicMax(&state[STATE_PAIR_OVERFLOW], 1u);
+    }
+}
+
+// The pairs small body a owns, its first place being `first`: up to the
+// next body's first place (the last body's: the frame's count).
+fn owned_count(a: u32, first: u32) -> u32 {
+    var end = 0u;
+    if a + 1u < grid_params.body_count {
+        end = atomicLoad(&buckets[tally_at(a + 1u)]);
+    } else {
+        end = atomicLoad(&state[STATE_PAIRS]);
+    }
+    return end - first;
+}
+
 // The workgroups walk TEAMS bodies at a time, as many times as it takes
 // (the dispatch may hold fewer workgroups than the bodies need).
 fn team_rounds(groups: u32) -> u32 {
@@ -561,7 +601,7 @@ fn team_rounds(groups: u32) -> u32 {
 }
 
 @compute @workgroup_size(256)
-fn count_pairs(
+fn count_pairs_team(
     @builtin(workgroup_id) group: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
@@ -598,19 +638,12 @@ fn count_pairs(
     }
     workgroupBarrier();
     if local == 0u {
-        // The frame's pair count, one atomic add per workgroup; past the
-        // capacity (the host grows the buffers) or so far past that the
-        // count wrapped, the flag tells the two apart.
-        let count = atomicLoad(&group_pairs);
-        let base = atomicAdd(&state[STATE_PAIRS], count);
-        if base + count > grid_params.pair_capacity || base + count < base {
-            atomicMax(&state[STATE_PAIR_OVERFLOW], 1u);
-        }
+        add_group_pairs();
     }
 }
 
 @compute @workgroup_size(256)
-fn write_pairs(
+fn write_pairs_team(
     @builtin(workgroup_id) group: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
@@ -624,13 +657,7 @@ fn write_pairs(
         var count = 0u;
         if a < grid_params.body_count && is_small(a) {
             first = atomicLoad(&buckets[tally_at(a)]);
-            var end = 0u;
-            if a + 1u < grid_params.body_count {
-                end = atomicLoad(&buckets[tally_at(a + 1u)]);
-            } else {
-                end = atomicLoad(&state[STATE_PAIRS]);
-            }
-            count = end - first;
+            count = owned_count(a, first);
         }
         if local < TEAMS {
             atomicStore(&team_found[local], 0u);
@@ -674,6 +701,68 @@ fn write_pairs(
         let share_end = min(share_first + share, count);
         partition_pairs(local, first + share_first, share_end - share_first);
     }
+}
+
+// One invocation a body: for many bodies, where the GPU is busy anyway and
+// a team's idle lanes cost more than the walk's length.
+
+@compute @workgroup_size(256)
+fn count_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    if local == 0u {
+        atomicStore(&group_pairs, 0u);
+    }
+    workgroupBarrier();
+    let a = id.x;
+    if a < grid_params.body_count {
+        mode = COUNT;
+        owner = a;
+        found = 0u;
+        tallied = 0u;
+        spent = 0u;
+        walk_partners(a, 0u, 1u, true);
+        if found > 0u {
+            atomicAdd(&buckets[tally_at(a)], found);
+        }
+        atomicAdd(&group_pairs, found + tallied);
+    }
+    workgroupBarrier();
+    if local == 0u {
+        add_group_pairs();
+    }
+}
+
+@compute @workgroup_size(256)
+fn write_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let a = id.x;
+    var first = 0u;
+    var count = 0u;
+    if a < grid_params.body_count && is_small(a) {
+        first = atomicLoad(&buckets[tally_at(a)]);
+        count = owned_count(a, first);
+        owner = a;
+        found = 0u;
+        // The writes below and the partition's two loops over the pairs,
+        // counted against the invocation's iterations up front.
+        spent = 3u * count;
+        if count <= KEPT {
+            mode = KEEP;
+            if walk_partners(a, 0u, 1u, false) {
+                for (var k = 0u; k < count; k++) {
+                    if first + k < grid_params.pair_capacity {
+                        pairs[first + k] = vec2<u32>(a, kept[k]);
+                    }
+                }
+            }
+        } else {
+            mode = APPEND;
+            first_place = first;
+            // Sorted only where they all fit (else the frame runs again).
+            if walk_partners(a, 0u, 1u, false) && first + count <= grid_params.pair_capacity {
+                sort_partners(first, count);
+            }
+        }
+    }
+    partition_pairs(local, first, count);
 }
 
 // Bodies each invocation of write_large tests a round.

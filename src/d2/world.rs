@@ -135,7 +135,7 @@ impl World {
         let options = crate::gpu::FrameOptions {
             margin: self.options.margin,
             skip_static_pairs: true,
-            cell_size: None,
+            ..crate::gpu::FrameOptions::default()
         };
         let mut frame = crate::gpu::GpuFrame::new(context, &self.shapes, options)?;
         let records: Vec<crate::gpu::FrameBody> = self

@@ -26,6 +26,9 @@ pub struct BenchOptions {
     /// Samples per cell (the median is reported).
     pub samples: usize,
     pub seed: Option<u64>,
+    /// The resident frame's `FrameOptions::team_walk_below` (its default
+    /// when `None`).
+    pub team_walk_below: Option<u32>,
 }
 
 impl Default for BenchOptions {
@@ -38,6 +41,7 @@ impl Default for BenchOptions {
             min_time: Duration::from_millis(500),
             samples: 7,
             seed: None,
+            team_walk_below: None,
         }
     }
 }
@@ -157,6 +161,7 @@ pub fn run(
                         options.seed,
                         gpu.as_deref_mut(),
                         (options.min_time, options.samples),
+                        options.team_walk_below,
                     )?);
                     continue;
                 }

@@ -98,6 +98,7 @@ pub fn frame_rows(
     seed: Option<u64>,
     gpu: Option<&mut GpuNarrowphase>,
     (min_time, samples): (std::time::Duration, usize),
+    team_walk_below: Option<u32>,
 ) -> Result<Vec<BenchRow>, Error> {
     let (shapes, bodies) = frame_scene(kind, size, seed);
     let filter = PairFilter {
@@ -139,10 +140,12 @@ pub fn frame_rows(
     })?;
     rows.push(row(&workload, "gpu-frame", count, hits.len(), today));
 
+    let defaults = FrameOptions::default();
     let options = FrameOptions {
         margin: 0.0,
         skip_static_pairs: true,
-        cell_size: None,
+        team_walk_below: team_walk_below.unwrap_or(defaults.team_walk_below),
+        ..defaults
     };
     let mut frame = GpuFrame::new(gpu.context().clone(), &shapes, options)?;
     let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();

@@ -73,6 +73,10 @@ pub struct BenchArgs {
     /// Invocations per GPU workgroup.
     #[arg(long, default_value_t = GpuOptions::default().workgroup_size)]
     pub workgroup_size: u32,
+    /// gpu-resident: below this many bodies a team of 32 invocations walks
+    /// each body's cells (default: the library's, 65,536).
+    #[arg(long)]
+    pub team_walk_below: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -210,6 +214,7 @@ fn options_2d(args: &BenchArgs) -> Result<bench::d2::BenchOptions, Error> {
         min_time: std::time::Duration::from_secs_f64(args.time),
         samples: args.samples,
         seed: args.seed,
+        team_walk_below: args.team_walk_below,
     })
 }
 

@@ -17,10 +17,14 @@ pub const GRID_WGSL: &str = concat!(
 
 /// Invocations per workgroup of every grid stage.
 pub(crate) const GRID_GROUP_SIZE: u32 = 256;
-/// Invocations that walk one body's cells together in `count_pairs` and
-/// `write_pairs` (`TEAM` in `grid.wgsl`).
+/// Invocations that walk one body's cells together in `count_pairs_team`
+/// and `write_pairs_team` (`TEAM` in `grid.wgsl`).
 pub(crate) const TEAM: u32 = 32;
-/// The most workgroups `count_pairs` and `write_pairs` run (524,288
+/// Partners one invocation of `write_pairs` keeps in order as it walks
+/// (`KEPT` in `grid.wgsl`): an owner of more appends them and heap-sorts
+/// them in place.
+pub(crate) const KEPT: u32 = 32;
+/// The most workgroups `count_pairs_team` and `write_pairs_team` run (524,288
 /// invocations: about twice what an H100 holds at once); past 16,384
 /// bodies each takes several rounds of bodies.
 pub(crate) const TEAM_GROUPS_MOST: u32 = 2048;

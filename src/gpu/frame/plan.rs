@@ -49,7 +49,7 @@ impl GpuFrame {
                     &[],
                 );
                 let groups = match entry_point {
-                    "count_pairs" | "write_pairs" => team_groups,
+                    "count_pairs_team" | "write_pairs_team" => team_groups,
                     _ => body_groups,
                 };
                 recorder.dispatch(groups);
@@ -60,8 +60,14 @@ impl GpuFrame {
             self.scan.record(&mut recorder, &plan.bucket_scan);
             recorder.stage(Stage::Scatter);
             grid(&mut recorder, "scatter");
+            let teams = self.body_count < self.options.team_walk_below;
+            let (count_pairs, write_pairs) = if teams {
+                ("count_pairs_team", "write_pairs_team")
+            } else {
+                ("count_pairs", "write_pairs")
+            };
             recorder.stage(Stage::CountPairs);
-            grid(&mut recorder, "count_pairs");
+            grid(&mut recorder, count_pairs);
             recorder.stage(Stage::PairOffsets);
             self.scan.record(&mut recorder, &plan.tally_scan);
             // write_large's arguments, a workgroup per large body (written
@@ -73,7 +79,7 @@ impl GpuFrame {
                 12,
             );
             recorder.stage(Stage::WritePairs);
-            grid(&mut recorder, "write_pairs");
+            grid(&mut recorder, write_pairs);
             recorder.bind(
                 self.grid_kernel.pipeline("write_large"),
                 &plan.grid_group,

@@ -136,6 +136,7 @@ pub fn shared_constants() -> Vec<SharedConstant> {
             U32(grid::GRID_GROUP_SIZE / grid::TEAM),
         ),
         entry(grid_kernel, "TEAM_LIST", U32(grid::TEAM_LIST)),
+        entry(grid_kernel, "KEPT", U32(grid::KEPT)),
         // The frame's narrowphase and manifolds (the 2D kernel's functions).
         entry(
             narrow_kernel,

@@ -94,25 +94,29 @@ fn gpu_broadphase_finds_the_cpu_broadphases_pairs_in_its_order() {
                 body.inv_mass = 0.0;
             }
         }
-        let options = FrameOptions {
-            margin,
-            ..FrameOptions::default()
-        };
-        let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
-        let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
-        assert_same(&format!("seed {seed}"), &gpu, &cpu);
-        if count > 100 {
-            assert!(
-                cpu.len() > count / 4,
-                "seed {seed}: only {} pairs",
-                cpu.len()
-            );
+        for team_walk_below in WALKS {
+            let options = FrameOptions {
+                margin,
+                team_walk_below,
+                ..FrameOptions::default()
+            };
+            let what = format!("seed {seed}, teams below {team_walk_below}");
+            let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+            let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+            assert_same(&what, &gpu, &cpu);
+            if count > 100 {
+                assert!(cpu.len() > count / 4, "{what}: only {} pairs", cpu.len());
+            }
+            // The same frame again.
+            let again = frame.find_pairs().expect("second run");
+            assert_same(&format!("{what}, again"), &again, &cpu);
         }
-        // The same frame again, and with static pairs kept.
-        let again = frame.find_pairs().expect("second run");
-        assert_same(&format!("seed {seed}, again"), &again, &cpu);
     }
 }
+
+/// Both walks of the bodies' cells: one invocation a body
+/// (`team_walk_below` 0), a team of 32 a body (every frame below it).
+const WALKS: [u32; 2] = [0, u32::MAX];
 
 #[test]
 fn cell_sizes_far_from_the_bodies_sizes_give_the_same_pairs() {
@@ -147,16 +151,23 @@ fn far_out_dense_and_walled_scenes_match() {
     let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
     assert_same("far out", &gpu, &cpu);
 
-    // Dense: far more pairs than the frame first has room for.
+    // Dense: far more pairs than the frame first has room for, and more
+    // partners a body than either walk sorts as it goes.
     let (shapes, bodies) = scene(922, 3000, 4.0);
-    let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
-    let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
-    assert!(
-        cpu.len() > 20 * bodies.len(),
-        "dense: only {} pairs",
-        cpu.len()
-    );
-    assert_same("dense", &gpu, &cpu);
+    for team_walk_below in WALKS {
+        let options = FrameOptions {
+            team_walk_below,
+            ..options
+        };
+        let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+        let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+        assert!(
+            cpu.len() > 20 * bodies.len(),
+            "dense: only {} pairs",
+            cpu.len()
+        );
+        assert_same(&format!("dense, teams below {team_walk_below}"), &gpu, &cpu);
+    }
 
     // A box of four static walls, each thousands of cells long, around
     // particles, with the walls last and first.
@@ -192,23 +203,30 @@ fn far_out_dense_and_walled_scenes_match() {
             particles.iter().chain(&walls).cloned().collect::<Vec<_>>(),
         ),
     ] {
-        let options = FrameOptions {
-            margin: 0.05,
-            ..FrameOptions::default()
-        };
-        let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
-        let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
-        let wall_pairs = cpu
-            .iter()
-            .filter(|p| {
-                bodies[p.a as usize].inv_mass == 0.0 || bodies[p.b as usize].inv_mass == 0.0
-            })
-            .count();
-        assert!(
-            wall_pairs > 20,
-            "{what}: only {wall_pairs} pairs with a wall"
-        );
-        assert_same(what, &gpu, &cpu);
+        for team_walk_below in WALKS {
+            let options = FrameOptions {
+                margin: 0.05,
+                team_walk_below,
+                ..FrameOptions::default()
+            };
+            let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
+            let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+            let wall_pairs = cpu
+                .iter()
+                .filter(|p| {
+                    bodies[p.a as usize].inv_mass == 0.0 || bodies[p.b as usize].inv_mass == 0.0
+                })
+                .count();
+            assert!(
+                wall_pairs > 20,
+                "{what}: only {wall_pairs} pairs with a wall"
+            );
+            assert_same(
+                &format!("{what}, teams below {team_walk_below}"),
+                &gpu,
+                &cpu,
+            );
+        }
     }
 }
 
