@@ -175,8 +175,11 @@ var<workgroup> group_entries: atomic<u32>;
 fn bound_body(index: u32) {
     let body = bodies[index];
     var record = ShapeRecord(0u, 0u, 0.0, 0.0);
-    var lo = body.position;
-    var hi = body.position;
+    // A shape past the library (a caller-written body): no box (not a
+    // number, made at run time: a constant NaN is a shader error), no pair.
+    let none = bitcast<f32>(0x7fc00000u | (grid_params.shape_count & 0u));
+    var lo = vec2<f32>(none);
+    var hi = vec2<f32>(none);
     if body.shape < grid_params.shape_count {
         record = shapes[body.shape];
         if record.count > 0u {

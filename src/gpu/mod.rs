@@ -51,7 +51,7 @@ pub use dimension::{Dimension, Planar, Spatial};
 pub use error::{GpuError, NO_ADAPTER_HELP};
 pub use frame::{
     FrameHit, FrameManifold, FrameOptions, FrameOutput, FrameStats, FrameView, GpuFrame,
-    MAX_LARGE_BODIES, STATE_HIT_ARGS, STATE_HITS, Stage,
+    MAX_LARGE_BODIES, STATE_HIT_ARGS, STATE_HITS, Stage, TEAM_WALK_BELOW,
 };
 pub use layout::FrameBody;
 pub use narrowphase::{

@@ -144,7 +144,7 @@ pub fn frame_rows(
     let options = FrameOptions {
         margin: 0.0,
         skip_static_pairs: true,
-        team_walk_below: team_walk_below.unwrap_or(defaults.team_walk_below),
+        team_walk_below,
         ..defaults
     };
     let mut frame = GpuFrame::new(gpu.context().clone(), &shapes, options)?;

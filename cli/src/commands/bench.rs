@@ -74,7 +74,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = GpuOptions::default().workgroup_size)]
     pub workgroup_size: u32,
     /// gpu-resident: below this many bodies a team of 32 invocations walks
-    /// each body's cells (default: the library's, 65,536).
+    /// each body's cells (default: the library's: 65,536 on a hardware GPU,
+    /// 0 on a software adapter).
     #[arg(long)]
     pub team_walk_below: Option<u32>,
 }

@@ -7,7 +7,7 @@ use crate::d2::shape::ShapeRecord;
 /// polygon, 3 a polygon of 9 to 16 vertices. Class 3 exists only when no
 /// pair of such polygons merges (`merge_threshold` of 16 or more); otherwise
 /// they are class 2 and go through the kernel's full dispatch.
-pub(super) fn body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
+pub(crate) fn body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
     match record.count {
         0 => 1,
         1..=8 => 0,
@@ -30,6 +30,6 @@ pub(crate) const KIND_OF_CLASSES: [[u8; 4]; 4] = [
     [4, 5, 3, 4],
 ];
 
-pub(super) fn kind_of(a: u8, b: u8) -> u8 {
+pub(crate) fn kind_of(a: u8, b: u8) -> u8 {
     KIND_OF_CLASSES[a as usize][b as usize]
 }

@@ -76,6 +76,7 @@ use super::error::GpuError;
 use super::layout::FrameBody;
 use crate::d2::body::Body;
 use crate::d2::shape::{EdgeRecord, ShapeSet};
+use crate::gpu::d2::kinds::{body_class, kind_of};
 use grid::reach;
 use kernels::{Kernel, range, storage, storage_texture, uniform};
 use params::ParamArena;
@@ -106,10 +107,15 @@ pub struct FrameOptions {
     /// cells and sorts its partners in workgroup memory (a frame of few
     /// bodies is bound by each walk's length); from it on, one invocation
     /// walks each body (a frame of many is bound by the work itself). The
-    /// pairs are the same either way. 65,536 by default (on an H100 the
-    /// teams are 5x faster at 2,500 bodies and 2x slower at 250,000).
-    pub team_walk_below: u32,
+    /// pairs are the same either way. `None`: 65,536 on a hardware GPU (on
+    /// an H100 the teams are 5x faster at 2,500 bodies and 2x slower at
+    /// 250,000), 0 on a software adapter (a CPU runs a team's barriers
+    /// slowly: lavapipe 7x slower at 2,500 bodies).
+    pub team_walk_below: Option<u32>,
 }
+
+/// [`FrameOptions::team_walk_below`] on a hardware GPU.
+pub const TEAM_WALK_BELOW: u32 = 65_536;
 
 impl Default for FrameOptions {
     fn default() -> FrameOptions {
@@ -117,7 +123,7 @@ impl Default for FrameOptions {
             margin: 0.0,
             skip_static_pairs: true,
             cell_size: None,
-            team_walk_below: 65_536,
+            team_walk_below: None,
         }
     }
 }
@@ -133,6 +139,9 @@ pub struct GpuFrame {
     shape_records: GrowBuffer,
     edges: GrowTexture,
     shape_count: u32,
+    /// The narrowphase's kinds a pair of the library's shapes can take (the
+    /// others are not dispatched).
+    kinds: Vec<usize>,
     bodies: GrowBuffer,
     body_count: u32,
     cell_size: f32,
@@ -267,6 +276,7 @@ impl GpuFrame {
             shape_records: GrowBuffer::new(&context, "frame shapes", U::STORAGE | U::COPY_DST, 16)?,
             edges: GrowTexture::new(&context, "frame shape edges", float, 1)?,
             shape_count: 0,
+            kinds: Vec::new(),
             bodies: GrowBuffer::new(&context, "frame bodies", U::STORAGE | U::COPY_DST, 16)?,
             body_count: 0,
             cell_size: 1.0,
@@ -352,6 +362,17 @@ impl GpuFrame {
         pad_to_rows(&mut edges, EdgeRecord::default());
         self.edges.write(&context, &edges);
         self.shape_count = records.len() as u32;
+        let classes: Vec<u8> = records
+            .iter()
+            .map(|record| body_class(record, crate::d2::sat::GPU_MERGE_THRESHOLD))
+            .collect();
+        self.kinds = (0..narrow::ENTRY_POINTS.len())
+            .filter(|&kind| {
+                classes
+                    .iter()
+                    .any(|&a| classes.iter().any(|&b| usize::from(kind_of(a, b)) == kind))
+            })
+            .collect();
         Ok(())
     }
 
@@ -461,7 +482,8 @@ impl GpuFrame {
     /// inverse mass finite and >= 0: an error names the first bad body),
     /// makes room ([`GpuFrame::resize_bodies`]) and writes them. A caller
     /// writing the buffer itself is not checked: a body whose box is not
-    /// finite (a position or rotation that is not) is in no pair.
+    /// finite (a position or rotation that is not) or whose shape is not in
+    /// the library is in no pair.
     pub fn set_bodies(&mut self, shapes: &ShapeSet, bodies: &[FrameBody]) -> Result<(), GpuError> {
         for (index, body) in bodies.iter().enumerate() {
             let [x, y] = body.position;

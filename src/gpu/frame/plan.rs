@@ -60,7 +60,7 @@ impl GpuFrame {
             self.scan.record(&mut recorder, &plan.bucket_scan);
             recorder.stage(Stage::Scatter);
             grid(&mut recorder, "scatter");
-            let teams = self.body_count < self.options.team_walk_below;
+            let teams = self.body_count < self.team_walk_below();
             let (count_pairs, write_pairs) = if teams {
                 ("count_pairs_team", "write_pairs_team")
             } else {
@@ -93,6 +93,18 @@ impl GpuFrame {
         let (ran, dispatches) = recorder.finish();
         self.last_stages = ran;
         self.stats.dispatches = dispatches;
+    }
+
+    /// Bodies below which teams walk the bodies' cells
+    /// ([`FrameOptions::team_walk_below`](super::FrameOptions::team_walk_below)).
+    fn team_walk_below(&self) -> u32 {
+        self.options
+            .team_walk_below
+            .unwrap_or(if self.context.is_software() {
+                0
+            } else {
+                super::TEAM_WALK_BELOW
+            })
     }
 
     /// What a frame's bind groups and parameters depend on.
@@ -263,7 +275,9 @@ impl GpuFrame {
 
     fn record_narrow(&self, recorder: &mut Recorder<'_>, stage: &NarrowStage) {
         recorder.stage(Stage::Narrowphase);
-        for (kind, entry_point) in narrow::ENTRY_POINTS.iter().enumerate() {
+        // The kinds the library's shapes can make (no pair has another).
+        for &kind in &self.kinds {
+            let entry_point = narrow::ENTRY_POINTS[kind];
             recorder.bind(
                 self.narrow_kernel.pipeline(entry_point),
                 &stage.narrow_group,

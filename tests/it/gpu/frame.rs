@@ -100,7 +100,7 @@ fn gpu_broadphase_finds_the_cpu_broadphases_pairs_in_its_order() {
                 team_walk_below,
                 ..FrameOptions::default()
             };
-            let what = format!("seed {seed}, teams below {team_walk_below}");
+            let what = format!("seed {seed}, teams below {team_walk_below:?}");
             let mut frame = GpuFrame::new(context.clone(), &shapes, options).expect("frame");
             let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
             assert_same(&what, &gpu, &cpu);
@@ -114,9 +114,10 @@ fn gpu_broadphase_finds_the_cpu_broadphases_pairs_in_its_order() {
     }
 }
 
-/// Both walks of the bodies' cells: one invocation a body
-/// (`team_walk_below` 0), a team of 32 a body (every frame below it).
-const WALKS: [u32; 2] = [0, u32::MAX];
+/// Both walks of the bodies' cells, whatever the adapter's default: one
+/// invocation a body (`team_walk_below` 0), a team of 32 a body (every
+/// frame below it).
+const WALKS: [Option<u32>; 2] = [Some(0), Some(u32::MAX)];
 
 #[test]
 fn cell_sizes_far_from_the_bodies_sizes_give_the_same_pairs() {
@@ -166,7 +167,11 @@ fn far_out_dense_and_walled_scenes_match() {
             "dense: only {} pairs",
             cpu.len()
         );
-        assert_same(&format!("dense, teams below {team_walk_below}"), &gpu, &cpu);
+        assert_same(
+            &format!("dense, teams below {team_walk_below:?}"),
+            &gpu,
+            &cpu,
+        );
     }
 
     // A box of four static walls, each thousands of cells long, around
@@ -222,7 +227,7 @@ fn far_out_dense_and_walled_scenes_match() {
                 "{what}: only {wall_pairs} pairs with a wall"
             );
             assert_same(
-                &format!("{what}, teams below {team_walk_below}"),
+                &format!("{what}, teams below {team_walk_below:?}"),
                 &gpu,
                 &cpu,
             );
@@ -617,8 +622,8 @@ fn bad_bodies_and_overfull_grids_are_errors_that_say_why() {
 }
 
 /// A caller writing the bodies buffer itself is not checked: a body whose
-/// position is not a number is in no pair, and the others' pairs are the
-/// CPU's.
+/// position is not a number, or whose shape is not in the library, is in no
+/// pair, and the others' pairs are the CPU's.
 #[test]
 fn a_body_written_as_nan_by_the_caller_is_in_no_pair() {
     let Some(context) = gpu_context() else {
@@ -632,6 +637,8 @@ fn a_body_written_as_nan_by_the_caller_is_in_no_pair() {
     for (body, value) in [(5usize, f32::NAN), (9, f32::INFINITY)] {
         records[body].position = [value, 0.0];
     }
+    // A shape past the library: in no pair either.
+    records[13].shape = 100_000;
     context
         .queue()
         .write_buffer(frame.bodies_buffer(), 0, bytemuck::cast_slice(&records));
@@ -645,7 +652,7 @@ fn a_body_written_as_nan_by_the_caller_is_in_no_pair() {
         },
     )
     .into_iter()
-    .filter(|pair| ![5, 9].contains(&pair.a) && ![5, 9].contains(&pair.b))
+    .filter(|pair| ![5, 9, 13].contains(&pair.a) && ![5, 9, 13].contains(&pair.b))
     .collect();
     assert!(expected.len() > 1000, "{} pairs", expected.len());
     assert_same("NaN and infinite bodies left out", &pairs, &expected);
@@ -654,7 +661,7 @@ fn a_body_written_as_nan_by_the_caller_is_in_no_pair() {
         output
             .hits
             .iter()
-            .all(|hit| ![5, 9].contains(&hit.a) && ![5, 9].contains(&hit.b))
+            .all(|hit| ![5, 9, 13].contains(&hit.a) && ![5, 9, 13].contains(&hit.b))
     );
 }
 
