@@ -1,16 +1,22 @@
 // Exclusive prefix sums of u32 arrays on the GPU, in place: the frame's
-// tool for turning counts into places (grid buckets into starts, radix
-// digits into destinations, reported pairs into slots). Deterministic: a
-// scan has one answer whatever the order the hardware runs its groups in.
+// tool for turning counts into places (grid buckets into starts, bodies'
+// pair counts into their first places, reported pairs into slots).
+// Deterministic: a scan has one answer whatever the order the hardware runs
+// its groups in.
 //
-// A block is 1,024 elements, 4 per invocation of a 256-invocation group:
+// A block is 8,192 elements, 32 consecutive ones per invocation of a
+// 256-invocation group (a frame's scans of up to 8,192 elements are one
+// dispatch, up to 2^26 three):
 //
-//     scan_blocks:  each block scanned on its own; its total into sums[block]
+//     scan_blocks:  each block scanned on its own: each invocation sums its
+//                   elements, the group scans the sums, each invocation
+//                   writes its elements' places; the block's total into
+//                   sums[block]
 //     (the host scans `sums` the same way when there is more than one block)
 //     scan_add:     every element of block k gets the scanned sums[k] added
 //
-// Three levels cover 2^30 elements. The twin is `ScanPlan` in
-// src/gpu/frame/scan.rs, which the tests compare against a CPU scan.
+// The host's plan is `Scan::steps` in src/gpu/frame/scan.rs; the frame
+// tests check its results (every pair's place) against the CPU's.
 
 struct ScanParams {
     count: u32, // elements to scan
@@ -24,7 +30,8 @@ struct ScanParams {
 @group(0) @binding(2) var<storage, read_write> sums: array<u32>;
 
 const SCAN_GROUP: u32 = 256u;
-const SCAN_BLOCK: u32 = 1024u;
+const SCAN_BLOCK: u32 = 8192u;
+const SCAN_ITEMS: u32 = 32u;     // SCAN_BLOCK / SCAN_GROUP
 
 var<workgroup> partial: array<u32, SCAN_GROUP>;
 
@@ -44,23 +51,20 @@ fn scan_group(local: u32) {
 
 @compute @workgroup_size(256)
 fn scan_blocks(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let first = group.x * SCAN_BLOCK + local * 4u;
-    var values = vec4<u32>(0u);
-    for (var k = 0u; k < 4u; k++) {
-        if first + k < scan.count {
-            values[k] = data[first + k];
-        }
+    let first = group.x * SCAN_BLOCK + local * SCAN_ITEMS;
+    let end = min(first + SCAN_ITEMS, scan.count);
+    var total = 0u;
+    for (var k = first; k < end; k++) {
+        total += data[k];
     }
-    let total = values.x + values.y + values.z + values.w;
     partial[local] = total;
     workgroupBarrier();
     scan_group(local);
     var running = partial[local] - total;
-    for (var k = 0u; k < 4u; k++) {
-        if first + k < scan.count {
-            data[first + k] = running;
-        }
-        running += values[k];
+    for (var k = first; k < end; k++) {
+        let value = data[k];
+        data[k] = running;
+        running += value;
     }
     if local == SCAN_GROUP - 1u {
         sums[group.x] = partial[local];
@@ -70,10 +74,9 @@ fn scan_blocks(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocatio
 @compute @workgroup_size(256)
 fn scan_add(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let offset = sums[group.x];
-    let first = group.x * SCAN_BLOCK + local * 4u;
-    for (var k = 0u; k < 4u; k++) {
-        if first + k < scan.count {
-            data[first + k] += offset;
-        }
+    let first = group.x * SCAN_BLOCK + local * SCAN_ITEMS;
+    let end = min(first + SCAN_ITEMS, scan.count);
+    for (var k = first; k < end; k++) {
+        data[k] += offset;
     }
 }

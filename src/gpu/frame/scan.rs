@@ -1,5 +1,5 @@
 //! Exclusive prefix sums on the GPU (`shaders/frame/scan.wgsl`): a block of
-//! 1,024 elements per workgroup, the blocks' totals scanned the same way one
+//! 8,192 elements per workgroup, the blocks' totals scanned the same way one
 //! level up, then added back.
 
 use bytemuck::{Pod, Zeroable};
@@ -11,8 +11,8 @@ use super::kernels::{Kernel, range, storage, uniform};
 use super::params::ParamArena;
 use super::stages::Recorder;
 
-/// Elements one workgroup scans.
-pub(crate) const SCAN_BLOCK: u32 = 1024;
+/// Elements one workgroup scans (32 an invocation).
+pub(crate) const SCAN_BLOCK: u32 = 8192;
 /// Levels of block sums: enough for `SCAN_BLOCK^3` elements.
 const LEVELS: usize = 3;
 

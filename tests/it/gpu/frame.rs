@@ -735,9 +735,8 @@ fn a_frame_counts_its_dispatches_and_times_its_stages() {
 const MOST_DISPATCHES: u32 = 30;
 
 /// A frame's dispatches do not grow with the scene: from ten bodies to
-/// 600,000 (recorded, not run: a pair capacity and a grid past 2^20
-/// elements, where every prefix sum takes its most dispatches), at most
-/// MOST_DISPATCHES; what a frame that runs counts is what it recorded.
+/// 600,000 (recorded, not run: 2^21 buckets and room for 1.2M pairs), at
+/// most MOST_DISPATCHES; what a frame that runs counts is what it recorded.
 #[test]
 fn a_frame_records_at_most_30_dispatches_whatever_its_size() {
     let Some(context) = gpu_context() else {
@@ -769,7 +768,7 @@ fn a_frame_records_at_most_30_dispatches_whatever_its_size() {
         );
         counts.push(recorded);
     }
-    // Only the three prefix sums grow (one dispatch up to 1,024 elements,
-    // three up to 2^20, five past it); nothing else does.
+    // Only the three prefix sums grow (one dispatch up to 8,192 elements,
+    // three up to 2^26, five past it); nothing else does.
     assert!(counts[2] - counts[0] <= 12, "{counts:?}");
 }

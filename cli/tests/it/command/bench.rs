@@ -275,7 +275,7 @@ fn the_gpu_resident_rows_carry_host_time_and_agree_on_the_hits() {
     let dispatches = rows[2]["dispatches"]
         .as_u64()
         .expect("the frame's dispatches");
-    assert!((20..200).contains(&dispatches), "{} dispatches", dispatches);
+    assert!((10..=30).contains(&dispatches), "{} dispatches", dispatches);
     assert!(
         stdout.contains(&format!("{dispatches} dispatches a frame")),
         "{stdout}"
