@@ -47,6 +47,11 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> counters: array<atomic<u32>>;
 
 override WORKGROUP_SIZE: u32 = 256u;  // the host sets it (GpuOptions::workgroup_size)
+// How `finish` gives each reported pair its slot: a prefix sum over the
+// workgroup in log2(WORKGROUP_SIZE) steps with barriers (hardware kinds:
+// a GPU idles while one invocation loops), or one invocation's loop over
+// the group (software kinds: barriers are dear on a CPU). The same slots.
+override PARALLEL_SLOTS: bool = false;
 // Workgroup arrays need a constant size: the largest WORKGROUP_SIZE allowed.
 const MAX_WORKGROUP_SIZE: u32 = 256u;
 // Texels per texture row (src/gpu/layout/mod.rs: TEXTURE_WIDTH).
@@ -96,10 +101,33 @@ fn begin(group: vec3<u32>, local: u32) -> Task {
 fn finish(task: Task, tested: PairResult) {
     var result = tested;
     result.reported = tested.reported && task.live;
-    group_slots[task.local] = select(0u, 1u, result.reported);
+    let flag = select(0u, 1u, result.reported);
+    group_slots[task.local] = flag;
     workgroupBarrier();
-    if task.local == 0u {
-        // Exclusive prefix sum, in invocation order: deterministic slots.
+    // Exclusive prefix sum of the flags, in invocation order: deterministic
+    // slots.
+    var before = 0u;
+    if PARALLEL_SLOTS {
+        // Hillis and Steele: inclusive sums, then less one's own flag.
+        for (var step = 1u; step < WORKGROUP_SIZE; step <<= 1u) {
+            var add = 0u;
+            if task.local >= step {
+                add = group_slots[task.local - step];
+            }
+            workgroupBarrier();
+            group_slots[task.local] += add;
+            workgroupBarrier();
+        }
+        before = group_slots[task.local] - flag;
+        if task.local == 0u {
+            let running = group_slots[WORKGROUP_SIZE - 1u];
+            var base = 0u;
+            if running > 0u {
+                base = atomicAdd(&counters[params.window], running);
+            }
+            group_base = base;
+        }
+    } else if task.local == 0u {
         var running = 0u;
         for (var i = 0u; i < WORKGROUP_SIZE; i++) {
             let flag = group_slots[i];
@@ -113,9 +141,12 @@ fn finish(task: Task, tested: PairResult) {
         group_base = base;
     }
     workgroupBarrier();
+    if !PARALLEL_SLOTS {
+        before = group_slots[task.local];
+    }
 
     if result.reported {
-        let slot = group_base + group_slots[task.local];
+        let slot = group_base + before;
         if slot < params.capacity {
             hits[slot] = HitRecord(params.pair_base + task.index, result.axis, -result.separation, 0u);
         }

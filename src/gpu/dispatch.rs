@@ -23,6 +23,9 @@ pub(crate) struct SatPipelines {
     pipeline_layout: wgpu::PipelineLayout,
     entry_points: &'static [&'static str],
     workgroup_size: u32,
+    /// The hardware kinds' slots: a workgroup prefix sum with barriers
+    /// (`PARALLEL_SLOTS` in `batch.wgsl`), not one invocation's loop.
+    parallel_slots: bool,
     pipelines: Vec<Option<wgpu::ComputePipeline>>,
     /// How long each compiled pipeline took to create.
     compile_times: Vec<Option<std::time::Duration>>,
@@ -83,10 +86,12 @@ pub(crate) struct StagingCopy {
 }
 
 impl SatPipelines {
-    /// Compiles dimension `D`'s kernel's entry points for `workgroup_size`.
+    /// Compiles dimension `D`'s kernel's entry points for `workgroup_size`,
+    /// with the software kinds' slots or the hardware kinds'.
     pub fn new<D: Dimension>(
         context: &GpuContext,
         workgroup_size: u32,
+        software_kinds: bool,
     ) -> Result<SatPipelines, GpuError> {
         let device = context.device();
         let module = context.scoped("the SAT shader", || {
@@ -130,6 +135,7 @@ impl SatPipelines {
             pipeline_layout,
             entry_points: D::ENTRY_POINTS,
             workgroup_size,
+            parallel_slots: !software_kinds,
             pipelines: D::ENTRY_POINTS.iter().map(|_| None).collect(),
             compile_times: D::ENTRY_POINTS.iter().map(|_| None).collect(),
             layout,
@@ -151,7 +157,10 @@ impl SatPipelines {
         context: &GpuContext,
         kinds: impl IntoIterator<Item = usize>,
     ) -> Result<(), GpuError> {
-        let constants = [("WORKGROUP_SIZE", f64::from(self.workgroup_size))];
+        let constants = [
+            ("WORKGROUP_SIZE", f64::from(self.workgroup_size)),
+            ("PARALLEL_SLOTS", f64::from(u8::from(self.parallel_slots))),
+        ];
         for kind in kinds {
             let Some(&entry_point) = self.entry_points.get(kind) else {
                 return Err(GpuError::Validation {

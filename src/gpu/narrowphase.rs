@@ -73,8 +73,10 @@ pub struct GpuOptions {
 /// Which of a kernel's kinds of pair a narrowphase runs. A software adapter
 /// (lavapipe) takes kinds of its own for 3D hulls of 9 to 128 vertices
 /// (register caches, which llvmpipe keeps in vector registers and a GPU
-/// would spill); a hardware GPU takes the texel kinds. Every kind gives the
-/// same answers; forcing the other adapter's kinds runs, on any adapter,
+/// would spill); a hardware GPU takes the texel kinds. The hardware kinds of
+/// both dimensions also give a workgroup's reported pairs their slots by a
+/// prefix sum over the workgroup, the software kinds by one invocation's
+/// loop (barriers are dear on a CPU). Every kind gives the same answers; forcing the other adapter's kinds runs, on any adapter,
 /// the kernels another adapter would run (CI runs the hardware kinds on
 /// lavapipe this way).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -273,7 +275,11 @@ impl<D: Dimension> GpuSat<D> {
                 ),
             });
         }
-        let kernel = SatPipelines::new::<D>(&context, options.workgroup_size)?;
+        let kernel = SatPipelines::new::<D>(
+            &context,
+            options.workgroup_size,
+            options.kinds.software(&context),
+        )?;
         let buffer_limit = limits.max_buffer_size;
         let binding_limit = limits.max_storage_buffer_binding_size.min(buffer_limit);
         // A window's pairs and its worst-case output must each fit one
