@@ -4,7 +4,6 @@
 
 use gpusat::gpu::layout;
 use naga::back::spv;
-use naga::valid::{Capabilities, ValidationFlags, Validator};
 
 use crate::error::CliError as Error;
 
@@ -28,7 +27,7 @@ pub fn spirv_sizes(workgroup_size: u32) -> Result<Vec<EntryPointSize>, Error> {
     for (kernel, source) in layout::kernels() {
         let module = naga::front::wgsl::parse_str(source)
             .map_err(|err| failed(kernel, err.emit_to_string(source)))?;
-        let info = Validator::new(ValidationFlags::all(), Capabilities::default())
+        let info = layout::naga_validator()
             .validate(&module)
             .map_err(|err| failed(kernel, err.emit_to_string(source)))?;
         let mut constants = naga::back::PipelineConstants::default();
@@ -50,7 +49,15 @@ pub fn spirv_sizes(workgroup_size: u32) -> Result<Vec<EntryPointSize>, Error> {
             let words = spv::write_vec(
                 &resolved,
                 &resolved_info,
-                &spv::Options::default(),
+                // SPIR-V 1.3 where the subgroup operations need it.
+                &spv::Options {
+                    lang_version: if source.contains("subgroupInclusiveAdd") {
+                        (1, 3)
+                    } else {
+                        spv::Options::default().lang_version
+                    },
+                    ..spv::Options::default()
+                },
                 Some(&spv::PipelineOptions {
                     shader_stage: entry.stage,
                     entry_point: entry.name.clone(),

@@ -15,6 +15,10 @@
 //     (the host scans `sums` the same way when there is more than one block)
 //     scan_add:     every element of block k gets the scanned sums[k] added
 //
+// Where the device has subgroup operations, scan_blocks_subgroups
+// (scan_subgroups.wgsl) takes scan_blocks' place: the same sums with two
+// barriers instead of sixteen.
+//
 // The host's plan is `Scan::steps` in src/gpu/frame/scan.rs; the frame
 // tests check its results (every pair's place) against the CPU's.
 
@@ -49,23 +53,34 @@ fn scan_group(local: u32) {
     }
 }
 
-@compute @workgroup_size(256)
-fn scan_blocks(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
-    let first = group.x * SCAN_BLOCK + local * SCAN_ITEMS;
-    let end = min(first + SCAN_ITEMS, scan.count);
+// The sum of data[first .. end).
+fn block_sum(first: u32, end: u32) -> u32 {
     var total = 0u;
     for (var k = first; k < end; k++) {
         total += data[k];
     }
-    partial[local] = total;
-    workgroupBarrier();
-    scan_group(local);
-    var running = partial[local] - total;
+    return total;
+}
+
+// data[first .. end) replaced by their exclusive prefix sums from `start`.
+fn block_write(first: u32, end: u32, start: u32) {
+    var running = start;
     for (var k = first; k < end; k++) {
         let value = data[k];
         data[k] = running;
         running += value;
     }
+}
+
+@compute @workgroup_size(256)
+fn scan_blocks(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let first = group.x * SCAN_BLOCK + local * SCAN_ITEMS;
+    let end = min(first + SCAN_ITEMS, scan.count);
+    let total = block_sum(first, end);
+    partial[local] = total;
+    workgroupBarrier();
+    scan_group(local);
+    block_write(first, end, partial[local] - total);
     if local == SCAN_GROUP - 1u {
         sums[group.x] = partial[local];
     }

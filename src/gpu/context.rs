@@ -259,11 +259,11 @@ impl GpuContext {
             ..wgpu::Limits::downlevel_defaults()
         };
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-        let required_features = if timestamps {
-            wgpu::Features::TIMESTAMP_QUERY
-        } else {
-            wgpu::Features::empty()
-        };
+        // What gpusat uses where the adapter offers it: timestamp queries
+        // (kernel and stage times) and subgroup operations (the frame's
+        // prefix sums).
+        let required_features =
+            adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("gpusat"),
             required_features,
@@ -470,10 +470,15 @@ impl GpuContext {
         self.timestamps
     }
 
+    /// Whether the device has subgroup operations (`wgpu::Features::SUBGROUP`:
+    /// Vulkan, Metal, DX12 where the hardware has them; lavapipe too).
+    pub fn has_subgroups(&self) -> bool {
+        self.device.features().contains(wgpu::Features::SUBGROUP)
+    }
+
     /// The features the adapter offers, whether or not the device was
     /// opened with them (a caller's device: the features it has). gpusat
-    /// uses `TIMESTAMP_QUERY` where offered; `SUBGROUP` is reported by
-    /// `gpusat info`.
+    /// uses `TIMESTAMP_QUERY` and `SUBGROUP` where offered.
     pub fn offered_features(&self) -> wgpu::Features {
         self.offered
     }

@@ -88,7 +88,7 @@ use state::STATE_HEADER_WORDS;
 pub use grid::{GRID_WGSL, GridParams, MAX_LARGE_BODIES};
 pub use narrow::{FrameHit, FrameManifold, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams};
 pub use readback::{FrameOutput, FrameView};
-pub use scan::{SCAN_WGSL, ScanParams};
+pub use scan::{SCAN_SUBGROUPS_WGSL, SCAN_WGSL, ScanParams};
 pub use stages::Stage;
 use stages::StageClock;
 pub use state::{STATE_HIT_ARGS, STATE_HITS};
@@ -112,6 +112,11 @@ pub struct FrameOptions {
     /// 250,000), 0 on a software adapter (a CPU runs a team's barriers
     /// slowly: lavapipe 7x slower at 2,500 bodies).
     pub team_walk_below: Option<u32>,
+    /// Use subgroup operations (the prefix sums) where the device has them
+    /// (`GpuContext::has_subgroups`); both ways give the same answers. True
+    /// by default, false when the environment variable
+    /// `GPUSAT_NO_SUBGROUPS` is set (CI runs the frame both ways).
+    pub subgroups: bool,
 }
 
 /// [`FrameOptions::team_walk_below`] on a hardware GPU.
@@ -124,6 +129,7 @@ impl Default for FrameOptions {
             skip_static_pairs: true,
             cell_size: None,
             team_walk_below: None,
+            subgroups: std::env::var_os("GPUSAT_NO_SUBGROUPS").is_none(),
         }
     }
 }
@@ -271,7 +277,7 @@ impl GpuFrame {
         let storage_texture_usage =
             wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING;
         let mut frame = GpuFrame {
-            scan: Scan::new(&context)?,
+            scan: Scan::new(&context, options.subgroups && context.has_subgroups())?,
             params: ParamArena::new(&context)?,
             shape_records: GrowBuffer::new(&context, "frame shapes", U::STORAGE | U::COPY_DST, 16)?,
             edges: GrowTexture::new(&context, "frame shape edges", float, 1)?,
@@ -374,6 +380,12 @@ impl GpuFrame {
             })
             .collect();
         Ok(())
+    }
+
+    /// Whether its prefix sums use subgroup operations
+    /// ([`FrameOptions::subgroups`] and a device that has them).
+    pub fn uses_subgroups(&self) -> bool {
+        self.scan.uses_subgroups()
     }
 
     /// The options it runs with.

@@ -33,11 +33,22 @@ pub struct ScanParams {
 /// The scan's pipelines and its block-sum buffers.
 pub(crate) struct Scan {
     kernel: Kernel,
+    /// `scan_blocks`, or `scan_blocks_subgroups` where the device has
+    /// subgroup operations and the frame uses them.
+    blocks_entry: &'static str,
     sums: Vec<GrowBuffer>,
 }
 
 /// The scan's source.
 pub const SCAN_WGSL: &str = include_str!("../../../shaders/frame/scan.wgsl");
+/// The scan's source with subgroup operations (`scan_blocks_subgroups`),
+/// for devices that have them (naga takes the subgroup built-ins without
+/// the `enable subgroups;` directive, which it does not parse yet).
+pub const SCAN_SUBGROUPS_WGSL: &str = concat!(
+    include_str!("../../../shaders/frame/scan.wgsl"),
+    "\n",
+    include_str!("../../../shaders/frame/scan_subgroups.wgsl")
+);
 
 /// One dispatch of a scan: its pipeline, bind group, parameter offset and
 /// workgroups, in the order they run.
@@ -49,19 +60,35 @@ pub(crate) struct ScanStep {
 }
 
 impl Scan {
-    pub fn new(context: &GpuContext) -> Result<Scan, GpuError> {
+    /// The scan's pipelines: with `subgroups` (the device must have them)
+    /// the block scans use subgroup operations.
+    pub fn new(context: &GpuContext, subgroups: bool) -> Result<Scan, GpuError> {
+        let (source, blocks_entry) = if subgroups {
+            (SCAN_SUBGROUPS_WGSL, "scan_blocks_subgroups")
+        } else {
+            (SCAN_WGSL, "scan_blocks")
+        };
         let kernel = Kernel::new(
             context,
             "scan",
-            SCAN_WGSL,
+            source,
             &[uniform(0, true), storage(1, false), storage(2, false)],
-            &["scan_blocks", "scan_add"],
+            &[blocks_entry, "scan_add"],
             &[],
         )?;
         let sums = (0..LEVELS)
             .map(|_| GrowBuffer::new(context, "scan block sums", wgpu::BufferUsages::STORAGE, 16))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Scan { kernel, sums })
+        Ok(Scan {
+            kernel,
+            blocks_entry,
+            sums,
+        })
+    }
+
+    /// Whether the block scans use subgroup operations.
+    pub fn uses_subgroups(&self) -> bool {
+        self.blocks_entry == "scan_blocks_subgroups"
     }
 
     /// Makes room to scan `count` elements; an error past what one
@@ -129,7 +156,7 @@ impl Scan {
                 )
             };
             up.push(ScanStep {
-                entry_point: "scan_blocks",
+                entry_point: self.blocks_entry,
                 bind_group: bind("scan blocks"),
                 offset: param,
                 groups: blocks,

@@ -71,6 +71,7 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         narrow_kernel,
         pairs_kernel,
         scan_kernel,
+        scan_subgroups_kernel,
     ] = kernels();
     let entry = |(kernel_name, kernel): (&'static str, &'static str), name, value| SharedConstant {
         kernel,
@@ -177,6 +178,7 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         ),
         // The frame's scan.
         entry(scan_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
+        entry(scan_subgroups_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
     ]);
     // The state words and the texture width, in every frame kernel that
     // has them (common.wgsl).

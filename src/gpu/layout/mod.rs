@@ -28,8 +28,8 @@ pub mod d2;
 pub mod d3;
 
 pub use super::frame::{
-    GRID_WGSL, GridParams, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, SCAN_WGSL,
-    ScanParams,
+    GRID_WGSL, GridParams, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, SCAN_SUBGROUPS_WGSL,
+    SCAN_WGSL, ScanParams,
 };
 
 /// What every SAT kernel shares: the pairs, the compacted output, the
@@ -98,8 +98,9 @@ pub struct FrameBody {
 }
 
 /// Every kernel the host builds: its name (the files it is made of) and
-/// its source, as the device gets it.
-pub fn kernels() -> [(&'static str, &'static str); 6] {
+/// its source, as the device gets it (the scan's with subgroup operations
+/// where the device has them). Validate them with [`naga_validator`].
+pub fn kernels() -> [(&'static str, &'static str); 7] {
     [
         ("batch.wgsl + d2/sat.wgsl", d2::SAT_WGSL),
         ("batch.wgsl + d3/sat.wgsl", d3::SAT_WGSL),
@@ -107,5 +108,22 @@ pub fn kernels() -> [(&'static str, &'static str); 6] {
         ("frame/narrow", NARROW_WGSL),
         ("frame/pairs", PAIRS_WGSL),
         ("frame/scan", SCAN_WGSL),
+        ("frame/scan_subgroups", SCAN_SUBGROUPS_WGSL),
     ]
+}
+
+/// A naga validator for the kernels: every check, and the subgroup
+/// operations the scan uses where the device has them.
+pub fn naga_validator() -> wgpu::naga::valid::Validator {
+    use wgpu::naga::valid::{
+        Capabilities, ShaderStages, SubgroupOperationSet, ValidationFlags, Validator,
+    };
+    let mut validator = Validator::new(
+        ValidationFlags::all(),
+        Capabilities::default() | Capabilities::SUBGROUP,
+    );
+    validator
+        .subgroup_stages(ShaderStages::COMPUTE)
+        .subgroup_operations(SubgroupOperationSet::all());
+    validator
 }

@@ -772,3 +772,42 @@ fn a_frame_records_at_most_30_dispatches_whatever_its_size() {
     // three up to 2^26, five past it); nothing else does.
     assert!(counts[2] - counts[0] <= 12, "{counts:?}");
 }
+
+/// The frame's prefix sums with subgroup operations and without: the same
+/// pairs, hits and manifolds (the CPU's), on scenes whose scans span one
+/// block and several; where the adapter has subgroups (lavapipe does), the
+/// frame uses them unless told not to.
+#[test]
+fn prefix_sums_with_and_without_subgroups_give_the_same_frame() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    for (seed, count, half_extent) in [(941, 700, 12.0), (942, 20_000, 110.0)] {
+        let (shapes, bodies) = scene(seed, count, half_extent);
+        let mut frames = Vec::new();
+        for subgroups in [true, false] {
+            let options = FrameOptions {
+                subgroups,
+                ..FrameOptions::default()
+            };
+            let mut frame = frame_over(&context, &shapes, &bodies, options);
+            assert_eq!(
+                frame.uses_subgroups(),
+                subgroups && context.has_subgroups(),
+                "seed {seed}"
+            );
+            let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+            assert_same(&format!("seed {seed}, subgroups {subgroups}"), &gpu, &cpu);
+            frames.push(frame.step().expect("a frame"));
+        }
+        assert!(
+            frames[0].hits.len() > count / 4,
+            "seed {seed}: {} hits",
+            frames[0].hits.len()
+        );
+        assert_eq!(
+            frames[0], frames[1],
+            "seed {seed}: with and without subgroups"
+        );
+    }
+}

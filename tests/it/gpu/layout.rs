@@ -8,7 +8,7 @@ use gpusat::gpu::layout::d2::{SAT_WGSL, ShapeTexel, TransformTexel};
 use gpusat::gpu::layout::d3::{HullRecord, SAT_WGSL as SAT3_WGSL};
 use gpusat::gpu::layout::{
     GRID_WGSL, GridParams, HitRecord, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, Params,
-    SCAN_WGSL, ScanParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2,
+    SCAN_SUBGROUPS_WGSL, SCAN_WGSL, ScanParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2,
 };
 use gpusat::gpu::{FrameBody, FrameHit, FrameManifold};
 use gpusat::{EdgeRecord, Pair, ShapeRecord};
@@ -81,6 +81,11 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             &["frame/common.wgsl", "frame/pairs.wgsl"],
         ),
         ("frame/scan.wgsl", SCAN_WGSL, &["frame/scan.wgsl"]),
+        (
+            "frame/scan.wgsl + frame/scan_subgroups.wgsl",
+            SCAN_SUBGROUPS_WGSL,
+            &["frame/scan.wgsl", "frame/scan_subgroups.wgsl"],
+        ),
     ]
 }
 
@@ -88,10 +93,7 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
 fn every_kernel_parses_and_validates() {
     for (name, source, _) in kernels() {
         let module = parse(source, name);
-        let mut validator = naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::default(),
-        );
+        let mut validator = gpusat::gpu::layout::naga_validator();
         if let Err(err) = validator.validate(&module) {
             panic!("{name} does not validate:\n{}", err.emit_to_string(source));
         }
