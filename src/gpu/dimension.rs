@@ -61,15 +61,14 @@ pub trait Dimension: sealed::Sealed + Sized + 'static {
     #[doc(hidden)]
     fn flags(batch: &Self::Batch<'_>) -> u32;
     /// Uploads the shapes (when they changed) and the bodies, and classifies
-    /// the bodies for sorting by kind, with the software adapters' kinds
-    /// when `software_kinds`.
+    /// the bodies for sorting by kind, with the kinds `choice` says.
     #[doc(hidden)]
     fn upload(
         resources: &mut Self::Resources,
         context: &GpuContext,
         batch: &Self::Batch<'_>,
         flags_and_rows: (u32, u32),
-        software_kinds: bool,
+        choice: KindChoice,
         classes: &mut BodyClasses,
     ) -> Result<Upload, GpuError>;
     /// The textures to bind, by binding.
@@ -125,4 +124,15 @@ pub(crate) fn float_texture(binding: u32) -> wgpu::BindGroupLayoutEntry {
 /// A `u32` texture binding.
 pub(crate) fn uint_texture(binding: u32) -> wgpu::BindGroupLayoutEntry {
     texture_entry(binding, wgpu::TextureSampleType::Uint)
+}
+
+/// Which of a kernel's kinds a narrowphase's pairs take.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KindChoice {
+    /// The software adapters' kinds (3D: the register-cached hull kinds).
+    pub software: bool,
+    /// 2D: every pair with a polygon through the loop kind (`general`)
+    /// instead of the straight-line kinds (`GpuOptions::polygon_loops`).
+    pub polygon_loops: bool,
 }

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use super::buffers::{GrowBuffer, too_large};
 use super::context::GpuContext;
 use super::context::MAX_WORKGROUP_SIZE;
-use super::dimension::Dimension;
+use super::dimension::{Dimension, KindChoice};
 use super::dispatch::{Bindings, PARAM_SLOTS, PARAMS_STRIDE, SatPipelines, record_bytes};
 use super::error::GpuError;
 use super::kinds::{BodyClasses, PAIR_KINDS};
@@ -68,6 +68,13 @@ pub struct GpuOptions {
     /// Which of the kernel's kinds of pair run: the adapter's own (the
     /// default), or those of the other kind of adapter.
     pub kinds: KernelKinds,
+    /// 2D: every pair with a polygon through the kernel's loop kind
+    /// (`general`) instead of the straight-line kinds (`polygons8`,
+    /// `polygon_circle8`, `polygons16`, `polygon_circle16`, written for
+    /// lavapipe). The same answers; false by default, true when the
+    /// environment variable `GPUSAT_POLYGON_LOOPS` is set. For measuring
+    /// which a hardware GPU runs faster (`gpusat bench --polygon-loops`).
+    pub polygon_loops: bool,
 }
 
 /// Which of a kernel's kinds of pair a narrowphase runs. A software adapter
@@ -122,6 +129,7 @@ impl Default for GpuOptions {
             initial_capacity: None,
             texture_rows_limit: None,
             kinds: KernelKinds::from_env(),
+            polygon_loops: std::env::var_os("GPUSAT_POLYGON_LOOPS").is_some(),
         }
     }
 }
@@ -626,7 +634,10 @@ impl<D: Dimension> GpuSat<D> {
                 &self.context,
                 batch,
                 (flags, self.texture_rows),
-                self.options.kinds.software(&self.context),
+                KindChoice {
+                    software: self.options.kinds.software(&self.context),
+                    polygon_loops: self.options.polygon_loops,
+                },
                 &mut self.classes,
             )?;
             if upload.grew {

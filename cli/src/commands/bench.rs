@@ -73,6 +73,11 @@ pub struct BenchArgs {
     /// Invocations per GPU workgroup.
     #[arg(long, default_value_t = GpuOptions::default().workgroup_size)]
     pub workgroup_size: u32,
+    /// 2D gpu and gpu-kernel: every pair with a polygon through the
+    /// kernel's loop kind (`general`) instead of its straight-line kinds
+    /// (the same answers; GPUSAT_POLYGON_LOOPS does the same).
+    #[arg(long)]
+    pub polygon_loops: bool,
     /// gpu-resident: below this many bodies a team of 32 invocations walks
     /// each body's cells (default: the library's: 65,536 on a hardware GPU,
     /// 0 on a software adapter).
@@ -261,9 +266,11 @@ fn options_3d(args: &BenchArgs) -> Result<bench::d3::BenchOptions, Error> {
 
 /// Runs `gpusat bench`.
 pub fn run(args: &BenchArgs) -> Result<(), Error> {
+    let defaults = GpuOptions::default();
     let gpu_options = GpuOptions {
         workgroup_size: args.workgroup_size,
-        ..GpuOptions::default()
+        polygon_loops: args.polygon_loops || defaults.polygon_loops,
+        ..defaults
     };
     // The GPU narrowphase of either dimension, if a GPU row wants it.
     fn open<T>(
@@ -304,6 +311,12 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
         with_progress(cells, |tick| bench::d2::run(&options, gpu.as_mut(), tick))?
     };
     print!("{}", report.table());
+    if gpu_options.polygon_loops && args.dim == 2 {
+        println!(
+            "2D GPU kinds: every pair with a polygon through the loop kind `general` \
+             (--polygon-loops), not the straight-line kinds"
+        );
+    }
     if let Some(path) = &args.csv {
         write_atomically(path, report.csv().as_bytes())?;
         eprintln!("gpusat: wrote {}", path.display());

@@ -16,6 +16,10 @@ pub(crate) fn body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
     }
 }
 
+/// The class whose every pair takes the loop kind (`general`): a large
+/// polygon's.
+pub(crate) const LOOP_CLASS: u8 = 2;
+
 /// The entry point (kind) for a pair of body classes: the straight-line
 /// entry points take exactly the pairs for which the kernel's `collide_pair`
 /// would pick the function they call.

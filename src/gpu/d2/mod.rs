@@ -5,7 +5,7 @@ pub(crate) mod kinds;
 
 use super::buffers::{GrowTexture, pad_to_rows};
 use super::context::GpuContext;
-use super::dimension::{Dimension, Planar, Upload, float_texture, uint_texture};
+use super::dimension::{Dimension, KindChoice, Planar, Upload, float_texture, uint_texture};
 use super::error::GpuError;
 use super::kinds::BodyClasses;
 use super::layout::d2::{SAT_WGSL, ShapeTexel, TransformTexel, shape_texel, transform_texel};
@@ -14,7 +14,7 @@ use crate::d2::batch::Batch;
 use crate::d2::sat::GPU_MERGE_THRESHOLD;
 use crate::d2::shape::EdgeRecord;
 use crate::d2::types::{Axis, SatHit};
-use kinds::{body_class, kind_of};
+use kinds::{LOOP_CLASS, body_class, kind_of};
 
 /// The 2D kernel's textures and the scratch they are filled from.
 pub struct PlanarResources {
@@ -87,7 +87,7 @@ impl Dimension for Planar {
         context: &GpuContext,
         batch: &Batch<'_>,
         (merge_threshold, texture_rows): (u32, u32),
-        _software_kinds: bool,
+        choice: KindChoice,
         classes: &mut BodyClasses,
     ) -> Result<Upload, GpuError> {
         let r = resources;
@@ -120,9 +120,15 @@ impl Dimension for Planar {
                 .map(|&shape| shape_texel(&records[shape as usize])),
         );
         classes.classify(
-            shape_of
-                .iter()
-                .map(|&shape| body_class(&records[shape as usize], merge_threshold)),
+            shape_of.iter().map(|&shape| {
+                let record = &records[shape as usize];
+                if choice.polygon_loops && record.count > 0 {
+                    // A large polygon's class: its pairs go to `general`.
+                    LOOP_CLASS
+                } else {
+                    body_class(record, merge_threshold)
+                }
+            }),
             kind_of,
         );
         let bodies = batch.bodies().len();

@@ -13,7 +13,7 @@ mod texels;
 
 use super::buffers::{GrowTexture, pad_to_rows};
 use super::context::GpuContext;
-use super::dimension::{Dimension, Spatial, Upload, float_texture, uint_texture};
+use super::dimension::{Dimension, KindChoice, Spatial, Upload, float_texture, uint_texture};
 use super::error::GpuError;
 use super::kinds::BodyClasses;
 use super::layout::d3::{
@@ -122,7 +122,7 @@ impl Dimension for Spatial {
         context: &GpuContext,
         batch: &Batch<'_>,
         (_, texture_rows): (u32, u32),
-        software_kinds: bool,
+        choice: KindChoice,
         classes: &mut BodyClasses,
     ) -> Result<Upload, GpuError> {
         let r = resources;
@@ -161,7 +161,7 @@ impl Dimension for Spatial {
             r.shape_texels
                 .extend_from_slice(&hull_record_texels(&r.records[body.shape as usize]));
         }
-        let cached = software_kinds;
+        let cached = choice.software;
         classes.classify(
             bodies.iter().enumerate().map(|(index, body)| {
                 let gridded = r.gridded[body.shape as usize];

@@ -435,3 +435,32 @@ fn every_face_search_agrees_with_the_cpu() {
         }
     }
 }
+
+/// The loop kind for every pair with a polygon (`GpuOptions::polygon_loops`)
+/// gives the straight-line kinds' answers: the CPU's, bit for bit where the
+/// adapter computes the CPU's bits (lavapipe).
+#[test]
+fn polygon_pairs_through_the_loop_kind_agree_with_the_cpu() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let options = GpuOptions {
+        polygon_loops: true,
+        ..GpuOptions::default()
+    };
+    let mut gpu = GpuNarrowphase::new(context, options).expect("narrowphase");
+    let scene = mixed(961, 60_000, 3.0).generate();
+    let agreement = run("polygon loops", &scene, 0.02, &mut gpu);
+    assert!(agreement.cpu_hits > 10_000, "{agreement:?}");
+    if crate::common::gpu_is_bit_exact() {
+        assert_eq!(agreement.gpu_hits, agreement.cpu_hits, "{agreement:?}");
+        assert_eq!(agreement.identical, agreement.cpu_hits, "{agreement:?}");
+    }
+    // Only the loop kind and the circles' ran.
+    let compiled: Vec<&str> = gpu
+        .compiled_kinds()
+        .into_iter()
+        .filter_map(|(kind, time)| time.map(|_| kind))
+        .collect();
+    assert_eq!(compiled, ["circles", "general"], "{compiled:?}");
+}
