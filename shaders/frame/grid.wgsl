@@ -138,7 +138,7 @@ fn is_finite_box(box: vec4<f32>) -> bool {
 // The cells a box covers: the first cell and the count on each axis; a
 // count of 0 marks a large body (more than MAX_SPAN cells on an axis) or a
 // box that is not finite (in neither the grid nor the large list: `bounds`
-// and `find_large_pairs` pass over it), so no cell loop runs for it.
+// and the walks pass over it), so no cell loop runs for it.
 struct Cells {
     first: vec2<i32>,
     span: vec2<i32>,
@@ -201,7 +201,7 @@ fn bound_body(index: u32) {
     textureStore(shapes_out, texel(index), vec4<u32>(record.first, record.count, bitcast<u32>(record.radius), bitcast<u32>(record.size)));
     // A box that is not finite (a caller-written body with a position or
     // rotation that is not) is in no pair: in neither the grid nor the list
-    // (cells_of gives it no cells in scatter and find_pairs).
+    // (cells_of gives it no cells in scatter and the walks).
     if !is_finite_box(box) {
         return;
     }
@@ -523,18 +523,20 @@ var<workgroup> group_kinds: array<atomic<u32>, PAIR_KINDS>;
 var<workgroup> group_kind_bases: array<u32, PAIR_KINDS>;
 
 // Every invocation of the workgroup calls it (barriers), with the pairs it
-// wrote, [first, first + count): each goes into its kind's region, the
+// wrote itself (first, first + stride, ... : `count` of them; no invocation
+// reads another's writes, which a device need not show it before the pass
+// ends): each goes into its kind's region, the
 // workgroup reserving each kind's room with one atomic add, and the kind's
 // dispatch arguments grown to cover it.
-fn partition_pairs(local: u32, first: u32, count: u32) {
+fn partition_pairs(local: u32, first: u32, count: u32, stride: u32) {
     if local < PAIR_KINDS {
         atomicStore(&group_kinds[local], 0u);
     }
     workgroupBarrier();
     let capacity = grid_params.pair_capacity;
-    let end = min(first + count, capacity);
+    let end = min(first + count * stride, capacity);
     var mine = array<u32, PAIR_KINDS>();
-    for (var p = first; p < end; p++) {
+    for (var p = first; p < end; p += stride) {
         mine[pair_kind(pairs[p])] += 1u;
     }
     var at = array<u32, PAIR_KINDS>();
@@ -559,7 +561,7 @@ fn partition_pairs(local: u32, first: u32, count: u32) {
         group_kind_bases[local] = base;
     }
     workgroupBarrier();
-    for (var p = first; p < end; p++) {
+    for (var p = first; p < end; p += stride) {
         let kind = pair_kind(pairs[p]);
         let slot = group_kind_bases[kind] + at[kind];
         at[kind] += 1u;
@@ -585,7 +587,7 @@ fn add_group_pairs() {
     }
 }
 
-// The pairs small body a owns, its first place being `first`: up to the
+// The pairs body a owns, its first place being `first`: up to the
 // next body's first place (the last body's: the frame's count).
 fn owned_count(a: u32, first: u32) -> u32 {
     var end = 0u;
@@ -696,13 +698,14 @@ fn write_pairs_team(
                 }
             }
         }
-        // Every pair written before any is partitioned (by any lane).
-        storageBarrier();
-        // Each invocation partitions its share of its team's pairs.
-        let share = (count + TEAM - 1u) / TEAM;
-        let share_first = min(lane * share, count);
-        let share_end = min(share_first + share, count);
-        partition_pairs(local, first + share_first, share_end - share_first);
+        // Each invocation partitions the pairs it wrote: every TEAM-th from
+        // its lane, or all of them for the one that appended them.
+        if count <= TEAM_LIST {
+            let mine = select(0u, (count - lane + TEAM - 1u) / TEAM, lane < count);
+            partition_pairs(local, first + lane, mine, TEAM);
+        } else {
+            partition_pairs(local, first, select(0u, count, lane == 0u), 1u);
+        }
     }
 }
 
@@ -747,7 +750,9 @@ fn write_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invo
         // The writes below and the partition's two loops over the pairs,
         // counted against the invocation's iterations up front.
         spent = 3u * count;
-        if count <= KEPT {
+        if count == 0u {
+            // No partners: nothing to walk for.
+        } else if count <= KEPT {
             mode = KEEP;
             if walk_partners(a, 0u, 1u, false) {
                 for (var k = 0u; k < count; k++) {
@@ -765,7 +770,7 @@ fn write_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invo
             }
         }
     }
-    partition_pairs(local, first, count);
+    partition_pairs(local, first, count, 1u);
 }
 
 // Bodies each invocation of write_large tests a round.
@@ -773,6 +778,7 @@ const LARGE_ITEMS: u32 = 8u;
 var<workgroup> large_sums: array<u32, 256>;
 var<workgroup> large_body: u32;
 var<workgroup> large_first: u32;
+var<workgroup> large_count: u32;
 
 @compute @workgroup_size(256)
 fn write_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
@@ -780,10 +786,15 @@ fn write_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocatio
     if local == 0u {
         let l = atomicLoad(&state[STATE_LARGE_LIST + group.x]);
         large_body = l;
-        large_first = atomicLoad(&buckets[tally_at(l)]);
+        let first = atomicLoad(&buckets[tally_at(l)]);
+        large_first = first;
+        large_count = owned_count(l, first);
     }
     let l = workgroupUniformLoad(&large_body);
     let first = workgroupUniformLoad(&large_first);
+    // Its pairs (counted by the bodies it overlaps): the scan stops once
+    // they are all placed.
+    let owned = workgroupUniformLoad(&large_count);
     let count = grid_params.body_count;
     let box_l = boxes[l];
     let skip_static = grid_params.skip_static == 1u && is_static(l);
@@ -795,7 +806,7 @@ fn write_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocatio
         return;
     }
     var placed = 0u;
-    for (var start = l + 1u; start < count; start += span) {
+    for (var start = l + 1u; start < count && placed < owned; start += span) {
         // This invocation's bodies, in order: which are partners.
         var mask = 0u;
         var mine = 0u;
@@ -832,7 +843,7 @@ fn write_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocatio
                 place++;
             }
         }
-        partition_pairs(local, first + placed + before, mine);
+        partition_pairs(local, first + placed + before, mine, 1u);
         placed += total;
     }
 }

@@ -16,7 +16,7 @@
 //     scan_add:     every element of block k gets the scanned sums[k] added
 //
 // Where the device has subgroup operations, scan_blocks_subgroups
-// (scan_subgroups.wgsl) takes scan_blocks' place: the same sums with two
+// (scan_subgroups.wgsl) takes scan_blocks' place: the same sums with three
 // barriers instead of sixteen.
 //
 // The host's plan is `Scan::steps` in src/gpu/frame/scan.rs; the frame
