@@ -602,10 +602,25 @@ impl<D: Dimension> GpuSat<D> {
         loop {
             self.check_ticket(ticket)?;
             self.context.wait(None)?;
-            let mapped = self
-                .in_flight
-                .as_ref()
-                .is_some_and(|in_flight| flag(&in_flight.mapped).is_some());
+            let is_mapped = |narrowphase: &Self| {
+                narrowphase
+                    .in_flight
+                    .as_ref()
+                    .is_some_and(|in_flight| flag(&in_flight.mapped).is_some())
+            };
+            let mut mapped = is_mapped(self);
+            // On a device shared between threads, another thread's poll may
+            // have seen the work finish and not yet run the mapping's
+            // callback when this wait returns: poll until it has run (a
+            // bounded number of times, as the frame's readback does).
+            for _ in 0..10_000 {
+                if mapped {
+                    break;
+                }
+                std::thread::yield_now();
+                self.context.wait(None)?;
+                mapped = is_mapped(self);
+            }
             if !mapped {
                 // Everything submitted is done, and still no results.
                 self.abandon();
