@@ -201,7 +201,7 @@ pub struct FrameStats {
     /// Frames run again because a buffer overflowed.
     pub reruns: u64,
     /// Buffers mapped for reading (one per frame, unless the hits
-    /// outgrew the last frame's by more than a quarter).
+    /// outgrew the last frame's by more than an eighth).
     pub maps: u64,
     /// Dispatches the last frame recorded.
     pub dispatches: u32,

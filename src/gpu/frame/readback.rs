@@ -1,9 +1,10 @@
 //! Running a frame and reading it back: one submission and one map of the
 //! counters, hits and manifolds (a second map only when the hits outgrew
-//! the last frame's by more than a quarter), handed to the caller in place.
+//! the last frame's by more than an eighth), handed to the caller in place.
 
 use std::sync::{Arc, Mutex};
 
+use crate::gpu::windows::CAPACITY_SLACK;
 use super::grid::MAX_LARGE_BODIES;
 use super::stages::STAGE_TIMESTAMP_BYTES;
 use super::state::{
@@ -75,7 +76,7 @@ impl GpuFrame {
     /// narrowphase by indirect dispatch, the compaction) and one map of the
     /// counters and the hits, in `(a, b)` order. Nothing per pair runs on
     /// the host but copying the hits out. A second map is needed only when
-    /// the hits outgrow the last frame's by more than a quarter; an
+    /// the hits outgrow the last frame's by more than an eighth; an
     /// overflowing buffer grows and the frame runs again.
     pub fn step(&mut self) -> Result<FrameOutput, GpuError> {
         self.step_with(|view| FrameOutput {
@@ -100,9 +101,15 @@ impl GpuFrame {
                         label: Some("frame"),
                     });
             self.record(&mut encoder, true);
+            // The last frame's hits and an eighth more, plus 256 (as the
+            // batch path sizes its windows: `CAPACITY_GROWTH`): the copy
+            // back moves little more than the hits.
             let expected = self
                 .last_hits
-                .map_or(self.pair_capacity, |last| last + last / 4 + 256)
+                .map_or(self.pair_capacity, |last| {
+                    last.saturating_add(last / 8)
+                        .saturating_add(CAPACITY_SLACK as u32)
+                })
                 .min(self.pair_capacity);
             let state = self.state.buffer.clone();
             let hits = self.hits.buffer.clone();
@@ -167,7 +174,7 @@ impl GpuFrame {
         if let Some(result) = early {
             return Ok(result);
         }
-        // More hits than the last frame's by over a quarter: all of them
+        // More hits than the last frame's by over an eighth: all of them
         // in a second map.
         let encoder =
             self.context
