@@ -202,12 +202,19 @@ pub fn frame_rows(
 }
 
 /// Each stage's GPU time in microseconds, the median of five frames timed
-/// stage by stage; `None` without timestamp queries.
+/// stage by stage after two that are not counted; `None` without timestamp
+/// queries.
 fn stage_times(frame: &mut GpuFrame) -> Result<Option<Vec<(&'static str, f64)>>, Error> {
     if !frame.context().has_timestamps() {
         return Ok(None);
     }
     frame.set_stage_times(true);
+    // Two frames first, not counted, so that the change to a pass a stage
+    // has settled before frames are timed (an H100 run's stage times once
+    // came out 2.5 times another's of the same binary and machine).
+    for _ in 0..2 {
+        frame.step_with(|_| ())?;
+    }
     let mut samples: Vec<Vec<(Stage, std::time::Duration)>> = Vec::new();
     for _ in 0..5 {
         frame.step_with(|_| ())?;
