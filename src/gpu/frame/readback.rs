@@ -4,7 +4,6 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::gpu::windows::CAPACITY_SLACK;
 use super::grid::MAX_LARGE_BODIES;
 use super::stages::STAGE_TIMESTAMP_BYTES;
 use super::state::{
@@ -14,6 +13,7 @@ use super::state::{
 use super::{FrameHit, FrameManifold, GpuError, GpuFrame};
 use crate::core::pair::Pair;
 use crate::gpu::buffers::GrowBuffer;
+use crate::gpu::windows::CAPACITY_SLACK;
 
 /// Bytes of a [`FrameManifold`].
 pub(super) const MANIFOLD_BYTES: u64 = 48;
