@@ -52,7 +52,8 @@ override WORKGROUP_SIZE: u32 = 256u;  // the host sets it (GpuOptions::workgroup
 // a GPU idles while one invocation loops), or one invocation's loop over
 // the group (software kinds: barriers are dear on a CPU). The same slots.
 override PARALLEL_SLOTS: bool = false;
-// Workgroup arrays need a constant size: the largest WORKGROUP_SIZE allowed.
+// The largest WORKGROUP_SIZE allowed: the length of the workgroup array the
+// slots are scanned in (scan_values, workgroup_scan.wgsl).
 const MAX_WORKGROUP_SIZE: u32 = 256u;
 // Texels per texture row (src/gpu/layout/mod.rs: TEXTURE_WIDTH).
 const TEXTURE_WIDTH_LOG2: u32 = 11u;
@@ -72,8 +73,8 @@ fn texel(index: u32) -> vec2<u32> {
     return vec2<u32>(index & ((1u << TEXTURE_WIDTH_LOG2) - 1u), index >> TEXTURE_WIDTH_LOG2);
 }
 
-// Per invocation: 1 if its pair is reported, turned into its slot in the group.
-var<workgroup> group_slots: array<u32, MAX_WORKGROUP_SIZE>;
+// Per invocation (scan_values, workgroup_scan.wgsl): 1 if its pair is
+// reported, turned into its slot in the group.
 var<workgroup> group_base: u32;
 
 // One invocation's work: where it is in its workgroup and dispatch, and the
@@ -102,38 +103,21 @@ fn finish(task: Task, tested: PairResult) {
     var result = tested;
     result.reported = tested.reported && task.live;
     let flag = select(0u, 1u, result.reported);
-    group_slots[task.local] = flag;
+    scan_values[task.local] = flag;
     workgroupBarrier();
     // Exclusive prefix sum of the flags, in invocation order: deterministic
     // slots.
     var before = 0u;
+    var running = 0u;
     if PARALLEL_SLOTS {
-        // Hillis and Steele: inclusive sums, then less one's own flag.
-        for (var step = 1u; step < WORKGROUP_SIZE; step <<= 1u) {
-            var add = 0u;
-            if task.local >= step {
-                add = group_slots[task.local - step];
-            }
-            workgroupBarrier();
-            group_slots[task.local] += add;
-            workgroupBarrier();
-        }
-        before = group_slots[task.local] - flag;
-        if task.local == 0u {
-            let running = group_slots[WORKGROUP_SIZE - 1u];
-            var base = 0u;
-            if running > 0u {
-                base = atomicAdd(&counters[params.window], running);
-            }
-            group_base = base;
-        }
+        // Inclusive sums, then less one's own flag.
+        workgroup_inclusive_scan(task.local, WORKGROUP_SIZE);
+        before = scan_values[task.local] - flag;
+        running = scan_values[WORKGROUP_SIZE - 1u];
     } else if task.local == 0u {
-        var running = 0u;
-        for (var i = 0u; i < WORKGROUP_SIZE; i++) {
-            let flag = group_slots[i];
-            group_slots[i] = running;
-            running += flag;
-        }
+        running = serial_exclusive_scan(WORKGROUP_SIZE);
+    }
+    if task.local == 0u {
         var base = 0u;
         if running > 0u {
             base = atomicAdd(&counters[params.window], running);
@@ -142,7 +126,7 @@ fn finish(task: Task, tested: PairResult) {
     }
     workgroupBarrier();
     if !PARALLEL_SLOTS {
-        before = group_slots[task.local];
+        before = scan_values[task.local];
     }
 
     if result.reported {

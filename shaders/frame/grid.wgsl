@@ -775,7 +775,6 @@ fn write_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invo
 
 // Bodies each invocation of write_large tests a round.
 const LARGE_ITEMS: u32 = 8u;
-var<workgroup> large_sums: array<u32, 256>;
 var<workgroup> large_body: u32;
 var<workgroup> large_first: u32;
 var<workgroup> large_count: u32;
@@ -821,19 +820,11 @@ fn write_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocatio
             }
         }
         // The workgroup's exclusive prefix sum of the partners.
-        large_sums[local] = mine;
+        scan_values[local] = mine;
         workgroupBarrier();
-        for (var step = 1u; step < 256u; step <<= 1u) {
-            var add = 0u;
-            if local >= step {
-                add = large_sums[local - step];
-            }
-            workgroupBarrier();
-            large_sums[local] += add;
-            workgroupBarrier();
-        }
-        let before = large_sums[local] - mine;
-        let total = workgroupUniformLoad(&large_sums[255]);
+        workgroup_inclusive_scan(local, 256u);
+        let before = scan_values[local] - mine;
+        let total = workgroupUniformLoad(&scan_values[255]);
         var place = first + placed + before;
         for (var k = 0u; k < LARGE_ITEMS; k++) {
             if (mask & (1u << k)) != 0u {

@@ -37,21 +37,6 @@ const SCAN_GROUP: u32 = 256u;
 const SCAN_BLOCK: u32 = 8192u;
 const SCAN_ITEMS: u32 = 32u;     // SCAN_BLOCK / SCAN_GROUP
 
-var<workgroup> partial: array<u32, SCAN_GROUP>;
-
-// Inclusive scan of `partial` over the group (Hillis and Steele): 8 steps.
-// Every invocation calls it (barriers).
-fn scan_group(local: u32) {
-    for (var step = 1u; step < SCAN_GROUP; step <<= 1u) {
-        var add = 0u;
-        if local >= step {
-            add = partial[local - step];
-        }
-        workgroupBarrier();
-        partial[local] += add;
-        workgroupBarrier();
-    }
-}
 
 // The sum of data[first .. end).
 fn block_sum(first: u32, end: u32) -> u32 {
@@ -77,12 +62,12 @@ fn scan_blocks(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocatio
     let first = group.x * SCAN_BLOCK + local * SCAN_ITEMS;
     let end = min(first + SCAN_ITEMS, scan.count);
     let total = block_sum(first, end);
-    partial[local] = total;
+    scan_values[local] = total;
     workgroupBarrier();
-    scan_group(local);
-    block_write(first, end, partial[local] - total);
+    workgroup_inclusive_scan(local, SCAN_GROUP);
+    block_write(first, end, scan_values[local] - total);
     if local == SCAN_GROUP - 1u {
-        sums[group.x] = partial[local];
+        sums[group.x] = scan_values[local];
     }
 }
 

@@ -15,7 +15,6 @@
 //     each invocation writes its elements' places from its subgroup's
 //     start plus its exclusive sum in the subgroup
 
-var<workgroup> subgroup_starts: array<u32, SCAN_GROUP>;
 var<workgroup> subgroup_bases: array<u32, SCAN_GROUP>;
 
 @compute @workgroup_size(256)
@@ -48,18 +47,12 @@ fn scan_blocks_subgroups(
     let total = block_sum(first, end);
     let inclusive = subgroupInclusiveAdd(total);
     if lane + 1u == members {
-        subgroup_starts[subgroup] = inclusive;
+        scan_values[subgroup] = inclusive;
     }
     workgroupBarrier();
     if local == 0u {
-        var running = 0u;
-        for (var k = 0u; k < subgroups; k++) {
-            let value = subgroup_starts[k];
-            subgroup_starts[k] = running;
-            running += value;
-        }
-        sums[group.x] = running;
+        sums[group.x] = serial_exclusive_scan(subgroups);
     }
     workgroupBarrier();
-    block_write(first, end, subgroup_starts[subgroup] + inclusive - total);
+    block_write(first, end, scan_values[subgroup] + inclusive - total);
 }

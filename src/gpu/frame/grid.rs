@@ -12,6 +12,8 @@ use crate::gpu::layout::FrameBody;
 pub const GRID_WGSL: &str = concat!(
     include_str!("../../../shaders/frame/common.wgsl"),
     "\n",
+    include_str!("../../../shaders/workgroup_scan.wgsl"),
+    "\n",
     include_str!("../../../shaders/frame/grid.wgsl")
 );
 

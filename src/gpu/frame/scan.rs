@@ -40,11 +40,17 @@ pub(crate) struct Scan {
 }
 
 /// The scan's source.
-pub const SCAN_WGSL: &str = include_str!("../../../shaders/frame/scan.wgsl");
+pub const SCAN_WGSL: &str = concat!(
+    include_str!("../../../shaders/workgroup_scan.wgsl"),
+    "\n",
+    include_str!("../../../shaders/frame/scan.wgsl")
+);
 /// The scan's source with subgroup operations (`scan_blocks_subgroups`),
 /// for devices that have them (naga takes the subgroup built-ins without
 /// the `enable subgroups;` directive, which it does not parse yet).
 pub const SCAN_SUBGROUPS_WGSL: &str = concat!(
+    include_str!("../../../shaders/workgroup_scan.wgsl"),
+    "\n",
     include_str!("../../../shaders/frame/scan.wgsl"),
     "\n",
     include_str!("../../../shaders/frame/scan_subgroups.wgsl")

@@ -3,9 +3,12 @@
 use crate::d2::math::Transform;
 use crate::d2::shape::ShapeRecord;
 
-/// The 2D SAT kernel's source: `batch.wgsl`, then `d2/sat.wgsl`.
+/// The 2D SAT kernel's source: `batch.wgsl`, `workgroup_scan.wgsl`, then
+/// `d2/sat.wgsl`.
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../../shaders/batch.wgsl"),
+    "\n",
+    include_str!("../../../shaders/workgroup_scan.wgsl"),
     "\n",
     include_str!("../../../shaders/d2/sat.wgsl")
 );

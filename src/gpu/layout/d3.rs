@@ -4,9 +4,12 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::d3::Transform;
 
-/// The 3D SAT kernel's source: `batch.wgsl`, then `d3/sat.wgsl`.
+/// The 3D SAT kernel's source: `batch.wgsl`, `workgroup_scan.wgsl`, then
+/// `d3/sat.wgsl`.
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../../shaders/batch.wgsl"),
+    "\n",
+    include_str!("../../../shaders/workgroup_scan.wgsl"),
     "\n",
     include_str!("../../../shaders/d3/sat.wgsl")
 );

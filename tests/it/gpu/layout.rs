@@ -53,17 +53,21 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
         (
             "batch.wgsl + d2/sat.wgsl",
             SAT_WGSL,
-            &["batch.wgsl", "d2/sat.wgsl"],
+            &["batch.wgsl", "workgroup_scan.wgsl", "d2/sat.wgsl"],
         ),
         (
             "batch.wgsl + d3/sat.wgsl",
             SAT3_WGSL,
-            &["batch.wgsl", "d3/sat.wgsl"],
+            &["batch.wgsl", "workgroup_scan.wgsl", "d3/sat.wgsl"],
         ),
         (
             "frame/common.wgsl + frame/grid.wgsl",
             GRID_WGSL,
-            &["frame/common.wgsl", "frame/grid.wgsl"],
+            &[
+                "frame/common.wgsl",
+                "workgroup_scan.wgsl",
+                "frame/grid.wgsl",
+            ],
         ),
         (
             "frame/common.wgsl + frame/narrow.wgsl + d2/sat.wgsl + frame/manifold.wgsl",
@@ -80,11 +84,19 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             PAIRS_WGSL,
             &["frame/common.wgsl", "frame/pairs.wgsl"],
         ),
-        ("frame/scan.wgsl", SCAN_WGSL, &["frame/scan.wgsl"]),
+        (
+            "frame/scan.wgsl",
+            SCAN_WGSL,
+            &["workgroup_scan.wgsl", "frame/scan.wgsl"],
+        ),
         (
             "frame/scan.wgsl + frame/scan_subgroups.wgsl",
             SCAN_SUBGROUPS_WGSL,
-            &["frame/scan.wgsl", "frame/scan_subgroups.wgsl"],
+            &[
+                "workgroup_scan.wgsl",
+                "frame/scan.wgsl",
+                "frame/scan_subgroups.wgsl",
+            ],
         ),
     ]
 }
