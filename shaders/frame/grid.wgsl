@@ -515,29 +515,35 @@ fn body_class(body: u32) -> u32 {
 // src/gpu/d2/kinds.rs: KIND_OF_CLASSES, row by row.
 const KIND_OF_CLASSES = array<u32, 16>(0u, 1u, 3u, 4u, 1u, 2u, 3u, 5u, 3u, 3u, 3u, 3u, 4u, 5u, 3u, 4u);
 
-fn pair_kind(pair: vec2<u32>) -> u32 {
-    return KIND_OF_CLASSES[body_class(pair.x) * 4u + body_class(pair.y)];
+// The kind of a pair of owner_class's owner with body b.
+fn pair_kind(owner_class: u32, b: u32) -> u32 {
+    return KIND_OF_CLASSES[owner_class * 4u + body_class(b)];
 }
 
 var<workgroup> group_kinds: array<atomic<u32>, PAIR_KINDS>;
 var<workgroup> group_kind_bases: array<u32, PAIR_KINDS>;
 
-// Every invocation of the workgroup calls it (barriers), with the pairs it
-// wrote itself (first, first + stride, ... : `count` of them; no invocation
-// reads another's writes, which a device need not show it before the pass
-// ends): each goes into its kind's region, the
-// workgroup reserving each kind's room with one atomic add, and the kind's
-// dispatch arguments grown to cover it.
-fn partition_pairs(local: u32, first: u32, count: u32, stride: u32) {
+// Every invocation of the workgroup calls it (barriers), with pairs of
+// `owner` it wrote itself (first, first + stride, ... : `count` of them; no
+// invocation reads another's writes, which a device need not show it
+// before the pass ends): each goes into its kind's region, the workgroup
+// reserving each kind's room with one atomic add, and the kind's dispatch
+// arguments grown to cover it.
+fn partition_pairs(local: u32, owner_body: u32, first: u32, count: u32, stride: u32) {
     if local < PAIR_KINDS {
         atomicStore(&group_kinds[local], 0u);
     }
     workgroupBarrier();
     let capacity = grid_params.pair_capacity;
     let end = min(first + count * stride, capacity);
+    // The owner's class once (an idle invocation's owner may be no body).
+    var owner_class = 0u;
+    if count > 0u {
+        owner_class = body_class(owner_body);
+    }
     var mine = array<u32, PAIR_KINDS>();
     for (var p = first; p < end; p += stride) {
-        mine[pair_kind(pairs[p])] += 1u;
+        mine[pair_kind(owner_class, pairs[p].y)] += 1u;
     }
     var at = array<u32, PAIR_KINDS>();
     for (var kind = 0u; kind < PAIR_KINDS; kind++) {
@@ -562,7 +568,7 @@ fn partition_pairs(local: u32, first: u32, count: u32, stride: u32) {
     }
     workgroupBarrier();
     for (var p = first; p < end; p += stride) {
-        let kind = pair_kind(pairs[p]);
+        let kind = pair_kind(owner_class, pairs[p].y);
         let slot = group_kind_bases[kind] + at[kind];
         at[kind] += 1u;
         if slot < capacity {
@@ -702,9 +708,9 @@ fn write_pairs_team(
         // its lane, or all of them for the one that appended them.
         if count <= TEAM_LIST {
             let mine = select(0u, (count - lane + TEAM - 1u) / TEAM, lane < count);
-            partition_pairs(local, first + lane, mine, TEAM);
+            partition_pairs(local, a, first + lane, mine, TEAM);
         } else {
-            partition_pairs(local, first, select(0u, count, lane == 0u), 1u);
+            partition_pairs(local, a, first, select(0u, count, lane == 0u), 1u);
         }
     }
 }
@@ -770,7 +776,7 @@ fn write_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invo
             }
         }
     }
-    partition_pairs(local, first, count, 1u);
+    partition_pairs(local, a, first, count, 1u);
 }
 
 // Bodies each invocation of write_large tests a round.
@@ -834,7 +840,7 @@ fn write_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocatio
                 place++;
             }
         }
-        partition_pairs(local, first + placed + before, mine, 1u);
+        partition_pairs(local, l, first + placed + before, mine, 1u);
         placed += total;
     }
 }
