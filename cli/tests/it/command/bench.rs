@@ -2,14 +2,8 @@
 //! writes, and its errors, on a sweep small enough for a test.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn gpusat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpusat"))
-        .args(args)
-        .output()
-        .expect("gpusat runs")
-}
+use super::gpusat;
 
 fn path_arg(path: &Path) -> String {
     path.display().to_string()

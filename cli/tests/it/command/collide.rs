@@ -2,7 +2,9 @@
 //! exit non-zero with one clear line and no output file.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
+
+use super::gpusat;
 
 use gpusat::{Batch, Scene, collide_cpu};
 use gpusat_cli::output::d2::CollideOutput;
@@ -16,13 +18,6 @@ const SCENE: &str = r#"{
              {"shape": 2, "position": [10,10]}],
   "pairs": [[0,1],[1,3],[1,2],[0,2]]
 }"#;
-
-fn gpusat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpusat"))
-        .args(args)
-        .output()
-        .expect("gpusat runs")
-}
 
 fn write(dir: &Path, name: &str, contents: &str) -> String {
     let path = dir.join(name);

@@ -4,19 +4,14 @@
 //! the item, a non-zero exit, no output file).
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use super::gpusat;
 
 use gpusat::Pair;
 use gpusat::d3::{Batch, BodyDesc, Scene, SceneFile, Shape, ShapeDesc, collide_cpu, find_pairs};
 use gpusat::generate::d3::SceneSpec;
 use gpusat_cli::output::d3::{CollideOutput, FeatureOut};
-
-fn gpusat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpusat"))
-        .args(args)
-        .output()
-        .expect("gpusat runs")
-}
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -1,14 +1,7 @@
 //! `gpusat demo` and `gpusat render` end to end: the summary, --check, the
 //! PNG and the GIF.
 
-use std::process::{Command, Output};
-
-fn gpusat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpusat"))
-        .args(args)
-        .output()
-        .expect("gpusat runs")
-}
+use super::gpusat;
 
 /// Runs gpusat, asserts that it succeeded (showing both outputs if not),
 /// and returns its standard output.

@@ -1,16 +1,9 @@
 //! `gpusat resolve`, and `gpusat collide`'s contacts and broadphase.
 
-use std::process::{Command, Output};
+use super::gpusat;
 
 use gpusat::{Batch, PairFilter, Scene, collide_cpu, find_pairs};
 use gpusat_cli::output::d2::CollideOutput;
-
-fn gpusat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpusat"))
-        .args(args)
-        .output()
-        .expect("gpusat runs")
-}
 
 /// A pile of overlapping boxes and circles on a static floor, without pairs.
 fn pile_scene() -> String {
