@@ -14,7 +14,9 @@ const STATE_KINDS: u32 = 8u;         // per kind: its pairs in the partition
 const STATE_ARGS: u32 = 32u;         // per kind: indirect dispatch arguments
 const STATE_HIT_ARGS: u32 = 52u;     // one invocation per hit, workgroups of 256
 const STATE_LARGE_ARGS: u32 = 56u;   // write_large: a workgroup per large body
-const STATE_LARGE_LIST: u32 = 64u;   // the large bodies
+const STATE_SCAN_ARGS: u32 = 59u;    // the places scan, per level: a workgroup per block
+const STATE_COMPACT_ARGS: u32 = 68u; // compact: one invocation per pair, workgroups of 256
+const STATE_LARGE_LIST: u32 = 72u;   // the large bodies
 
 // A reported pair: src/gpu/frame/narrow.rs, FrameHit.
 struct FrameHit {

@@ -580,6 +580,32 @@ fn partition_pairs(local: u32, owner_body: u32, first: u32, count: u32, stride: 
 // ---------------------------------------------------------------------
 // The entry points.
 
+const SCAN_BLOCK: u32 = 8192u;    // the places scan's block (scan.wgsl)
+const SCAN_LEVELS: u32 = 3u;      // its levels at most
+
+// The places scan's and compact's indirect dispatch arguments, from the
+// frame's pair count (final once count_pairs has run): a workgroup per
+// block of SCAN_BLOCK at each level of the scan (the pairs' flags, then
+// each level's block sums), and one invocation per pair for compact, in
+// workgroups of 256 (a second dimension past max_groups). So those stages
+// run over the pairs found, not over the buffers' capacity. One
+// invocation of write_pairs writes them.
+fn write_dispatch_args() {
+    let pairs = min(atomicLoad(&state[STATE_PAIRS]), grid_params.pair_capacity);
+    var count = pairs;
+    for (var level = 0u; level < SCAN_LEVELS; level++) {
+        count = (count + SCAN_BLOCK - 1u) / SCAN_BLOCK;
+        atomicStore(&state[STATE_SCAN_ARGS + 3u * level], count);
+        atomicStore(&state[STATE_SCAN_ARGS + 3u * level + 1u], 1u);
+        atomicStore(&state[STATE_SCAN_ARGS + 3u * level + 2u], 1u);
+    }
+    let groups = (pairs + 255u) / 256u;
+    let most = grid_params.max_groups;
+    atomicStore(&state[STATE_COMPACT_ARGS], min(groups, most));
+    atomicStore(&state[STATE_COMPACT_ARGS + 1u], (groups + most - 1u) / most);
+    atomicStore(&state[STATE_COMPACT_ARGS + 2u], 1u);
+}
+
 var<workgroup> group_pairs: atomic<u32>;
 
 // The frame's pair count, one atomic add per workgroup; past the capacity
@@ -661,6 +687,9 @@ fn write_pairs_team(
 ) {
     team = local / TEAM;
     let lane = local % TEAM;
+    if group.x == 0u && local == 0u {
+        write_dispatch_args();
+    }
     let rounds = team_rounds(groups.x);
     for (var round = 0u; round < rounds; round++) {
         let a = (round * groups.x + group.x) * TEAMS + team;
@@ -746,6 +775,9 @@ fn count_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invo
 @compute @workgroup_size(256)
 fn write_pairs(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let a = id.x;
+    if a == 0u {
+        write_dispatch_args();
+    }
     var first = 0u;
     var count = 0u;
     if a < grid_params.body_count && is_small(a) {

@@ -24,9 +24,16 @@ fn pair_count() -> u32 {
     return min(state[pairs_params.count_index], pairs_params.capacity);
 }
 
+// One invocation per pair: the indirect arguments (grid.wgsl,
+// write_dispatch_args) cover the pairs found, in a second dimension past
+// the device's workgroups per dimension.
 @compute @workgroup_size(256)
-fn compact(@builtin(global_invocation_id) id: vec3<u32>) {
-    let index = id.x;
+fn compact(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let index = (group.y * groups.x + group.x) * 256u + local;
     let count = pair_count();
     if index >= count {
         return;

@@ -43,7 +43,7 @@ fn scan_blocks_subgroups(
     workgroupBarrier();
     let place = subgroup_bases[subgroup] + lane;
     let first = group.x * SCAN_BLOCK + place * SCAN_ITEMS;
-    let end = min(first + SCAN_ITEMS, scan.count);
+    let end = min(first + SCAN_ITEMS, scan_count());
     let total = block_sum(first, end);
     let inclusive = subgroupInclusiveAdd(total);
     if lane + 1u == members {

@@ -25,6 +25,7 @@
 //! ▼ narrow.wgsl + sat.wgsl the 2D kernel's entry points, by indirect dispatch;
 //! │                        each pair's outcome and reported flag
 //! ▼ scan.wgsl, pairs.wgsl compact: the hits in pair order and their count
+//! │                        (both over the pairs found, by indirect dispatch)
 //! ▼ manifold.wgsl          each hit's contact manifold
 //! one copy of the counters, hits and manifolds back; one map
 //! ```
@@ -164,8 +165,10 @@ pub struct GpuFrame {
     pairs: GrowBuffer,
     pair_capacity: u32,
     state: GrowBuffer,
-    /// `write_large`'s indirect arguments, copied from the state.
-    large_args: GrowBuffer,
+    /// The indirect arguments of `write_large`, the places scan and
+    /// `compact`, copied from the state ([`state::STATE_COPIED_ARGS`] words
+    /// from [`state::STATE_LARGE_ARGS`]).
+    dispatch_args: GrowBuffer,
     transforms: GrowTexture,
     body_shapes: GrowTexture,
     staging: Option<GrowBuffer>,
@@ -300,11 +303,11 @@ impl GpuFrame {
                 U::STORAGE | U::COPY_SRC | U::COPY_DST | U::INDIRECT,
                 (STATE_HEADER_WORDS + u64::from(MAX_LARGE_BODIES)) * 4,
             )?,
-            large_args: GrowBuffer::new(
+            dispatch_args: GrowBuffer::new(
                 &context,
-                "frame large bodies' arguments",
+                "frame dispatch arguments",
                 U::INDIRECT | U::COPY_DST,
-                16,
+                u64::from(state::STATE_COPIED_ARGS) * 4,
             )?,
             transforms: GrowTexture::with_usage(
                 &context,
@@ -618,7 +621,7 @@ impl GpuFrame {
             + self.entries.size
             + self.pairs.size
             + self.state.size
-            + self.large_args.size
+            + self.dispatch_args.size
             + self.transforms.bytes()
             + self.body_shapes.bytes()
             + self.scan.bytes()

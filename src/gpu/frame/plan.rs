@@ -8,9 +8,12 @@ use super::grid::{
 };
 use super::narrow::{self, NarrowParams, PairsParams};
 use super::readback::MANIFOLD_BYTES;
-use super::scan::ScanStep;
+use super::scan::{ScanCount, ScanStep};
 use super::stages::{Recorder, Stage};
-use super::state::{STATE_ARGS, STATE_HEADER_WORDS, STATE_HIT_ARGS, STATE_LARGE_ARGS, STATE_PAIRS};
+use super::state::{
+    STATE_ARGS, STATE_COMPACT_ARGS, STATE_HEADER_WORDS, STATE_HIT_ARGS, STATE_LARGE_ARGS,
+    STATE_PAIRS, STATE_SCAN_ARGS,
+};
 use super::{GpuFrame, range, whole};
 
 /// The narrowphase's workgroup size in a frame.
@@ -72,12 +75,7 @@ impl GpuFrame {
             self.scan.record(&mut recorder, &plan.tally_scan);
             // write_large's arguments, a workgroup per large body (written
             // by bounds), out of the state its pass binds read-write.
-            recorder.copy(
-                &self.state.buffer,
-                u64::from(STATE_LARGE_ARGS) * 4,
-                &self.large_args.buffer,
-                12,
-            );
+            self.copy_args(&mut recorder, STATE_LARGE_ARGS, 3);
             recorder.stage(Stage::WritePairs);
             grid(&mut recorder, write_pairs);
             recorder.bind(
@@ -85,14 +83,33 @@ impl GpuFrame {
                 &plan.grid_group,
                 &[],
             );
-            recorder.dispatch_indirect(&self.large_args.buffer, 0);
+            recorder.dispatch_indirect(&self.dispatch_args.buffer, 0);
             if narrow {
+                // The places scan's and compact's, from the pair count
+                // (written by write_pairs).
+                self.copy_args(
+                    &mut recorder,
+                    STATE_SCAN_ARGS,
+                    STATE_COMPACT_ARGS + 3 - STATE_SCAN_ARGS,
+                );
                 self.record_narrow(&mut recorder, &plan.narrow);
             }
         }
         let (ran, dispatches) = recorder.finish();
         self.last_stages = ran;
         self.stats.dispatches = dispatches;
+    }
+
+    /// Copies `words` indirect arguments from `word` of the state into the
+    /// dispatch arguments' buffer (at [`args_offset`]).
+    fn copy_args(&self, recorder: &mut Recorder<'_>, word: u32, words: u32) {
+        recorder.copy(
+            &self.state.buffer,
+            u64::from(word) * 4,
+            &self.dispatch_args.buffer,
+            args_offset(word),
+            u64::from(words) * 4,
+        );
     }
 
     /// Bodies below which teams walk the bodies' cells
@@ -174,7 +191,8 @@ impl GpuFrame {
             &context,
             &mut self.params,
             (&self.buckets.buffer, 0),
-            self.bucket_count,
+            ScanCount::Known(self.bucket_count),
+            &self.state.buffer,
         );
         // The tallies follow the buckets (an offset the binding alignment
         // allows: the bucket count is a power of two of at least 1,024).
@@ -182,7 +200,8 @@ impl GpuFrame {
             &context,
             &mut self.params,
             (&self.buckets.buffer, u64::from(self.bucket_count) * 4),
-            self.body_count.max(1),
+            ScanCount::Known(self.body_count.max(1)),
+            &self.state.buffer,
         );
         let narrow = self.narrow_stage();
         self.params.upload(&context);
@@ -258,11 +277,17 @@ impl GpuFrame {
                 ),
             ],
         );
+        // Over the pairs found (the device's count), not the capacity.
         let places_scan = self.scan.steps(
             &context,
             &mut self.params,
             (&self.places.buffer, 0),
-            capacity,
+            ScanCount::Device {
+                index: STATE_PAIRS,
+                capacity,
+                args: (&self.dispatch_args.buffer, args_offset(STATE_SCAN_ARGS)),
+            },
+            &self.state.buffer,
         );
         NarrowStage {
             pairs_group,
@@ -296,7 +321,7 @@ impl GpuFrame {
             &stage.pairs_group,
             &[stage.pairs_offset],
         );
-        recorder.dispatch(self.pair_capacity.div_ceil(256));
+        recorder.dispatch_indirect(&self.dispatch_args.buffer, args_offset(STATE_COMPACT_ARGS));
         recorder.stage(Stage::Manifolds);
         recorder.bind(
             self.narrow_kernel.pipeline("manifold"),
@@ -305,6 +330,12 @@ impl GpuFrame {
         );
         recorder.dispatch_indirect(&self.state.buffer, u64::from(STATE_HIT_ARGS) * 4);
     }
+}
+
+/// The byte offset in the frame's dispatch arguments' buffer of the
+/// arguments at `word` of the state (copied from [`STATE_LARGE_ARGS`] on).
+fn args_offset(word: u32) -> u64 {
+    u64::from(word - STATE_LARGE_ARGS) * 4
 }
 
 /// What a frame's bind groups and parameters were made for: the buffers

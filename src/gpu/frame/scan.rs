@@ -16,18 +16,27 @@ pub(crate) const SCAN_BLOCK: u32 = 8192;
 /// Levels of block sums: enough for `SCAN_BLOCK^3` elements.
 const LEVELS: usize = 3;
 
+/// Levels of block sums: enough for `SCAN_BLOCK^3` elements.
+pub(crate) const SCAN_LEVELS: u32 = LEVELS as u32;
+
+/// [`ScanParams::count_index`] of a scan whose count is the uniform's.
+pub(crate) const NO_COUNT_INDEX: u32 = u32::MAX;
+
 /// Mirror of `ScanParams` in `scan.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct ScanParams {
-    /// Elements to scan.
+    /// Elements to scan: the count, or where the count is read from the
+    /// frame's state, the most this level can have (the capacity's).
     pub count: u32,
-    /// Padding.
-    pub _pad0: u32,
-    /// Padding.
-    pub _pad1: u32,
-    /// Padding to 16 bytes.
-    pub _pad2: u32,
+    /// The state word holding the count of the scan's first level, or
+    /// `NO_COUNT_INDEX` (u32::MAX).
+    pub count_index: u32,
+    /// The level: its count is the first level's divided by `SCAN_BLOCK`
+    /// (rounded up) this many times.
+    pub level: u32,
+    /// The first level's capacity (the state's count is clamped to it).
+    pub first_capacity: u32,
 }
 
 /// The scan's pipelines and its block-sum buffers.
@@ -62,7 +71,30 @@ pub(crate) struct ScanStep {
     entry_point: &'static str,
     bind_group: wgpu::BindGroup,
     offset: u32,
-    groups: u32,
+    groups: ScanGroups,
+}
+
+/// How many workgroups a scan's dispatch runs.
+enum ScanGroups {
+    /// This many: the count is known when the frame is recorded.
+    Direct(u32),
+    /// As many as the arguments at this byte offset of this buffer say
+    /// (the count is the device's).
+    Indirect(wgpu::Buffer, u64),
+}
+
+/// Where a scan's count comes from.
+pub(crate) enum ScanCount<'a> {
+    /// Known when the frame is recorded.
+    Known(u32),
+    /// Written by the device into the frame's state word `index`, at most
+    /// `capacity`; each level's dispatch arguments at `args` (three words
+    /// a level, from the byte offset), written with it.
+    Device {
+        index: u32,
+        capacity: u32,
+        args: (&'a wgpu::Buffer, u64),
+    },
 }
 
 impl Scan {
@@ -78,7 +110,12 @@ impl Scan {
             context,
             "scan",
             source,
-            &[uniform(0, true), storage(1, false), storage(2, false)],
+            &[
+                uniform(0, true),
+                storage(1, false),
+                storage(2, false),
+                storage(3, true),
+            ],
             &[blocks_entry, "scan_add"],
             &[],
         )?;
@@ -132,24 +169,42 @@ impl Scan {
     }
 
     /// The dispatches that scan `count` u32s of `data` from byte `offset`
-    /// in place (after [`Scan::reserve`] for at least `count`).
+    /// in place (after [`Scan::reserve`] for at least the count, or the
+    /// capacity); `state` is the frame's state buffer.
     pub fn steps(
         &self,
         context: &GpuContext,
         params: &mut ParamArena,
         (data, offset): (&wgpu::Buffer, u64),
-        count: u32,
+        count: ScanCount<'_>,
+        state: &wgpu::Buffer,
     ) -> Vec<ScanStep> {
+        let (first_count, count_index, args) = match count {
+            ScanCount::Known(count) => (count, NO_COUNT_INDEX, None),
+            ScanCount::Device {
+                index,
+                capacity,
+                args,
+            } => (capacity, index, Some(args)),
+        };
         let mut down = Vec::new();
         let mut up = Vec::new();
-        let mut level_data = (data, offset, count);
+        let mut level_data = (data, offset, first_count);
         for level in 0..LEVELS {
             let (buffer, offset, count) = level_data;
             let blocks = count.div_ceil(SCAN_BLOCK).max(1);
             let param = params.push(&ScanParams {
                 count,
-                ..ScanParams::default()
+                count_index,
+                level: level as u32,
+                first_capacity: first_count,
             });
+            let groups = || match args {
+                None => ScanGroups::Direct(blocks),
+                Some((args, args_offset)) => {
+                    ScanGroups::Indirect(args.clone(), args_offset + 12 * level as u64)
+                }
+            };
             let bind = |label| {
                 self.kernel.bind(
                     context,
@@ -158,6 +213,7 @@ impl Scan {
                         (0, params.binding()),
                         (1, range(buffer, offset, u64::from(count.max(1)) * 4)),
                         (2, self.sums[level].buffer.as_entire_binding()),
+                        (3, state.as_entire_binding()),
                     ],
                 )
             };
@@ -165,7 +221,7 @@ impl Scan {
                 entry_point: self.blocks_entry,
                 bind_group: bind("scan blocks"),
                 offset: param,
-                groups: blocks,
+                groups: groups(),
             });
             if blocks == 1 {
                 break;
@@ -174,7 +230,7 @@ impl Scan {
                 entry_point: "scan_add",
                 bind_group: bind("scan add"),
                 offset: param,
-                groups: blocks,
+                groups: groups(),
             });
             level_data = (&self.sums[level].buffer, 0, blocks);
         }
@@ -190,7 +246,10 @@ impl Scan {
                 &step.bind_group,
                 &[step.offset],
             );
-            recorder.dispatch(step.groups);
+            match &step.groups {
+                ScanGroups::Direct(groups) => recorder.dispatch(*groups),
+                ScanGroups::Indirect(args, offset) => recorder.dispatch_indirect(args, *offset),
+            }
         }
     }
 

@@ -205,19 +205,20 @@ impl<'e> Recorder<'e> {
         self.dispatches += 1;
     }
 
-    /// Copies `size` bytes of `source` from `offset` to the start of
-    /// `target` between two passes (a buffer a pass binds read-write cannot
-    /// give that pass's indirect arguments).
+    /// Copies `size` bytes of `source` from `offset` to `target` at
+    /// `target_offset`, between two passes (a buffer a pass binds
+    /// read-write cannot give that pass's indirect arguments).
     pub(super) fn copy(
         &mut self,
         source: &wgpu::Buffer,
         offset: u64,
         target: &wgpu::Buffer,
+        target_offset: u64,
         size: u64,
     ) {
         self.pass = None;
         self.encoder
-            .copy_buffer_to_buffer(source, offset, target, 0, size);
+            .copy_buffer_to_buffer(source, offset, target, target_offset, size);
     }
 
     /// Ends the last pass and, when timing, resolves the timestamps.

@@ -30,7 +30,18 @@ pub const STATE_HIT_ARGS: u32 = 52;
 /// The indirect dispatch arguments of `write_large`: a workgroup per large
 /// body (grid.wgsl: bounds).
 pub(crate) const STATE_LARGE_ARGS: u32 = 56;
-pub(crate) const STATE_LARGE_LIST: u32 = 64;
+/// The indirect dispatch arguments of the places scan (a workgroup per
+/// block of the pairs' flags, then of each level's block sums), three
+/// levels; written by `write_pairs` from the frame's pair count.
+pub(crate) const STATE_SCAN_ARGS: u32 = 59;
+/// The indirect dispatch arguments of `compact` (one invocation per pair,
+/// in workgroups of 256), written with the scan's.
+pub(crate) const STATE_COMPACT_ARGS: u32 = 68;
+/// The words from [`STATE_LARGE_ARGS`] on that the frame copies into its
+/// dispatch arguments' buffer (a pass cannot dispatch from a buffer it
+/// binds read-write).
+pub(crate) const STATE_COPIED_ARGS: u32 = STATE_COMPACT_ARGS + 3 - STATE_LARGE_ARGS;
+pub(crate) const STATE_LARGE_LIST: u32 = 72;
 /// Words of the state buffer before the large bodies' list.
 pub(crate) const STATE_HEADER_WORDS: u64 = STATE_LARGE_LIST as u64;
 

@@ -138,6 +138,8 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         ),
         entry(grid_kernel, "TEAM_LIST", U32(grid::TEAM_LIST)),
         entry(grid_kernel, "KEPT", U32(grid::KEPT)),
+        entry(grid_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
+        entry(grid_kernel, "SCAN_LEVELS", U32(scan::SCAN_LEVELS)),
         // The frame's narrowphase and manifolds (the 2D kernel's functions).
         entry(
             narrow_kernel,
@@ -179,6 +181,12 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         // The frame's scan.
         entry(scan_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
         entry(scan_subgroups_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
+        entry(scan_kernel, "NO_COUNT_INDEX", U32(scan::NO_COUNT_INDEX)),
+        entry(
+            scan_subgroups_kernel,
+            "NO_COUNT_INDEX",
+            U32(scan::NO_COUNT_INDEX),
+        ),
     ]);
     // The state words and the texture width, in every frame kernel that
     // has them (common.wgsl).
@@ -198,6 +206,8 @@ pub fn shared_constants() -> Vec<SharedConstant> {
             entry(frame, "STATE_ARGS", U32(state::STATE_ARGS)),
             entry(frame, "STATE_HIT_ARGS", U32(state::STATE_HIT_ARGS)),
             entry(frame, "STATE_LARGE_ARGS", U32(state::STATE_LARGE_ARGS)),
+            entry(frame, "STATE_SCAN_ARGS", U32(state::STATE_SCAN_ARGS)),
+            entry(frame, "STATE_COMPACT_ARGS", U32(state::STATE_COMPACT_ARGS)),
             entry(frame, "STATE_LARGE_LIST", U32(state::STATE_LARGE_LIST)),
             entry(frame, "TEXTURE_WIDTH_LOG2", U32(TEXTURE_WIDTH_LOG2)),
             entry(frame, "LOWEST", F32(LOWEST)),

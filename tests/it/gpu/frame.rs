@@ -415,6 +415,60 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
     }
 }
 
+/// The places scan and the compaction run over the pairs found (indirect
+/// arguments the device writes from its pair count), not over the buffers'
+/// capacity: one frame over a dense scene (its scans two levels deep), then
+/// over sparser ones in the room the first left (stale flags past the new
+/// count), then over bodies far apart (no pair at all), each frame's hits
+/// the batch kernel's on the CPU broadphase's pairs, bit for bit.
+#[test]
+fn a_frame_of_fewer_pairs_than_its_capacity_compacts_only_its_own() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let mut narrowphase =
+        GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("narrowphase");
+    let (shapes, dense) = scene(951, 20_000, 60.0);
+    let mut frame = frame_over(&context, &shapes, &dense, FrameOptions::default());
+    let mut counts = Vec::new();
+    for half_extent in [60.0, 200.0, 100_000.0] {
+        let (_, bodies) = scene(951, 20_000, half_extent);
+        let records: Vec<FrameBody> = bodies.iter().map(FrameBody::from_body).collect();
+        frame.set_bodies(&shapes, &records).expect("bodies set");
+        let output = frame.step().expect("frame");
+        let filter = PairFilter {
+            skip_static_pairs: true,
+        };
+        let pairs = find_pairs(&shapes, &bodies, 0.0, filter);
+        assert_eq!(
+            output.pairs as usize,
+            pairs.len(),
+            "half extent {half_extent}: candidate pairs"
+        );
+        let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).expect("batch");
+        let expected = narrowphase.collide(&batch).expect("GPU narrowphase");
+        assert_eq!(
+            as_sat_hits(&pairs, &output.hits),
+            expected,
+            "half extent {half_extent}: hits"
+        );
+        assert_eq!(
+            output.manifolds.len(),
+            output.hits.len(),
+            "half extent {half_extent}: a manifold per hit"
+        );
+        counts.push((pairs.len(), expected.len()));
+    }
+    // Dense enough for the scans' second level, sparse enough to leave
+    // most of the room stale, and nothing at all.
+    assert!(counts[0].0 > 8192, "{counts:?}");
+    assert!(
+        counts[1].0 * 4 < counts[0].0 && counts[1].1 > 0,
+        "{counts:?}"
+    );
+    assert_eq!(counts[2], (0, 0), "{counts:?}");
+}
+
 /// A GPU consumer of the frame: the caller's own compute pass, recorded in
 /// the same encoder after the frame, dispatched indirectly on the count the
 /// frame left on the device, counts each body's contacts; nothing about the

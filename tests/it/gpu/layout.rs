@@ -418,7 +418,7 @@ fn rust_mirrors_match_the_frame_kernels_layout() {
         &layouter,
         "ScanParams",
         ScanParams,
-        [count, _pad0, _pad1, _pad2]
+        [count, count_index, level, first_capacity]
     );
 }
 
