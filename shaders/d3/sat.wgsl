@@ -1305,7 +1305,7 @@ fn add_face_word(bits: FaceBits, word: u32, w: u32, blocks: u32) -> FaceBits {
 // whose bound is not hot holds no hot face: one texel rules out eight.
 // Then each lane reads the planes of its own warm runs, one run a step,
 // and marks their faces one by one as before, so the bits are the same.
-fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, blocks: u32) -> FaceBits {
+fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, slack: f32, floor: f32, blocks: u32, loops: bool) -> FaceBits {
     let level = scan_level(EdgeSeparation(LOWEST, 0u, 0u), tolerance, floor);
     let extra = face_bound_extra(hull);
     let last = hull.face_count - 1u;
@@ -1326,8 +1326,16 @@ fn hot_faces(hull: HullRecord, inner: vec4<f32>, tolerance: f32, limit: f32, sla
     let allowance = 3.0 * slack;
     let last_run = last >> 3u;
     var warm = vec2<u32>(0u);
-    for (var run = 0u; run <= last_run; run += 32u) {
-        let word = warm_run_word(hull, run, last_run, order, inner.w, extra, level, limit, allowance);
+    // Straight-line code, 32 runs a step; with `loops` (the hardware
+    // kinds), one a step: the same bits.
+    let step = select(32u, 1u, loops);
+    for (var run = 0u; run <= last_run; run += step) {
+        var word = 0u;
+        if loops {
+            word = warm_run_bit(hull, run, last_run, order, inner.w, extra, level, limit, allowance);
+        } else {
+            word = warm_run_word(hull, run, last_run, order, inner.w, extra, level, limit, allowance);
+        }
         warm |= select(vec2<u32>(0u), vec2<u32>(word), vec2<u32>(run >> 5u) == vec2<u32>(0u, 1u));
     }
     loop {
@@ -1955,6 +1963,17 @@ fn kept_edges_wide(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCrossing
     return kept;
 }
 
+// kept_edges_wide as a loop, 8 edges a step (the hardware kinds).
+fn kept_edges_loop(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCrossings {
+    let last = hull.edge_count - 1u;
+    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    var kept = WideCrossings(empty, empty, empty, empty);
+    for (var j = 0u; j < hull.edge_count; j += 8u) {
+        kept = place_bits8_wide(kept, candidate_bits4(hull, j, last, hot, blocks) | (candidate_bits4(hull, j + 4u, last, hot, blocks) << 4u), j, blocks);
+    }
+    return kept;
+}
+
 // ---- Kept edges face by face ------------------------------------------------
 //
 // kept_edges_wide reads every edge's two faces (a 128-vertex hull: 378
@@ -2072,10 +2091,12 @@ fn kept_edges_of_faces(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCros
 // (`by_face` false: its pairs keep many edges, and its loops, with the
 // fallback's, must stay under lavapipe's limit; src/gpu/d3/loop_budget.rs:
 // large_pair_iterations).
-fn kept_edges(hull: HullRecord, hot: FaceBits, blocks: u32, by_face: bool) -> WideCrossings {
+fn kept_edges(hull: HullRecord, hot: FaceBits, blocks: u32, by_face: bool, loops: bool) -> WideCrossings {
     var kept: WideCrossings;
     if by_face && count_faces(hot, blocks) <= FACE_BY_FACE_MOST {
         kept = kept_edges_of_faces(hull, hot, blocks);
+    } else if loops {
+        kept = kept_edges_loop(hull, hot, blocks);
     } else {
         kept = kept_edges_wide(hull, hot, blocks);
     }
@@ -2119,8 +2140,8 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     let inner = hull_inner(hull_b);
     let inner_b = vec4<f32>(transform_point3(xf, inner.xyz), inner.w);
     let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
-    let kept_a = kept_edges(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor, blocks), blocks, deferring);
-    let kept_b = kept_edges(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor, blocks), blocks, deferring);
+    let kept_a = kept_edges(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor, blocks, false), blocks, deferring, false);
+    let kept_b = kept_edges(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor, blocks, false), blocks, deferring, false);
     let count = count_wide(kept_a, blocks);
     let cached = count <= slots;
     // More than `slots`: the pair goes on to the window's second dispatch
@@ -2209,6 +2230,59 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
             }
         }
         scan = offering.scan;
+    }
+    return scan.best;
+}
+
+// ---- The hardware GPUs' large kinds: loops ----------------------------------
+//
+// "hulls_large_loops" and "hulls_gridded_loops" are the kinds a hardware GPU
+// runs for a hull of more than 64 vertices. A GPU runs a warp's branch only
+// where a lane takes it, has no loop limit, and its compiler unrolls and
+// inlines whatever it is given (NVIDIA's took 11 to 16 s to build each of
+// the straight-line large kinds above), so these kinds run the large kinds'
+// queries as plain loops: the face queries 8 vertices a step or through the
+// Gauss-map grid; both hulls' kept edges at the floor (hot_faces one run a
+// step, kept_edges face by face or 8 edges a step); then each kept edge of
+// B offered every kept edge of A in turn, edge_step (the CPU pairwise
+// loop's body, which runs the Gauss-map test itself) passing over those
+// whose arcs do not cross. Nothing is cached in registers and no pair is
+// deferred. The pairs offered that cross are the large kinds' pairs, in the
+// pairwise loop's order: the CPU's answer, bit for bit.
+//
+// On a software adapter these kinds run only where the hardware kinds are
+// forced (CI runs them so), and only for a large hull against a hull of at
+// most 8 vertices: lavapipe's loop limit allows no more (src/gpu/d3/
+// loop_budget.rs: loop_pair_iterations); the other large pairs take the
+// straight-line kinds there.
+
+// The edge query of the loop kinds (see above).
+fn find_max_edge_separation_loops(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
+    let blocks = 4u;
+    let inner_a = inner_in_b(hull_a, xf);
+    let inner = hull_inner(hull_b);
+    let inner_b = vec4<f32>(transform_point3(xf, inner.xyz), inner.w);
+    let slack = SKIP_SLACK * ((length3(xf.p) + hull_a.reach) + hull_b.reach);
+    let kept_a = kept_edges(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor, blocks, true), blocks, true, true);
+    var kept_b = kept_edges(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor, blocks, true), blocks, true, true);
+    var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
+    loop {
+        if !any_crossing_wide(kept_b, blocks) {
+            break;
+        }
+        let j = take_lowest_wide(&kept_b, blocks);
+        let b = moved_edge(hull_b, j, xf);
+        var edges_a = kept_a;
+        loop {
+            if !any_crossing_wide(edges_a, blocks) {
+                break;
+            }
+            let i = take_lowest_wide(&edges_a, blocks);
+            scan = edge_step(scan, hull_a, b, i, j, tolerance, limit, floor);
+            if scan.done {
+                return scan.best;
+            }
+        }
     }
     return scan.best;
 }
@@ -2444,9 +2518,11 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // look each face's deepest vertex up on the other hull's Gauss-map grid
 // ("hulls_gridded", with `wide`). With `wide`, `slots` is how many of A's
 // kept edges the edge query caches: 64, or 32 ("hulls_gridded32", a hull
-// above 64 vertices and none above 128). Each is a constant of its entry point, so
-// the code it leaves out is not compiled in.
-fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32) -> PairResult {
+// above 64 vertices and none above 128); `loops`: the edge query of the
+// hardware GPUs' large kinds (find_max_edge_separation_loops), with the
+// narrow or gridded face queries. Each is a constant of its entry point,
+// so the code it leaves out is not compiled in.
+fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32, loops: bool) -> PairResult {
     let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
     let none = Separation(LOWEST, 0u);
     let query_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded, cached && slots > 8u, none, edge_tolerance, slack);
@@ -2461,7 +2537,9 @@ fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_b
     }
     let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
     var edge: EdgeSeparation;
-    if wide {
+    if loops {
+        edge = find_max_edge_separation_loops(hull_a, hull_b, xf_ab, tolerance, margin, floor);
+    } else if wide {
         edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor, deferring, defer_slot, slots, blocks);
     } else if cached {
         edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots, query_a.hot, query_b.hot);
@@ -2493,8 +2571,10 @@ fn body_shape(body: u32) -> HullRecord {
 // "hulls_gridded32", `cached` for "hulls_cached", `gridded` for the last two;
 // `deferring` in the wide kinds' first dispatch (see "Deferred pairs");
 // `blocks` the WideCrossings blocks the wide kinds' hulls need (2 for
-// hulls of up to 128 vertices, 4 up to 256; 1 in the other kinds).
-fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32) -> PairResult {
+// hulls of up to 128 vertices, 4 up to 256; 1 in the other kinds);
+// `loops` for the hardware GPUs' large kinds (see "The hardware GPUs'
+// large kinds: loops"), with `gridded` in "hulls_gridded_loops".
+fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32, loops: bool) -> PairResult {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
     let xf_ab = inv_mul_transforms3(xf_a, xf_b);
@@ -2502,7 +2582,7 @@ fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, d
     let hull_a = body_shape(pair.a);
     let hull_b = body_shape(pair.b);
     let sizes = hull_a.size + hull_b.size;
-    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, slots, gridded, deferring, defer_slot, blocks);
+    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, slots, gridded, deferring, defer_slot, blocks, loops);
 }
 
 // A hull and a sphere, either way round: one call for both orders, so that
@@ -2530,7 +2610,7 @@ fn spheres_pair(pair: Pair) -> PairResult {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false, 0u, false, false, NO_DEFERRAL, 1u));
+    finish(task, hulls_pair(task.pair, false, false, 0u, false, false, NO_DEFERRAL, 1u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -2548,47 +2628,59 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 64u, false, true, deferral_slot(task), 4u));
+    finish(task, hulls_pair(task.pair, true, false, 64u, false, true, deferral_slot(task), 4u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 32u, false, false, NO_DEFERRAL, 1u));
+    finish(task, hulls_pair(task.pair, false, true, 32u, false, false, NO_DEFERRAL, 1u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached64(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 64u, false, false, NO_DEFERRAL, 1u));
+    finish(task, hulls_pair(task.pair, false, true, 64u, false, false, NO_DEFERRAL, 1u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 64u, true, true, deferral_slot(task), 4u));
+    finish(task, hulls_pair(task.pair, true, false, 64u, true, true, deferral_slot(task), 4u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_small(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 8u, false, false, NO_DEFERRAL, 1u));
+    finish(task, hulls_pair(task.pair, false, true, 8u, false, false, NO_DEFERRAL, 1u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 16u, false, false, NO_DEFERRAL, 1u));
+    finish(task, hulls_pair(task.pair, false, true, 16u, false, false, NO_DEFERRAL, 1u, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded32(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 32u, true, true, deferral_slot(task), 2u));
+    finish(task, hulls_pair(task.pair, true, false, 32u, true, true, deferral_slot(task), 2u, false));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hulls_large_loops(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hulls_pair(task.pair, false, false, 0u, false, false, NO_DEFERRAL, 4u, true));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hulls_gridded_loops(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hulls_pair(task.pair, false, false, 0u, true, false, NO_DEFERRAL, 4u, true));
 }
 
 @compute @workgroup_size(DEFERRED_WORKGROUP_SIZE)
 fn hulls_deferred(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin_deferred(group, local);
-    finish_deferred(task, hulls_pair(task.pair, true, false, 64u, false, false, NO_DEFERRAL, 4u));
+    finish_deferred(task, hulls_pair(task.pair, true, false, 64u, false, false, NO_DEFERRAL, 4u, false));
 }

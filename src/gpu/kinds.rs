@@ -26,9 +26,9 @@
 use crate::core::pair::Pair;
 
 /// The most kinds of pair a kernel has (entry points; the 2D kernel has six,
-/// the 3D kernel ten, and besides them the entry point of its deferred
+/// the 3D kernel twelve, and besides them the entry point of its deferred
 /// pairs, `dispatch::DEFERRED_KIND`).
-pub(crate) const PAIR_KINDS: usize = 10;
+pub(crate) const PAIR_KINDS: usize = 12;
 
 /// Every body's class, the kind of pair each pair of classes makes, and the
 /// class of all the bodies if they share one. Each dimension says what its

@@ -95,48 +95,69 @@ pub(super) fn gpu_grid(hull: &Hull) -> Option<(u32, Vec<Vec<u16>>)> {
 
 /// Marks a body class whose hull has no grid the kernel can use
 /// ([`gpu_grid`]).
-pub(super) const NO_GRID: u8 = 8;
+pub(super) const NO_GRID: u8 = 16;
 
-/// A body's class: 0 a hull of up to [`WIDE_HULL_VERTICES`] vertices (not
-/// class 3, 4 or 5), 1 a sphere, 2 a larger hull (not class 7); when
-/// `cached` (on a software adapter) 5 a hull of up to
-/// [`SMALL_HULL_VERTICES`], 6 of up to [`CACHED16_HULL_VERTICES`], 3 of up
-/// to [`CACHED_HULL_VERTICES`], 4 of more, up to
-/// [`CACHED64_HULL_VERTICES`], and 7 of more than [`WIDE_HULL_VERTICES`],
-/// up to [`GRIDDED32_HULL_VERTICES`]; a hull's class with [`NO_GRID`] added
-/// where it has no `gridded` grid ([`gpu_grid`]).
-pub(super) fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
-    let flag = match shape {
-        Shape::Hull(_) if !gridded => NO_GRID,
-        _ => 0,
+/// The hulls of at most this many vertices that a large hull's pairs take
+/// the loop kinds with on a software adapter (where the hardware kinds are
+/// forced), and the large hulls of at most [`LOOP_KINDS_SOFTWARE_MOST`]:
+/// lavapipe's loop limit allows no more (`loop_budget.rs`). Boxes among
+/// them.
+pub(crate) const LOOP_PARTNER_VERTICES: usize = 8;
+
+/// The largest hull whose pairs take the loop kinds on a software adapter
+/// (see [`LOOP_PARTNER_VERTICES`]).
+pub(crate) const LOOP_KINDS_SOFTWARE_MOST: usize = 128;
+
+/// Which kinds a narrowphase's hulls take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum HullKinds {
+    /// A hardware GPU's: `hulls` up to [`WIDE_HULL_VERTICES`], the loop
+    /// kinds above.
+    Hardware,
+    /// A hardware GPU's on a software adapter (forced, as CI runs them):
+    /// the loop kinds only where lavapipe's loop limit allows
+    /// ([`LOOP_PARTNER_VERTICES`]), the straight-line large kinds for the
+    /// other large pairs.
+    HardwareOnSoftware,
+    /// A software adapter's: the register-cached and straight-line kinds.
+    Software,
+}
+
+/// A body's class. A sphere: 1. A hull, with [`NO_GRID`] added where it
+/// has no `gridded` grid ([`gpu_grid`]):
+/// - [`HullKinds::Hardware`]: 0 up to [`WIDE_HULL_VERTICES`] vertices, 8
+///   above;
+/// - [`HullKinds::HardwareOnSoftware`]: 0 up to
+///   [`LOOP_PARTNER_VERTICES`], 9 up to [`WIDE_HULL_VERTICES`], 10 up to
+///   [`LOOP_KINDS_SOFTWARE_MOST`], 11 above;
+/// - [`HullKinds::Software`]: 5 up to [`SMALL_HULL_VERTICES`], 6 up to
+///   [`CACHED16_HULL_VERTICES`], 3 up to [`CACHED_HULL_VERTICES`], 4 up
+///   to [`CACHED64_HULL_VERTICES`], 7 up to [`GRIDDED32_HULL_VERTICES`], 2
+///   above.
+pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
+    let hull = match shape {
+        Shape::Sphere(_) => return 1,
+        Shape::Hull(hull) => hull,
     };
-    flag | match shape {
-        Shape::Hull(hull)
-            if cached
-                && (WIDE_HULL_VERTICES + 1..=GRIDDED32_HULL_VERTICES)
-                    .contains(&hull.vertices().len()) =>
-        {
-            7
-        }
-        Shape::Hull(hull) if hull.vertices().len() > WIDE_HULL_VERTICES => 2,
-        Shape::Hull(hull) if cached && hull.vertices().len() <= SMALL_HULL_VERTICES => 5,
-        Shape::Hull(hull) if cached && hull.vertices().len() <= CACHED16_HULL_VERTICES => 6,
-        Shape::Hull(hull)
-            if cached
-                && (CACHED16_HULL_VERTICES + 1..=CACHED_HULL_VERTICES)
-                    .contains(&hull.vertices().len()) =>
-        {
-            3
-        }
-        Shape::Hull(hull)
-            if cached
-                && (CACHED_HULL_VERTICES + 1..=CACHED64_HULL_VERTICES)
-                    .contains(&hull.vertices().len()) =>
-        {
-            4
-        }
-        Shape::Hull(_) => 0,
-        Shape::Sphere(_) => 1,
+    let flag = if gridded { 0 } else { NO_GRID };
+    let vertices = hull.vertices().len();
+    flag | match kinds {
+        HullKinds::Hardware if vertices <= WIDE_HULL_VERTICES => 0,
+        HullKinds::Hardware => 8,
+        HullKinds::HardwareOnSoftware => match vertices {
+            v if v <= LOOP_PARTNER_VERTICES => 0,
+            v if v <= WIDE_HULL_VERTICES => 9,
+            v if v <= LOOP_KINDS_SOFTWARE_MOST => 10,
+            _ => 11,
+        },
+        HullKinds::Software => match vertices {
+            v if v <= SMALL_HULL_VERTICES => 5,
+            v if v <= CACHED16_HULL_VERTICES => 6,
+            v if v <= CACHED_HULL_VERTICES => 3,
+            v if v <= CACHED64_HULL_VERTICES => 4,
+            v if v <= GRIDDED32_HULL_VERTICES => 7,
+            _ => 2,
+        },
     }
 }
 
@@ -147,20 +168,25 @@ pub(super) fn body_class(shape: &Shape, cached: bool, gridded: bool) -> u8 {
 /// with any hull, both with a grid the kernel can use), 7 `hulls_small`
 /// (two hulls of class 5), 8 `hulls_cached16` (two hulls of class 6), 9
 /// `hulls_gridded32` (a hull of class 7 with any hull but a class 2 one,
-/// both with grids).
+/// both with grids), 10 `hulls_large_loops` (a hull of class 8 with a hull
+/// of class 0 or 8, or of class 10 with one of class 0), 11
+/// `hulls_gridded_loops` (the same, both with grids).
 pub(super) fn kind_of(a: u8, b: u8) -> u8 {
     let gridded = (a | b) & NO_GRID == 0;
+    let (large, loops) = if gridded { (6, 11) } else { (3, 10) };
     match (a & !NO_GRID, b & !NO_GRID) {
         (1, 1) => 2,
         (1, _) | (_, 1) => 1,
+        (8, 0 | 8) | (0, 8) | (10, 0) | (0, 10) => loops,
+        (10 | 11, _) | (_, 10 | 11) => large,
+        (0 | 9, 0 | 9) => 0,
         (6, 6) => 8,
         (3 | 6, 3 | 6) => 4,
         (3 | 4 | 6, 3 | 4 | 6) => 5,
         (5, 5) => 7,
         (0 | 3 | 4 | 5 | 6, 0 | 3 | 4 | 5 | 6) => 0,
         (0 | 3..=7, 0 | 3..=7) if gridded => 9,
-        _ if gridded => 6,
-        _ => 3,
+        _ => large,
     }
 }
 
@@ -203,9 +229,9 @@ mod tests {
             (hull(32), 0, 3),
             (hull(33), 0, 4),
             (hull(64), 0, 4),
-            (hull(65), 2, 7),
-            (hull(128), 2, 7),
-            (hull(129), 2, 2),
+            (hull(65), 8, 7),
+            (hull(128), 8, 7),
+            (hull(129), 8, 2),
             (sphere, 1, 1),
         ];
         for (shape, on_gpu, on_software) in &cases {
@@ -215,8 +241,8 @@ mod tests {
             };
             assert_eq!(
                 (
-                    body_class(shape, false, true),
-                    body_class(shape, true, true)
+                    body_class(shape, HullKinds::Hardware, true),
+                    body_class(shape, HullKinds::Software, true)
                 ),
                 (*on_gpu, *on_software),
                 "a shape of {vertices} vertices: (GPU, software) classes"
@@ -265,6 +291,77 @@ mod tests {
         assert_eq!(kind_of(7, 1), 1, "up to 128 and a sphere: hull_sphere");
     }
 
+    /// A hardware GPU's large hulls take the loop kinds with every hull;
+    /// the hardware kinds forced on a software adapter take them only
+    /// where lavapipe's loop limit allows (a large hull of up to 128
+    /// vertices with one of up to 8), the straight-line large kinds for
+    /// the other large pairs.
+    #[test]
+    fn the_loop_kinds_are_the_hardware_gpus_large_kinds() {
+        use HullKinds::{Hardware, HardwareOnSoftware};
+        let mut random = crate::generate::rng(9);
+        let hull =
+            |random: &mut _, n| Shape::Hull(crate::generate::d3::random_hull(random, n, 1.0, 1.0));
+        let cuboid = Shape::Hull(Hull::cuboid(Vec3::ONE).expect("a valid box"));
+        let (mid, large, larger) = (
+            hull(&mut random, 32),
+            hull(&mut random, 128),
+            hull(&mut random, 200),
+        );
+        let kind = |kinds, a: &Shape, b: &Shape| {
+            kind_of(body_class(a, kinds, true), body_class(b, kinds, true))
+        };
+        for (a, b) in [
+            (&large, &cuboid),
+            (&cuboid, &large),
+            (&large, &mid),
+            (&larger, &large),
+            (&mid, &larger),
+        ] {
+            assert_eq!(
+                kind(Hardware, a, b),
+                11,
+                "a large pair on a GPU: hulls_gridded_loops"
+            );
+        }
+        assert_eq!(
+            kind_of(
+                body_class(&large, Hardware, false),
+                body_class(&cuboid, Hardware, true)
+            ),
+            10,
+            "a large hull without a grid on a GPU: hulls_large_loops"
+        );
+        assert_eq!(kind(Hardware, &mid, &cuboid), 0, "hulls");
+        assert_eq!(
+            kind(HardwareOnSoftware, &large, &cuboid),
+            11,
+            "forced: loops"
+        );
+        assert_eq!(
+            kind(HardwareOnSoftware, &cuboid, &large),
+            11,
+            "forced: loops"
+        );
+        assert_eq!(
+            kind(HardwareOnSoftware, &large, &mid),
+            6,
+            "forced, a mid partner: straight-line"
+        );
+        assert_eq!(
+            kind(HardwareOnSoftware, &larger, &cuboid),
+            6,
+            "forced, over 128: straight-line"
+        );
+        assert_eq!(
+            kind(HardwareOnSoftware, &large, &large),
+            6,
+            "forced, two large: straight-line"
+        );
+        assert_eq!(kind(HardwareOnSoftware, &mid, &cuboid), 0, "forced: hulls");
+        assert_eq!(kind(HardwareOnSoftware, &mid, &mid), 0, "forced: hulls");
+    }
+
     /// Random hulls and boxes go up with a grid (a box's: one cell, every
     /// vertex in each square); a cylinder's rims list more than
     /// [`GPU_GRID_LIST_MAX`] vertices in a square, so it goes without, and
@@ -289,8 +386,8 @@ mod tests {
         let cylinder = Hull::new(&rims).expect("a cylinder");
         assert!(gpu_grid(&cylinder).is_none(), "the cylinder's grid went up");
         let (round_class, cylinder_class) = (
-            body_class(&Shape::Hull(round), true, true),
-            body_class(&Shape::Hull(cylinder), true, false),
+            body_class(&Shape::Hull(round), HullKinds::Software, true),
+            body_class(&Shape::Hull(cylinder), HullKinds::Software, false),
         );
         assert_eq!(kind_of(round_class, round_class), 9, "hulls_gridded32");
         assert_eq!(
@@ -299,7 +396,7 @@ mod tests {
             "a large and a small hull with grids"
         );
         let larger = crate::generate::d3::random_hull(&mut random, 200, 1.0, 1.0);
-        let larger_class = body_class(&Shape::Hull(larger), true, true);
+        let larger_class = body_class(&Shape::Hull(larger), HullKinds::Software, true);
         assert_eq!(kind_of(larger_class, round_class), 6, "hulls_gridded");
         assert_eq!(kind_of(round_class, cylinder_class), 3, "hulls_large");
         assert_eq!(kind_of(cylinder_class, 1), 1, "hull_sphere");

@@ -139,6 +139,66 @@ fn large_pair_iterations(va: u64, vb: u64, slots: u64, offers: u64, fallback: bo
     face_iterations(va, vb, &WIDE) + masks + cached + fallback
 }
 
+/// The loop kinds (`hulls_large_loops`, `hulls_gridded_loops`) for two
+/// hulls of at most `va` and `vb` vertices, in a SIMD group whose lanes
+/// hold either order: both face queries 8 vertices a step (the gridded
+/// query's lists, at most `GPU_GRID_LIST_MAX` four a step, take at most
+/// eight, which the larger hull's steps are at least), every face
+/// computed against the larger hull; each hull's hot faces one run a step
+/// (the warm runs, then each warm run), its kept edges face by face and
+/// edge by edge, 8 a step (lanes differing run both); then one loop over
+/// B's kept edges and, for each, A's kept edges, a step each, every edge
+/// kept: a lane's own count, as the lanes go through that one loop each
+/// at its own pace.
+fn loop_pair_iterations(va: u64, vb: u64) -> u64 {
+    let most = va.max(vb);
+    let steps = most
+        .div_ceil(NARROW.vertices)
+        .max(GPU_GRID_LIST_MAX.div_ceil(4) as u64);
+    let face_query = passes(faces(most) + faces(most).div_ceil(8)) + (faces(most) + 1) * steps;
+    let masks = |v: u64| {
+        let runs = faces(v).div_ceil(8);
+        2 * (runs + 1) + face_by_face_iterations(v) + (edges(v).div_ceil(8) + 1)
+    };
+    let pairs = edges(va) * (edges(vb) + 1) + 1;
+    2 * face_query + 2 * masks(most) + pairs.max(edges(vb) * (edges(va) + 1) + 1)
+}
+
+/// The loop kinds stay under lavapipe's limit where a software adapter
+/// runs them (the hardware kinds forced): a large hull of up to
+/// [`LOOP_KINDS_SOFTWARE_MOST`] vertices against one of up to
+/// [`LOOP_PARTNER_VERTICES`], with half the limit to spare; not two such
+/// hulls, and not the largest hull against a box, which would leave 4%.
+#[test]
+fn the_loop_kinds_stay_under_lavapipes_limit_where_it_runs_them() {
+    let (large, partner) = (
+        LOOP_KINDS_SOFTWARE_MOST as u64,
+        LOOP_PARTNER_VERTICES as u64,
+    );
+    let fits = loop_pair_iterations(large, partner);
+    assert!(
+        fits < LAVAPIPE_LOOP_ITERATIONS,
+        "{large} and {partner}: {fits}"
+    );
+    let two_large = loop_pair_iterations(large, large);
+    assert!(
+        two_large > LAVAPIPE_LOOP_ITERATIONS,
+        "two of {large}: {two_large}"
+    );
+    // The largest hull against a box would come within 4% of the limit:
+    // no room for a model's slip.
+    let most = MAX_HULL_VERTICES as u64;
+    let largest = loop_pair_iterations(most, partner);
+    assert!(
+        largest * 25 > LAVAPIPE_LOOP_ITERATIONS * 24,
+        "{most} and {partner}: {largest}"
+    );
+    assert!(
+        fits * 2 < LAVAPIPE_LOOP_ITERATIONS,
+        "{large} and {partner}: {fits}"
+    );
+}
+
 /// The kernel's loops stay under lavapipe's limit for every pair it can
 /// get: narrow steps up to [`WIDE_HULL_VERTICES`] on both sides, the
 /// cached kind's up to [`CACHED_HULL_VERTICES`], wide steps for anything

@@ -1,9 +1,10 @@
 //! The 3D side of the GPU narrowphase: `shaders/d3/sat.wgsl`, the hull
-//! library and the bodies as textures (see [`HullRecord`]), ten kinds of
+//! library and the bodies as textures (see [`HullRecord`]), twelve kinds of
 //! pair (two hulls: up to 64 vertices, a larger one with or without a
-//! Gauss-map grid, or, on a software adapter, both of up to 8, 16, 32 or
-//! 64 vertices with caches of that size, or of up to 128 with a grid and a
-//! smaller cache of kept edges; a hull and a sphere either way round; two
+//! Gauss-map grid, in loops on a hardware GPU and in straight-line code on
+//! a software adapter, or, on a software adapter, both of up to 8, 16, 32
+//! or 64 vertices with caches of that size, or of up to 128 with a grid and
+//! a smaller cache of kept edges; a hull and a sphere either way round; two
 //! spheres).
 
 pub(crate) mod kinds;
@@ -21,7 +22,7 @@ use super::layout::d3::{
 };
 use crate::core::pair::Pair;
 use crate::d3::{Axis, Batch, EdgeSearch, SatHit};
-use kinds::{body_class, kind_of};
+use kinds::{HullKinds, body_class, kind_of};
 use texels::library_texels;
 
 /// The 3D kernel's textures and the scratch they are filled from.
@@ -59,6 +60,8 @@ impl Dimension for Spatial {
         "hulls_small",
         "hulls_cached16",
         "hulls_gridded32",
+        "hulls_large_loops",
+        "hulls_gridded_loops",
         // Not a kind of pair: the large kinds' deferred pairs (DEFERRED_KIND).
         "hulls_deferred",
     ];
@@ -161,11 +164,15 @@ impl Dimension for Spatial {
             r.shape_texels
                 .extend_from_slice(&hull_record_texels(&r.records[body.shape as usize]));
         }
-        let cached = choice.software;
+        let kinds = match (choice.software, context.is_software()) {
+            (true, _) => HullKinds::Software,
+            (false, true) => HullKinds::HardwareOnSoftware,
+            (false, false) => HullKinds::Hardware,
+        };
         classes.classify(
             bodies.iter().enumerate().map(|(index, body)| {
                 let gridded = r.gridded[body.shape as usize];
-                body_class(batch.shape_of(index as u32), cached, gridded)
+                body_class(batch.shape_of(index as u32), kinds, gridded)
             }),
             kind_of,
         );

@@ -98,9 +98,10 @@ fn mid_sized_hulls_agree_with_the_cpu() {
 
 /// Each adapter's kinds run on any adapter (`GpuOptions::kinds`), with the
 /// CPU's answers: on a software adapter the hardware GPUs' kinds (`hulls`
-/// for hulls of 9 to 64 vertices, `hulls_gridded` and `hulls_large` above),
-/// on a hardware GPU the register-cached ones; the kinds compiled are those
-/// asked for.
+/// for hulls of up to 64 vertices, the loop kinds for a larger one with a
+/// box, the straight-line large kinds for the other large pairs, as
+/// lavapipe's loop limit requires), on a hardware GPU the register-cached
+/// ones; the kinds compiled are those asked for.
 #[test]
 fn either_adapters_kinds_give_the_cpus_answers() {
     let Some(context) = gpu_context() else {
@@ -111,7 +112,7 @@ fn either_adapters_kinds_give_the_cpus_answers() {
         bodies: 256,
         vertices: (9, 128),
         sphere_fraction: 0.0,
-        box_fraction: 0.0,
+        box_fraction: 0.3,
         plate_fraction: 0.0,
         half_extent: 1.0,
         ..SceneSpec::mixed(1812, 4_000)
@@ -122,13 +123,13 @@ fn either_adapters_kinds_give_the_cpus_answers() {
     for (kinds, wanted, unwanted) in [
         (
             KernelKinds::Hardware,
-            ["hulls", "hulls_gridded"],
+            ["hulls", "hulls_gridded_loops"],
             ["hulls_cached", "hulls_gridded32"],
         ),
         (
             KernelKinds::Software,
             ["hulls_cached", "hulls_gridded32"],
-            ["hulls", "hulls_gridded"],
+            ["hulls_gridded_loops", "hulls_large_loops"],
         ),
     ] {
         let options = GpuOptions {
@@ -292,9 +293,11 @@ fn cylinder_points(ring: usize) -> Vec<Vec3> {
 
 /// A 128-vertex cylinder's Gauss-map grid lists more than 32 vertices in
 /// some squares (each rim vertex's region runs from the side to the cap),
-/// so its pairs scan every vertex (`hulls_large`), where random 128-vertex
-/// hulls look each face's deepest vertex up on the grid (`hulls_gridded`);
-/// both against the CPU, with each other and with small hulls and boxes.
+/// so its pairs scan every vertex (`hulls_large`, `hulls_large_loops`),
+/// where random 128-vertex hulls look each face's deepest vertex up on the
+/// grid (`hulls_gridded`, `hulls_gridded_loops`); both against the CPU,
+/// with each other and with small hulls and boxes, with the adapter's
+/// kinds and with the hardware GPUs'.
 #[test]
 fn cylinders_and_round_hulls_agree_with_the_cpu() {
     use gpusat::Pair;
@@ -333,6 +336,15 @@ fn cylinders_and_round_hulls_agree_with_the_cpu() {
     if gpu_context().is_some() {
         assert!(agreement.reference_hits > 300, "{agreement:?}");
     }
+    // The hardware GPUs' kinds on any adapter: the large hulls with the
+    // boxes through the loop kinds (`hulls_large_loops` for the cylinder,
+    // `hulls_gridded_loops` for the round hull), the other large pairs as
+    // the adapter's loop limit allows.
+    let hardware = GpuOptions {
+        kinds: KernelKinds::Hardware,
+        ..GpuOptions::default()
+    };
+    run("cylinders, the hardware kinds", &scene, 0.0, hardware);
 }
 
 /// Large hulls overlapping deeply keep more than 64 of A's edges, and the

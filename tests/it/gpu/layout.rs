@@ -335,6 +335,8 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "hulls_small",
             "hulls_cached16",
             "hulls_gridded32",
+            "hulls_large_loops",
+            "hulls_gridded_loops",
             "hulls_deferred"
         ]
     );
