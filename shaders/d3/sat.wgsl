@@ -2243,8 +2243,8 @@ fn find_max_edge_separation_large(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
 // the straight-line large kinds above), so these kinds run the large kinds'
 // queries as plain loops: the face queries 8 vertices a step or through the
 // Gauss-map grid; both hulls' kept edges at the floor (hot_faces one run a
-// step, kept_edges face by face or 8 edges a step); then each kept edge of
-// B offered every kept edge of A in turn, edge_step (the CPU pairwise
+// step, kept_edges face by face or 8 edges a step); then, in one loop, each
+// kept edge of B offered every kept edge of A in turn, edge_step (the CPU pairwise
 // loop's body, which runs the Gauss-map test itself) passing over those
 // whose arcs do not cross. Nothing is cached in registers and no pair is
 // deferred. The pairs offered that cross are the large kinds' pairs, in the
@@ -2266,22 +2266,31 @@ fn find_max_edge_separation_loops(hull_a: HullRecord, hull_b: HullRecord, xf: Tr
     let kept_a = kept_edges(hull_a, hot_faces(hull_a, inner_b, tolerance, limit, slack, floor, blocks, true), blocks, true, true);
     var kept_b = kept_edges(hull_b, hot_faces(hull_b, inner_a, tolerance, limit, slack, floor, blocks, true), blocks, true, true);
     var scan = EdgeScan(EdgeSeparation(LOWEST, 0u, 0u), false);
+    if !any_crossing_wide(kept_a, blocks) {
+        return scan.best;
+    }
+    // One loop, a step each: the next kept edge of B where the current
+    // one has been offered all of A's, else A's next kept edge. (Two
+    // nested loops would run, in a SIMD group whose lanes hold the pairs
+    // either way round, the most edges of B times the most of A.)
+    let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
+    var edges_a = WideCrossings(empty, empty, empty, empty);
+    var j = 0u;
+    var b: MovedEdge;
     loop {
-        if !any_crossing_wide(kept_b, blocks) {
-            break;
-        }
-        let j = take_lowest_wide(&kept_b, blocks);
-        let b = moved_edge(hull_b, j, xf);
-        var edges_a = kept_a;
-        loop {
-            if !any_crossing_wide(edges_a, blocks) {
+        if !any_crossing_wide(edges_a, blocks) {
+            if !any_crossing_wide(kept_b, blocks) {
                 break;
             }
-            let i = take_lowest_wide(&edges_a, blocks);
-            scan = edge_step(scan, hull_a, b, i, j, tolerance, limit, floor);
-            if scan.done {
-                return scan.best;
-            }
+            j = take_lowest_wide(&kept_b, blocks);
+            b = moved_edge(hull_b, j, xf);
+            edges_a = kept_a;
+            continue;
+        }
+        let i = take_lowest_wide(&edges_a, blocks);
+        scan = edge_step(scan, hull_a, b, i, j, tolerance, limit, floor);
+        if scan.done {
+            return scan.best;
         }
     }
     return scan.best;
