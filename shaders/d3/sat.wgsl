@@ -2527,38 +2527,86 @@ fn collide_spheres(centre: vec3<f32>, radius_a: f32, radius_b: f32, margin: f32)
 // look each face's deepest vertex up on the other hull's Gauss-map grid
 // ("hulls_gridded", with `wide`). With `wide`, `slots` is how many of A's
 // kept edges the edge query caches: 64, or 32 ("hulls_gridded32", a hull
-// above 64 vertices and none above 128); `loops`: the edge query of the
-// hardware GPUs' large kinds (find_max_edge_separation_loops), with the
-// narrow or gridded face queries. Each is a constant of its entry point,
-// so the code it leaves out is not compiled in.
-fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32, loops: bool) -> PairResult {
-    let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
-    let none = Separation(LOWEST, 0u);
-    let query_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded, cached && slots > 8u, none, edge_tolerance, slack);
-    let face_a = query_a.best;
-    if face_a.value >= margin {
-        return PairResult(false, 0u, face_a.value);
+// above 64 vertices and none above 128). Each is a constant of its entry
+// point, so the code it leaves out is not compiled in.
+fn collide_hulls(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32) -> PairResult {
+    let faces = hull_faces(hull_a, hull_b, xf_ab, xf_ba, tolerance, edge_tolerance, margin, wide, cached, slots, gridded);
+    if faces.separated {
+        return faces.result;
     }
-    let query_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, slots, gridded, cached, face_a, edge_tolerance, slack);
-    let face_b = query_b.best;
-    if face_b.value >= margin {
-        return PairResult(false, 0u, face_b.value);
+    var edge: EdgeSeparation;
+    if wide {
+        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, faces.floor, deferring, defer_slot, slots, blocks);
+    } else if cached {
+        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, faces.floor, slots, faces.hot_a, faces.hot_b);
+    } else {
+        edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, faces.floor);
     }
-    let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
+    return hull_axis(faces, edge, tolerance, edge_tolerance, margin);
+}
+
+// collide_hulls for the kinds a hardware GPU runs: "hulls" (the narrow
+// queries) and the loop kinds (`loops`, with `gridded` in
+// "hulls_gridded_loops"). Its own function so that those entry points
+// hold none of the software adapters' edge queries (naga writes every
+// function an entry point reaches, whatever its constant arguments).
+fn collide_hulls_hardware(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, gridded: bool, loops: bool) -> PairResult {
+    let faces = hull_faces(hull_a, hull_b, xf_ab, xf_ba, tolerance, edge_tolerance, margin, false, false, 0u, gridded);
+    if faces.separated {
+        return faces.result;
+    }
     var edge: EdgeSeparation;
     if loops {
-        edge = find_max_edge_separation_loops(hull_a, hull_b, xf_ab, tolerance, margin, floor);
-    } else if wide {
-        edge = find_max_edge_separation_large(hull_a, hull_b, xf_ab, tolerance, margin, floor, deferring, defer_slot, slots, blocks);
-    } else if cached {
-        edge = find_max_edge_separation_cached(hull_a, hull_b, xf_ab, tolerance, margin, floor, slots, query_a.hot, query_b.hot);
+        edge = find_max_edge_separation_loops(hull_a, hull_b, xf_ab, tolerance, margin, faces.floor);
     } else {
-        edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, floor);
+        edge = find_max_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, faces.floor);
     }
+    return hull_axis(faces, edge, tolerance, edge_tolerance, margin);
+}
+
+// Both face queries of a pair of hulls (A's, then B's, each returning
+// early at the margin), the hot faces they marked, and the edge query's
+// floor.
+struct HullFaces {
+    face_a: Separation,
+    face_b: Separation,
+    hot_a: FaceBits,
+    hot_b: FaceBits,
+    floor: f32,
+    separated: bool,    // a face reached the margin: `result` is the pair's
+    result: PairResult,
+}
+
+fn hull_faces(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32, wide: bool, cached: bool, slots: u32, gridded: bool) -> HullFaces {
+    let slack = SKIP_SLACK * ((length3(xf_ab.p) + hull_a.reach) + hull_b.reach);
+    let none = Separation(LOWEST, 0u);
+    var faces = HullFaces(none, none, no_face_bits(), no_face_bits(), 0.0, false, PairResult(false, 0u, 0.0));
+    let query_a = find_max_face_separation(hull_a, hull_b, xf_ba, tolerance, margin, wide, cached, slots, gridded, cached && slots > 8u, none, edge_tolerance, slack);
+    faces.face_a = query_a.best;
+    faces.hot_a = query_a.hot;
+    if faces.face_a.value >= margin {
+        faces.separated = true;
+        faces.result = PairResult(false, 0u, faces.face_a.value);
+        return faces;
+    }
+    let query_b = find_max_face_separation(hull_b, hull_a, xf_ab, tolerance, margin, wide, cached, slots, gridded, cached, faces.face_a, edge_tolerance, slack);
+    faces.face_b = query_b.best;
+    faces.hot_b = query_b.hot;
+    if faces.face_b.value >= margin {
+        faces.separated = true;
+        faces.result = PairResult(false, 0u, faces.face_b.value);
+        return faces;
+    }
+    faces.floor = edge_floor(faces.face_a, faces.face_b, tolerance, edge_tolerance);
+    return faces;
+}
+
+// The pair's result from its faces and its best edge pair.
+fn hull_axis(faces: HullFaces, edge: EdgeSeparation, tolerance: f32, edge_tolerance: f32, margin: f32) -> PairResult {
     if edge.value >= margin {
         return PairResult(false, 0u, edge.value);
     }
-    return choose_hull_axis(face_a, face_b, edge, tolerance, edge_tolerance);
+    return choose_hull_axis(faces.face_a, faces.face_b, edge, tolerance, edge_tolerance);
 }
 
 fn body_transform(body: u32) -> Transform3 {
@@ -2581,9 +2629,30 @@ fn body_shape(body: u32) -> HullRecord {
 // `deferring` in the wide kinds' first dispatch (see "Deferred pairs");
 // `blocks` the WideCrossings blocks the wide kinds' hulls need (2 for
 // hulls of up to 128 vertices, 4 up to 256; 1 in the other kinds);
-// `loops` for the hardware GPUs' large kinds (see "The hardware GPUs'
-// large kinds: loops"), with `gridded` in "hulls_gridded_loops".
-fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32, loops: bool) -> PairResult {
+// (hulls_pair_hardware for "hulls" and the loop kinds.)
+fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, deferring: bool, defer_slot: u32, blocks: u32) -> PairResult {
+    let p = hull_pair_frames(pair);
+    return collide_hulls(p.hull_a, p.hull_b, p.xf_ab, p.xf_ba, p.tolerance, p.edge_tolerance, params.margin, wide, cached, slots, gridded, deferring, defer_slot, blocks);
+}
+
+// hulls_pair for "hulls" and the loop kinds (see collide_hulls_hardware).
+fn hulls_pair_hardware(pair: Pair, gridded: bool, loops: bool) -> PairResult {
+    let p = hull_pair_frames(pair);
+    return collide_hulls_hardware(p.hull_a, p.hull_b, p.xf_ab, p.xf_ba, p.tolerance, p.edge_tolerance, params.margin, gridded, loops);
+}
+
+// A pair of hulls as the queries take it: each in the other's frame, and
+// the tie and edge tolerances from their sizes.
+struct HullPairFrames {
+    hull_a: HullRecord,
+    hull_b: HullRecord,
+    xf_ab: Transform3,
+    xf_ba: Transform3,
+    tolerance: f32,
+    edge_tolerance: f32,
+}
+
+fn hull_pair_frames(pair: Pair) -> HullPairFrames {
     let xf_a = body_transform(pair.a);
     let xf_b = body_transform(pair.b);
     let xf_ab = inv_mul_transforms3(xf_a, xf_b);
@@ -2591,7 +2660,7 @@ fn hulls_pair(pair: Pair, wide: bool, cached: bool, slots: u32, gridded: bool, d
     let hull_a = body_shape(pair.a);
     let hull_b = body_shape(pair.b);
     let sizes = hull_a.size + hull_b.size;
-    return collide_hulls(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes, params.margin, wide, cached, slots, gridded, deferring, defer_slot, blocks, loops);
+    return HullPairFrames(hull_a, hull_b, xf_ab, xf_ba, TIE_TOLERANCE * sizes, EDGE_TOLERANCE * sizes);
 }
 
 // A hull and a sphere, either way round: one call for both orders, so that
@@ -2619,7 +2688,7 @@ fn spheres_pair(pair: Pair) -> PairResult {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false, 0u, false, false, NO_DEFERRAL, 1u, false));
+    finish(task, hulls_pair_hardware(task.pair, false, false));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -2637,59 +2706,59 @@ fn spheres(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_in
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 64u, false, true, deferral_slot(task), 4u, false));
+    finish(task, hulls_pair(task.pair, true, false, 64u, false, true, deferral_slot(task), 4u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 32u, false, false, NO_DEFERRAL, 1u, false));
+    finish(task, hulls_pair(task.pair, false, true, 32u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached64(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 64u, false, false, NO_DEFERRAL, 1u, false));
+    finish(task, hulls_pair(task.pair, false, true, 64u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 64u, true, true, deferral_slot(task), 4u, false));
+    finish(task, hulls_pair(task.pair, true, false, 64u, true, true, deferral_slot(task), 4u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_small(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 8u, false, false, NO_DEFERRAL, 1u, false));
+    finish(task, hulls_pair(task.pair, false, true, 8u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_cached16(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, true, 16u, false, false, NO_DEFERRAL, 1u, false));
+    finish(task, hulls_pair(task.pair, false, true, 16u, false, false, NO_DEFERRAL, 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded32(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, true, false, 32u, true, true, deferral_slot(task), 2u, false));
+    finish(task, hulls_pair(task.pair, true, false, 32u, true, true, deferral_slot(task), 2u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_large_loops(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false, 0u, false, false, NO_DEFERRAL, 4u, true));
+    finish(task, hulls_pair_hardware(task.pair, false, true));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn hulls_gridded_loops(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
-    finish(task, hulls_pair(task.pair, false, false, 0u, true, false, NO_DEFERRAL, 4u, true));
+    finish(task, hulls_pair_hardware(task.pair, true, true));
 }
 
 @compute @workgroup_size(DEFERRED_WORKGROUP_SIZE)
 fn hulls_deferred(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin_deferred(group, local);
-    finish_deferred(task, hulls_pair(task.pair, true, false, 64u, false, false, NO_DEFERRAL, 4u, false));
+    finish_deferred(task, hulls_pair(task.pair, true, false, 64u, false, false, NO_DEFERRAL, 4u));
 }
