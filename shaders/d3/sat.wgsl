@@ -1944,6 +1944,12 @@ fn place_bits8_wide(edges: WideCrossings, bits: u32, i: u32, blocks: u32) -> Wid
     return result;
 }
 
+// Edges `j` to `j + 7` of `hull` (`j` a multiple of eight; those up to
+// `last`) with a hot face in `hot`, added to `kept`.
+fn add_kept_edges8(kept: WideCrossings, hull: HullRecord, hot: FaceBits, j: u32, last: u32, blocks: u32) -> WideCrossings {
+    return place_bits8_wide(kept, candidate_bits4(hull, j, last, hot, blocks) | (candidate_bits4(hull, j + 4u, last, hot, blocks) << 4u), j, blocks);
+}
+
 // The edges of `hull` (all its edges: at most 762) with a hot face in
 // `hot` (found by hot_faces at the floor), 64 a step.
 fn kept_edges_wide(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCrossings {
@@ -1951,14 +1957,14 @@ fn kept_edges_wide(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCrossing
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var kept = WideCrossings(empty, empty, empty, empty);
     for (var j = 0u; j < hull.edge_count; j += 64u) {
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 0u, last, hot, blocks) | (candidate_bits4(hull, j + 4u, last, hot, blocks) << 4u), j + 0u, blocks);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 8u, last, hot, blocks) | (candidate_bits4(hull, j + 12u, last, hot, blocks) << 4u), j + 8u, blocks);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 16u, last, hot, blocks) | (candidate_bits4(hull, j + 20u, last, hot, blocks) << 4u), j + 16u, blocks);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 24u, last, hot, blocks) | (candidate_bits4(hull, j + 28u, last, hot, blocks) << 4u), j + 24u, blocks);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 32u, last, hot, blocks) | (candidate_bits4(hull, j + 36u, last, hot, blocks) << 4u), j + 32u, blocks);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 40u, last, hot, blocks) | (candidate_bits4(hull, j + 44u, last, hot, blocks) << 4u), j + 40u, blocks);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 48u, last, hot, blocks) | (candidate_bits4(hull, j + 52u, last, hot, blocks) << 4u), j + 48u, blocks);
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j + 56u, last, hot, blocks) | (candidate_bits4(hull, j + 60u, last, hot, blocks) << 4u), j + 56u, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j + 0u, last, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j + 8u, last, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j + 16u, last, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j + 24u, last, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j + 32u, last, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j + 40u, last, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j + 48u, last, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j + 56u, last, blocks);
     }
     return kept;
 }
@@ -1969,7 +1975,7 @@ fn kept_edges_loop(hull: HullRecord, hot: FaceBits, blocks: u32) -> WideCrossing
     let empty = Crossings(vec4<u32>(0u), vec2<u32>(0u));
     var kept = WideCrossings(empty, empty, empty, empty);
     for (var j = 0u; j < hull.edge_count; j += 8u) {
-        kept = place_bits8_wide(kept, candidate_bits4(hull, j, last, hot, blocks) | (candidate_bits4(hull, j + 4u, last, hot, blocks) << 4u), j, blocks);
+        kept = add_kept_edges8(kept, hull, hot, j, last, blocks);
     }
     return kept;
 }

@@ -178,16 +178,14 @@ pub fn shared_constants() -> Vec<SharedConstant> {
                     .collect(),
             ),
         ),
-        // The frame's scan.
-        entry(scan_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
-        entry(scan_subgroups_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
-        entry(scan_kernel, "NO_COUNT_INDEX", U32(scan::NO_COUNT_INDEX)),
-        entry(
-            scan_subgroups_kernel,
-            "NO_COUNT_INDEX",
-            U32(scan::NO_COUNT_INDEX),
-        ),
     ]);
+    // The frame's scan, with subgroups and without.
+    for scan_kernel in [scan_kernel, scan_subgroups_kernel] {
+        list.extend([
+            entry(scan_kernel, "SCAN_BLOCK", U32(scan::SCAN_BLOCK)),
+            entry(scan_kernel, "NO_COUNT_INDEX", U32(scan::NO_COUNT_INDEX)),
+        ]);
+    }
     // The state words and the texture width, in every frame kernel that
     // has them (common.wgsl).
     for frame in [grid_kernel, narrow_kernel, pairs_kernel] {
