@@ -5,7 +5,9 @@
 //! re-runs, the compacted readback put back in pair order, recording into
 //! the caller's encoder, error capture — is one implementation,
 //! [`GpuSat`](super::GpuSat), for both: [`Planar`] (2D, `shaders/d2/sat.wgsl`)
-//! and [`Spatial`] (3D, `shaders/d3/sat.wgsl`), each loaded after the shared
+//! and [`Spatial`] (3D, `shaders/d3/sat.wgsl` with `shaders/d3/hardware.wgsl`,
+//! and, for the kinds written for software adapters, with
+//! `shaders/d3/software.wgsl`), each loaded after the shared
 //! `shaders/batch.wgsl`. The trait is sealed: its hidden items are the
 //! narrowphase's internals.
 
@@ -38,6 +40,15 @@ pub trait Dimension: sealed::Sealed + Sized + 'static {
     const LABEL: &'static str;
     #[doc(hidden)]
     const SOURCE: &'static str;
+    /// The software adapters' module, where the kernel has one: the code
+    /// that exists for llvmpipe only, created only where a pair takes one
+    /// of [`Self::SOFTWARE_KINDS`], whose entry points are in it (and not
+    /// in [`Self::SOURCE`]); its label.
+    #[doc(hidden)]
+    const SOFTWARE_SOURCE: Option<(&'static str, &'static str)>;
+    /// The kinds whose entry points are in the software module.
+    #[doc(hidden)]
+    const SOFTWARE_KINDS: &'static [usize];
     /// The entry points, one per kind of pair (the index is the kind), then,
     /// where the kernel defers pairs, the deferred pairs' (at `PAIR_KINDS`).
     #[doc(hidden)]
@@ -71,6 +82,11 @@ pub trait Dimension: sealed::Sealed + Sized + 'static {
         choice: KindChoice,
         classes: &mut BodyClasses,
     ) -> Result<Upload, GpuError>;
+    /// Every kind a pair may take with the kinds `choice` says on an
+    /// adapter that is software or not (`software_adapter`), in order: what
+    /// `GpuSat::compile_all_kinds` compiles.
+    #[doc(hidden)]
+    fn kinds_in_use(choice: KindChoice, software_adapter: bool) -> Vec<usize>;
     /// The textures to bind, by binding.
     #[doc(hidden)]
     fn scene_bindings(resources: &Self::Resources) -> Vec<(u32, &wgpu::TextureView)>;

@@ -20,6 +20,11 @@ pub(crate) const PARAMS_STRIDE: u64 = 256;
 /// or spheres never needs.
 pub(crate) struct SatPipelines {
     module: wgpu::ShaderModule,
+    /// The software adapters' module ([`Dimension::SOFTWARE_SOURCE`]),
+    /// created with the first pipeline of one of its kinds.
+    software_module: Option<wgpu::ShaderModule>,
+    software_source: Option<(&'static str, &'static str)>,
+    software_kinds: &'static [usize],
     pipeline_layout: wgpu::PipelineLayout,
     entry_points: &'static [&'static str],
     workgroup_size: u32,
@@ -132,6 +137,9 @@ impl SatPipelines {
         })?;
         Ok(SatPipelines {
             module,
+            software_module: None,
+            software_source: D::SOFTWARE_SOURCE,
+            software_kinds: D::SOFTWARE_KINDS,
             pipeline_layout,
             entry_points: D::ENTRY_POINTS,
             workgroup_size,
@@ -172,13 +180,15 @@ impl SatPipelines {
                 continue;
             }
             let start = std::time::Instant::now();
+            self.ensure_module(context, kind)?;
+            let module = self.module_of(kind);
             let pipeline = context.scoped("the SAT pipelines", || {
                 context
                     .device()
                     .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                         label: Some(entry_point),
                         layout: Some(&self.pipeline_layout),
-                        module: &self.module,
+                        module,
                         entry_point: Some(entry_point),
                         compilation_options: wgpu::PipelineCompilationOptions {
                             constants: &constants,
@@ -194,6 +204,46 @@ impl SatPipelines {
         Ok(())
     }
 
+    /// Whether `kind`'s entry point is in the software module.
+    fn in_software_module(&self, kind: usize) -> bool {
+        self.software_source.is_some() && self.software_kinds.contains(&kind)
+    }
+
+    /// Creates the software module if `kind`'s entry point is in it and it
+    /// is not yet.
+    fn ensure_module(&mut self, context: &GpuContext, kind: usize) -> Result<(), GpuError> {
+        let Some((label, source)) = self.software_source else {
+            return Ok(());
+        };
+        if self.software_module.is_some() || !self.in_software_module(kind) {
+            return Ok(());
+        }
+        let device = context.device();
+        let module = context.scoped("the SAT shader's software module", || {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
+        })?;
+        self.software_module = Some(module);
+        Ok(())
+    }
+
+    /// The module that holds `kind`'s entry point (after
+    /// [`Self::ensure_module`]).
+    fn module_of(&self, kind: usize) -> &wgpu::ShaderModule {
+        match (&self.software_module, self.in_software_module(kind)) {
+            (Some(software), true) => software,
+            _ => &self.module,
+        }
+    }
+
+    /// Whether the software module has been created (a pipeline of one of
+    /// its kinds was).
+    pub fn software_module_created(&self) -> bool {
+        self.software_module.is_some()
+    }
+
     /// Every kind's entry point, and how long its pipeline took to create
     /// where it is compiled.
     pub fn compiled(&self) -> Vec<(&'static str, Option<std::time::Duration>)> {
@@ -202,11 +252,6 @@ impl SatPipelines {
             .copied()
             .zip(self.compile_times.iter().copied())
             .collect()
-    }
-
-    /// The number of kinds (entry points).
-    pub fn kind_count(&self) -> usize {
-        self.entry_points.len()
     }
 
     /// The bind group over these buffers and textures.
@@ -371,7 +416,7 @@ pub(crate) fn grid(count: u32, workgroup_size: u32, max_groups: u32) -> (u32, u3
 
 /// Parameter slots per window: one per kind of pair, and one for the
 /// second dispatch of the pairs deferred ([`DEFERRED_KIND`], an entry point
-/// of a dimension that defers; `shaders/d3/sat.wgsl`, "Deferred pairs").
+/// of a dimension that defers; `shaders/d3/software.wgsl`, "Deferred pairs").
 pub(crate) const PARAM_SLOTS: usize = PAIR_KINDS + 1;
 
 /// The deferred pairs' entry point and parameter slot.

@@ -30,6 +30,18 @@ use crate::core::pair::Pair;
 /// pairs, `dispatch::DEFERRED_KIND`).
 pub(crate) const PAIR_KINDS: usize = 12;
 
+/// The kinds the pairs of bodies of `classes` take (every two classes,
+/// either order, and each with itself), in order.
+pub(crate) fn kinds_of_classes(classes: &[u8], kind_of: fn(u8, u8) -> u8) -> Vec<usize> {
+    let mut kinds: Vec<usize> = classes
+        .iter()
+        .flat_map(|&a| classes.iter().map(move |&b| usize::from(kind_of(a, b))))
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+}
+
 /// Every body's class, the kind of pair each pair of classes makes, and the
 /// class of all the bodies if they share one. Each dimension says what its
 /// classes are (2D: `planar.rs`, 3D: `spatial.rs`).

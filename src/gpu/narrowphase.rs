@@ -148,7 +148,7 @@ pub struct GpuStats {
     /// 3D: pairs of large hulls whose edge query was deferred to a second
     /// dispatch (their A keeps more edges than their kind caches: 64, or
     /// 32 for hulls of at most 128 vertices on a software adapter;
-    /// `shaders/d3/sat.wgsl`, "Deferred pairs"), summed over re-runs.
+    /// `shaders/d3/software.wgsl`, "Deferred pairs"), summed over re-runs.
     pub deferred: u64,
     /// Submissions: one per round of windows that fits the device's
     /// buffers, plus one per re-run.
@@ -375,12 +375,22 @@ impl<D: Dimension> GpuSat<D> {
         &self.options
     }
 
-    /// Compiles every kind's pipeline now, rather than when a batch first
-    /// has pairs of that kind: an engine calls this at load time, since a
-    /// driver may take seconds a kind.
+    /// Compiles the pipeline of every kind this narrowphase's pairs may
+    /// take (its adapter's kinds, or those [`GpuOptions::kinds`] and
+    /// [`GpuOptions::polygon_loops`] ask for) now, rather than when a batch
+    /// first has pairs of that kind: an engine calls this at load time,
+    /// since a driver may take seconds a kind.
     pub fn compile_all_kinds(&mut self) -> Result<(), GpuError> {
-        let kinds = 0..self.kernel.kind_count();
+        let kinds = D::kinds_in_use(self.kind_choice(), self.context.is_software());
         self.kernel.prepare_kinds(&self.context, kinds)
+    }
+
+    /// The kinds the options say, on this narrowphase's adapter.
+    fn kind_choice(&self) -> KindChoice {
+        KindChoice {
+            software: self.options.kinds.software(&self.context),
+            polygon_loops: self.options.polygon_loops,
+        }
     }
 
     /// Every kind's entry point, and how long its pipeline took to create
@@ -388,6 +398,14 @@ impl<D: Dimension> GpuSat<D> {
     /// [`GpuSat::compile_all_kinds`]).
     pub fn compiled_kinds(&self) -> Vec<(&'static str, Option<Duration>)> {
         self.kernel.compiled()
+    }
+
+    /// Whether the kernel's software module (3D: `shaders/d3/software.wgsl`,
+    /// the kinds written for software adapters) has been created: only
+    /// where a pair took one of its kinds, or [`GpuSat::compile_all_kinds`]
+    /// compiled them.
+    pub fn software_module_created(&self) -> bool {
+        self.kernel.software_module_created()
     }
 
     /// What the last batch did.
@@ -644,15 +662,13 @@ impl<D: Dimension> GpuSat<D> {
         let start = Instant::now();
         let flags = D::flags(batch);
         if upload_bodies {
+            let choice = self.kind_choice();
             let upload = D::upload(
                 &mut self.resources,
                 &self.context,
                 batch,
                 (flags, self.texture_rows),
-                KindChoice {
-                    software: self.options.kinds.software(&self.context),
-                    polygon_loops: self.options.polygon_loops,
-                },
+                choice,
                 &mut self.classes,
             )?;
             if upload.grew {

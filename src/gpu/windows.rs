@@ -13,7 +13,7 @@
 //! staging:  [counters][pad to 8 bytes][2 timestamps][output of window 0][output of window 1]...
 //! ```
 //!
-//! A window of a dimension that defers pairs (3D: `shaders/d3/sat.wgsl`,
+//! A window of a dimension that defers pairs (3D: `shaders/d3/software.wgsl`,
 //! "Deferred pairs") has a second dispatch after its kinds', as large as its
 //! deferral words say once the first dispatches are done.
 //!

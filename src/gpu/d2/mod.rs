@@ -8,6 +8,7 @@ use super::context::GpuContext;
 use super::dimension::{Dimension, KindChoice, Planar, Upload, float_texture, uint_texture};
 use super::error::GpuError;
 use super::kinds::BodyClasses;
+use super::kinds::kinds_of_classes;
 use super::layout::d2::{SAT_WGSL, ShapeTexel, TransformTexel, shape_texel, transform_texel};
 use crate::core::pair::Pair;
 use crate::d2::batch::Batch;
@@ -34,6 +35,8 @@ impl Dimension for Planar {
     type Resources = PlanarResources;
     const LABEL: &'static str = "sat.wgsl";
     const SOURCE: &'static str = SAT_WGSL;
+    const SOFTWARE_SOURCE: Option<(&'static str, &'static str)> = None;
+    const SOFTWARE_KINDS: &'static [usize] = &[];
     const ENTRY_POINTS: &'static [&'static str] = &[
         "polygons8",
         "polygon_circle8",
@@ -140,6 +143,17 @@ impl Dimension for Planar {
         r.body_shapes.write(context, &r.shape_texels);
         upload.bytes += (bodies * (size_of::<TransformTexel>() + size_of::<ShapeTexel>())) as u64;
         Ok(upload)
+    }
+
+    fn kinds_in_use(choice: KindChoice, _software_adapter: bool) -> Vec<usize> {
+        // Circles, and polygons as their classes (class 3 where the batch's
+        // merge threshold allows it), or all through the loop kind.
+        let classes: &[u8] = if choice.polygon_loops {
+            &[1, LOOP_CLASS]
+        } else {
+            &[0, 1, 2, 3]
+        };
+        kinds_of_classes(classes, kind_of)
     }
 
     fn scene_bindings(r: &PlanarResources) -> Vec<(u32, &wgpu::TextureView)> {

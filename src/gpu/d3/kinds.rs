@@ -3,6 +3,7 @@
 //! of classes, with the measurements behind each size limit.
 
 use crate::d3::{Hull, Shape};
+use crate::gpu::dimension::KindChoice;
 
 /// Hulls of more vertices than this take the kernel's wide loops
 /// (`hulls_large`; see "Loops and lavapipe" in `shaders/d3/sat.wgsl`).
@@ -123,7 +124,30 @@ pub(super) enum HullKinds {
     Software,
 }
 
-/// A body's class. A sphere: 1. A hull, with [`NO_GRID`] added where it
+impl HullKinds {
+    /// The kinds `choice` says on an adapter that is software or not.
+    pub(super) fn of(choice: KindChoice, software_adapter: bool) -> HullKinds {
+        match (choice.software, software_adapter) {
+            (true, _) => HullKinds::Software,
+            (false, true) => HullKinds::HardwareOnSoftware,
+            (false, false) => HullKinds::Hardware,
+        }
+    }
+}
+
+/// A sphere's class.
+pub(super) const SPHERE_CLASS: u8 = 1;
+
+/// The classes [`body_class`] gives hulls with `kinds` (before [`NO_GRID`]).
+pub(super) fn hull_classes(kinds: HullKinds) -> &'static [u8] {
+    match kinds {
+        HullKinds::Hardware => &[0, 8],
+        HullKinds::HardwareOnSoftware => &[0, 9, 10, 11],
+        HullKinds::Software => &[5, 6, 3, 4, 7, 2],
+    }
+}
+
+/// A body's class. A sphere: [`SPHERE_CLASS`]. A hull, with [`NO_GRID`] added where it
 /// has no `gridded` grid ([`gpu_grid`]):
 /// - [`HullKinds::Hardware`]: 0 up to [`WIDE_HULL_VERTICES`] vertices, 8
 ///   above;
@@ -136,7 +160,7 @@ pub(super) enum HullKinds {
 ///   above.
 pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
     let hull = match shape {
-        Shape::Sphere(_) => return 1,
+        Shape::Sphere(_) => return SPHERE_CLASS,
         Shape::Hull(hull) => hull,
     };
     let flag = if gridded { 0 } else { NO_GRID };

@@ -1,4 +1,6 @@
-//! The 3D side of the GPU narrowphase: `shaders/d3/sat.wgsl`, the hull
+//! The 3D side of the GPU narrowphase: `shaders/d3/sat.wgsl` in two
+//! modules (with `hardware.wgsl`; with `software.wgsl`, the kinds written
+//! for software adapters, created only where a pair takes them), the hull
 //! library and the bodies as textures (see [`HullRecord`]), twelve kinds of
 //! pair (two hulls: up to 64 vertices, a larger one with or without a
 //! Gauss-map grid, in loops on a hardware GPU and in straight-line code on
@@ -15,14 +17,16 @@ mod texels;
 use super::buffers::{GrowTexture, pad_to_rows};
 use super::context::GpuContext;
 use super::dimension::{Dimension, KindChoice, Spatial, Upload, float_texture, uint_texture};
+use super::dispatch::DEFERRED_KIND;
 use super::error::GpuError;
 use super::kinds::BodyClasses;
+use super::kinds::kinds_of_classes;
 use super::layout::d3::{
-    HullRecord, SAT_WGSL, TransformTexels, hull_record_texels, transform_texels,
+    HullRecord, SAT_SOFTWARE_WGSL, SAT_WGSL, TransformTexels, hull_record_texels, transform_texels,
 };
 use crate::core::pair::Pair;
 use crate::d3::{Axis, Batch, EdgeSearch, SatHit};
-use kinds::{HullKinds, body_class, kind_of};
+use kinds::{HullKinds, NO_GRID, SPHERE_CLASS, body_class, hull_classes, kind_of};
 use texels::library_texels;
 
 /// The 3D kernel's textures and the scratch they are filled from.
@@ -47,8 +51,13 @@ impl Dimension for Spatial {
     type Batch<'a> = Batch<'a>;
     type Hit = SatHit;
     type Resources = SpatialResources;
-    const LABEL: &'static str = "d3/sat.wgsl";
+    const LABEL: &'static str = "d3/sat.wgsl + d3/hardware.wgsl";
     const SOURCE: &'static str = SAT_WGSL;
+    const SOFTWARE_SOURCE: Option<(&'static str, &'static str)> =
+        Some(("d3/sat.wgsl + d3/software.wgsl", SAT_SOFTWARE_WGSL));
+    // The register-cached kinds, the straight-line large kinds and the
+    // deferred pairs' dispatch.
+    const SOFTWARE_KINDS: &'static [usize] = &[3, 4, 5, 6, 7, 8, 9, 12];
     const ENTRY_POINTS: &'static [&'static str] = &[
         "hulls",
         "hull_sphere",
@@ -164,11 +173,7 @@ impl Dimension for Spatial {
             r.shape_texels
                 .extend_from_slice(&hull_record_texels(&r.records[body.shape as usize]));
         }
-        let kinds = match (choice.software, context.is_software()) {
-            (true, _) => HullKinds::Software,
-            (false, true) => HullKinds::HardwareOnSoftware,
-            (false, false) => HullKinds::Hardware,
-        };
+        let kinds = HullKinds::of(choice, context.is_software());
         classes.classify(
             bodies.iter().enumerate().map(|(index, body)| {
                 let gridded = r.gridded[body.shape as usize];
@@ -191,6 +196,22 @@ impl Dimension for Spatial {
         r.body_transforms.write(context, &r.transform_texels);
         r.body_shapes.write(context, &r.shape_texels);
         Ok(upload)
+    }
+
+    fn kinds_in_use(choice: KindChoice, software_adapter: bool) -> Vec<usize> {
+        let classes: Vec<u8> = hull_classes(HullKinds::of(choice, software_adapter))
+            .iter()
+            .flat_map(|&class| [class, class | NO_GRID])
+            .chain([SPHERE_CLASS])
+            .collect();
+        let mut kinds = kinds_of_classes(&classes, kind_of);
+        if kinds
+            .iter()
+            .any(|kind| Self::DEFERRING_KINDS.contains(kind))
+        {
+            kinds.push(DEFERRED_KIND);
+        }
+        kinds
     }
 
     fn scene_bindings(r: &SpatialResources) -> Vec<(u32, &wgpu::TextureView)> {
@@ -223,5 +244,94 @@ impl Dimension for Spatial {
 
     fn set_hit_pair(hit: &mut SatHit, pair: u32) {
         hit.pair = pair;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::dispatch::DEFERRED_KIND;
+
+    fn parsed(source: &str) -> wgpu::naga::Module {
+        wgpu::naga::front::wgsl::parse_str(source)
+            .unwrap_or_else(|err| panic!("{}", err.emit_to_string(source)))
+    }
+
+    fn names(module: &wgpu::naga::Module) -> (Vec<&str>, Vec<&str>) {
+        let entry_points = module.entry_points.iter().map(|e| e.name.as_str());
+        let functions = module
+            .functions
+            .iter()
+            .filter_map(|(_, f)| f.name.as_deref());
+        (entry_points.collect(), functions.collect())
+    }
+
+    /// Each kind's entry point is in the module the host creates its
+    /// pipeline from, and in that one only; the hardware module holds none
+    /// of the software adapters' caches, straight-line large kinds or
+    /// deferral.
+    #[test]
+    fn each_kind_is_in_its_own_module_and_the_hardware_one_holds_no_software_code() {
+        let hardware = parsed(SAT_WGSL);
+        let software = parsed(SAT_SOFTWARE_WGSL);
+        let (hardware_entries, hardware_functions) = names(&hardware);
+        let (software_entries, _) = names(&software);
+        for (kind, &entry_point) in Spatial::ENTRY_POINTS.iter().enumerate() {
+            let in_software = Spatial::SOFTWARE_KINDS.contains(&kind);
+            assert_eq!(
+                (
+                    hardware_entries.contains(&entry_point),
+                    software_entries.contains(&entry_point)
+                ),
+                (!in_software, in_software),
+                "kind {kind} ({entry_point}): (in the hardware module, in the software module)"
+            );
+        }
+        assert_eq!(
+            hardware_entries.len() + software_entries.len(),
+            Spatial::ENTRY_POINTS.len(),
+            "entry points: hardware {hardware_entries:?}, software {software_entries:?}"
+        );
+        for software_only in [
+            "cache_vertices",
+            "cached_face_min",
+            "warm_run_word",
+            "hot_edges",
+            "offer_lowest8",
+            "cache_edges",
+            "cache_kept_edges",
+            "find_max_edge_separation_cached",
+            "find_max_edge_separation_large",
+            "defer_pair",
+            "collide_hulls",
+        ] {
+            assert!(
+                !hardware_functions.contains(&software_only),
+                "the hardware module holds {software_only}"
+            );
+        }
+    }
+
+    /// What `compile_all_kinds` compiles: on a hardware GPU the hardware
+    /// module's kinds only.
+    #[test]
+    fn a_hardware_gpu_uses_only_the_hardware_modules_kinds() {
+        let hardware = KindChoice::default();
+        let software = KindChoice {
+            software: true,
+            ..KindChoice::default()
+        };
+        assert_eq!(
+            Spatial::kinds_in_use(hardware, false),
+            vec![0, 1, 2, 10, 11]
+        );
+        assert_eq!(
+            Spatial::kinds_in_use(hardware, true),
+            vec![0, 1, 2, 3, 6, 10, 11, DEFERRED_KIND]
+        );
+        assert_eq!(
+            Spatial::kinds_in_use(software, false),
+            vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, DEFERRED_KIND]
+        );
     }
 }

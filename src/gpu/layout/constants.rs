@@ -67,6 +67,7 @@ pub fn shared_constants() -> Vec<SharedConstant> {
     let [
         sat2,
         sat3,
+        sat3_software,
         grid_kernel,
         narrow_kernel,
         pairs_kernel,
@@ -82,8 +83,8 @@ pub fn shared_constants() -> Vec<SharedConstant> {
     let kind = |axis: crate::d3::Axis| axis.pack() >> crate::d3::Axis::KIND_SHIFT;
     use crate::d3::Axis as Axis3;
     let mut list = Vec::new();
-    // What every SAT kernel shares (batch.wgsl), in both SAT kernels.
-    for sat in [sat2, sat3] {
+    // What every SAT kernel shares (batch.wgsl), in every SAT module.
+    for sat in [sat2, sat3, sat3_software] {
         list.extend([
             entry(sat, "MAX_WORKGROUP_SIZE", U32(MAX_WORKGROUP_SIZE)),
             entry(sat, "TEXTURE_WIDTH_LOG2", U32(TEXTURE_WIDTH_LOG2)),
@@ -95,35 +96,47 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         // 2D: the tie rule and the axis's packing.
         entry(sat2, "TIE_TOLERANCE", F32(crate::d2::sat::TIE_TOLERANCE)),
         entry(sat2, "OWNER_B_BIT", U32(crate::d2::Axis::OWNER_B_BIT)),
-        // 3D: the tie rule, the bounds' slack, the axis's packing.
-        entry(sat3, "TIE_TOLERANCE", F32(crate::d3::sat::TIE_TOLERANCE)),
-        entry(sat3, "EDGE_TOLERANCE", F32(crate::d3::sat::EDGE_TOLERANCE)),
+    ]);
+    // 3D (d3/sat.wgsl, in both modules): the tie rule, the bounds' slack,
+    // the axis's packing, the kept edges' switch.
+    for sat3 in [sat3, sat3_software] {
+        list.extend([
+            entry(sat3, "TIE_TOLERANCE", F32(crate::d3::sat::TIE_TOLERANCE)),
+            entry(sat3, "EDGE_TOLERANCE", F32(crate::d3::sat::EDGE_TOLERANCE)),
+            entry(
+                sat3,
+                "PARALLEL_TOLERANCE",
+                F32(crate::d3::sat::PARALLEL_TOLERANCE),
+            ),
+            entry(sat3, "SKIP_SLACK", F32(crate::d3::sat::edges::SKIP_SLACK)),
+            entry(sat3, "F32_EPSILON", F32(f32::EPSILON)),
+            entry(sat3, "KIND_SHIFT", U32(Axis3::KIND_SHIFT)),
+            entry(sat3, "INDEX_MASK", U32(Axis3::INDEX_MASK)),
+            entry(sat3, "EDGE_BITS", U32(Axis3::EDGE_BITS)),
+            entry(sat3, "AXIS_FACE_A", U32(kind(Axis3::FaceA(0)))),
+            entry(sat3, "AXIS_FACE_B", U32(kind(Axis3::FaceB(0)))),
+            entry(sat3, "AXIS_EDGES", U32(kind(Axis3::Edges(0, 0)))),
+            entry(sat3, "AXIS_EDGE_A", U32(kind(Axis3::EdgeA(0)))),
+            entry(sat3, "AXIS_VERTEX_A", U32(kind(Axis3::VertexA(0)))),
+            entry(sat3, "AXIS_CENTRES", U32(kind(Axis3::Centres))),
+            entry(
+                sat3,
+                "OWNER_B_KIND",
+                U32(kind(Axis3::FaceB(0)) - kind(Axis3::FaceA(0))),
+            ),
+            entry(sat3, "FACE_BY_FACE_MOST", U32(FACE_BY_FACE_MOST)),
+        ]);
+    }
+    list.extend([
+        // 3D, the software module's deferred pairs.
+        entry(sat3_software, "DEFERRAL_COUNT", U32(DEFERRAL_COUNT_WORD)),
         entry(
-            sat3,
-            "PARALLEL_TOLERANCE",
-            F32(crate::d3::sat::PARALLEL_TOLERANCE),
+            sat3_software,
+            "MAX_DEFERRED_GROUPS",
+            U32(MAX_DEFERRED_GROUPS),
         ),
-        entry(sat3, "SKIP_SLACK", F32(crate::d3::sat::edges::SKIP_SLACK)),
-        entry(sat3, "F32_EPSILON", F32(f32::EPSILON)),
-        entry(sat3, "KIND_SHIFT", U32(Axis3::KIND_SHIFT)),
-        entry(sat3, "INDEX_MASK", U32(Axis3::INDEX_MASK)),
-        entry(sat3, "EDGE_BITS", U32(Axis3::EDGE_BITS)),
-        entry(sat3, "AXIS_FACE_A", U32(kind(Axis3::FaceA(0)))),
-        entry(sat3, "AXIS_FACE_B", U32(kind(Axis3::FaceB(0)))),
-        entry(sat3, "AXIS_EDGES", U32(kind(Axis3::Edges(0, 0)))),
-        entry(sat3, "AXIS_EDGE_A", U32(kind(Axis3::EdgeA(0)))),
-        entry(sat3, "AXIS_VERTEX_A", U32(kind(Axis3::VertexA(0)))),
-        entry(sat3, "AXIS_CENTRES", U32(kind(Axis3::Centres))),
         entry(
-            sat3,
-            "OWNER_B_KIND",
-            U32(kind(Axis3::FaceB(0)) - kind(Axis3::FaceA(0))),
-        ),
-        entry(sat3, "FACE_BY_FACE_MOST", U32(FACE_BY_FACE_MOST)),
-        entry(sat3, "DEFERRAL_COUNT", U32(DEFERRAL_COUNT_WORD)),
-        entry(sat3, "MAX_DEFERRED_GROUPS", U32(MAX_DEFERRED_GROUPS)),
-        entry(
-            sat3,
+            sat3_software,
             "DEFERRED_WORKGROUP_SIZE",
             U32(DEFERRED_WORKGROUP_SIZE),
         ),

@@ -4,17 +4,34 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::d3::Transform;
 
-/// The 3D SAT kernel's source: `batch.wgsl`, `workgroup_scan.wgsl`, then
-/// `d3/sat.wgsl`.
+/// The 3D SAT kernel's hardware module (the kinds a hardware GPU runs, and
+/// every adapter's sphere kinds): `batch.wgsl`, `workgroup_scan.wgsl`,
+/// `d3/sat.wgsl`, then `d3/hardware.wgsl`.
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../../shaders/batch.wgsl"),
     "\n",
     include_str!("../../../shaders/workgroup_scan.wgsl"),
     "\n",
-    include_str!("../../../shaders/d3/sat.wgsl")
+    include_str!("../../../shaders/d3/sat.wgsl"),
+    "\n",
+    include_str!("../../../shaders/d3/hardware.wgsl")
 );
 
-/// The 3D kernel's deferred pairs (`shaders/d3/sat.wgsl`, "Deferred pairs"),
+/// The 3D SAT kernel's software module (the register-cached and
+/// straight-line kinds written for llvmpipe, created only where a pair
+/// takes them): `batch.wgsl`, `workgroup_scan.wgsl`, `d3/sat.wgsl`, then
+/// `d3/software.wgsl`.
+pub const SAT_SOFTWARE_WGSL: &str = concat!(
+    include_str!("../../../shaders/batch.wgsl"),
+    "\n",
+    include_str!("../../../shaders/workgroup_scan.wgsl"),
+    "\n",
+    include_str!("../../../shaders/d3/sat.wgsl"),
+    "\n",
+    include_str!("../../../shaders/d3/software.wgsl")
+);
+
+/// The 3D kernel's deferred pairs (`shaders/d3/software.wgsl`, "Deferred pairs"),
 /// the same constants as there (the layout tests checks): where the
 /// count of pairs deferred sits among a window's deferral words
 /// (`DEFERRAL_COUNT`), the workgroups along x every device allows, and the

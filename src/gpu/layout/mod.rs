@@ -76,7 +76,7 @@ pub struct Params {
     /// The window's counter, in the counters buffer.
     pub window: u32,
     /// 3D: where the window's deferral words start in the counters buffer
-    /// (`shaders/d3/sat.wgsl`, "Deferred pairs"). 2D: unused.
+    /// (`shaders/d3/software.wgsl`, "Deferred pairs"). 2D: unused.
     pub deferral: u32,
 }
 
@@ -100,10 +100,14 @@ pub struct FrameBody {
 /// Every kernel the host builds: its name (the files it is made of) and
 /// its source, as the device gets it (the scan's with subgroup operations
 /// where the device has them). Validate them with [`naga_validator`].
-pub fn kernels() -> [(&'static str, &'static str); 7] {
+pub fn kernels() -> [(&'static str, &'static str); 8] {
     [
         ("batch.wgsl + d2/sat.wgsl", d2::SAT_WGSL),
-        ("batch.wgsl + d3/sat.wgsl", d3::SAT_WGSL),
+        ("batch.wgsl + d3/sat.wgsl + d3/hardware.wgsl", d3::SAT_WGSL),
+        (
+            "batch.wgsl + d3/sat.wgsl + d3/software.wgsl",
+            d3::SAT_SOFTWARE_WGSL,
+        ),
         ("frame/grid", GRID_WGSL),
         ("frame/narrow", NARROW_WGSL),
         ("frame/pairs", PAIRS_WGSL),

@@ -96,6 +96,41 @@ fn mid_sized_hulls_agree_with_the_cpu() {
     }
 }
 
+/// `batch` on a new narrowphase with `kinds`: its hits must be the CPU's
+/// (`cpu`), bit for bit where the adapter is bit-exact. The narrowphase,
+/// the agreement and the kinds it compiled.
+fn run_kinds(
+    context: &std::sync::Arc<gpusat::gpu::GpuContext>,
+    batch: &Batch<'_>,
+    cpu: &[gpusat::d3::SatHit],
+    kinds: KernelKinds,
+) -> (GpuNarrowphase, gpusat::Agreement, Vec<&'static str>) {
+    let options = GpuOptions {
+        kinds,
+        ..GpuOptions::default()
+    };
+    let mut gpu = GpuNarrowphase::new(context.clone(), options).expect("3D kernel");
+    let hits = gpu.collide(batch).expect("GPU run");
+    let agreement = compare_hits(batch, cpu, &hits);
+    assert!(
+        agreement.agrees(),
+        "{kinds:?}: {:?}",
+        &agreement.disagreements[..agreement.disagreements.len().min(5)]
+    );
+    if crate::common::gpu_is_bit_exact() {
+        assert_eq!(
+            agreement.identical, agreement.reference_hits,
+            "{kinds:?}: every hit the CPU's bits on this adapter"
+        );
+    }
+    let compiled = gpu
+        .compiled_kinds()
+        .into_iter()
+        .filter_map(|(kind, time)| time.map(|_| kind))
+        .collect();
+    (gpu, agreement, compiled)
+}
+
 /// Each adapter's kinds run on any adapter (`GpuOptions::kinds`), with the
 /// CPU's answers: on a software adapter the hardware GPUs' kinds (`hulls`
 /// for hulls of up to 64 vertices, the loop kinds for a larger one with a
@@ -132,29 +167,7 @@ fn either_adapters_kinds_give_the_cpus_answers() {
             ["hulls_gridded_loops", "hulls_large_loops"],
         ),
     ] {
-        let options = GpuOptions {
-            kinds,
-            ..GpuOptions::default()
-        };
-        let mut gpu = GpuNarrowphase::new(context.clone(), options).expect("3D kernel");
-        let hits = gpu.collide(&batch).expect("GPU run");
-        let agreement = compare_hits(&batch, &cpu, &hits);
-        assert!(
-            agreement.agrees(),
-            "{kinds:?}: {:?}",
-            &agreement.disagreements[..agreement.disagreements.len().min(5)]
-        );
-        if crate::common::gpu_is_bit_exact() {
-            assert_eq!(
-                agreement.identical, agreement.reference_hits,
-                "{kinds:?}: every hit the CPU's bits on this adapter"
-            );
-        }
-        let compiled: Vec<&str> = gpu
-            .compiled_kinds()
-            .into_iter()
-            .filter_map(|(kind, time)| time.map(|_| kind))
-            .collect();
+        let (_, _, compiled) = run_kinds(&context, &batch, &cpu, kinds);
         for kind in wanted {
             assert!(
                 compiled.contains(&kind),
@@ -347,8 +360,67 @@ fn cylinders_and_round_hulls_agree_with_the_cpu() {
     run("cylinders, the hardware kinds", &scene, 0.0, hardware);
 }
 
+/// The software adapters' module (`shaders/d3/software.wgsl`) is created
+/// only where a pair takes one of its kinds: a narrowphase with the hardware
+/// GPUs' kinds whose pairs take `hulls`, `hull_sphere`, `spheres` and the
+/// loop kinds never creates it, with the CPU's answers; one with the
+/// software adapters' kinds does.
+#[test]
+fn the_software_module_is_created_only_for_its_kinds() {
+    use gpusat::Pair;
+    use gpusat::d3::{Body, Hull, ShapeSet, Sphere};
+    use gpusat::generate::d3::{random_hull, random_rotation};
+    use gpusat::generate::rng;
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let mut random = rng(1813);
+    let mut shapes = ShapeSet::new();
+    shapes.push(Hull::new(&cylinder_points(64)).expect("a cylinder").into());
+    shapes.push(
+        Hull::cuboid(Vec3::new(0.5, 0.3, 0.7))
+            .expect("a box")
+            .into(),
+    );
+    shapes.push(random_hull(&mut random, 8, 0.6, 1.0).into());
+    shapes.push(Sphere::new(0.5).expect("a sphere").into());
+    // One cylinder (body 0) among boxes, small hulls and spheres: every
+    // pair with it is a large hull with a hull of at most 8 vertices or a
+    // sphere.
+    let bodies: Vec<Body> = (0..40)
+        .map(|i| {
+            let shape = if i == 0 { 0 } else { 1 + i % 3 };
+            let position = gpusat::generate::d3::random_direction(&mut random) * 1.0;
+            Body::new(shape, position, random_rotation(&mut random))
+        })
+        .collect();
+    let pairs: Vec<Pair> = (0..40u32)
+        .flat_map(|a| (a + 1..40).map(move |b| Pair::new(a, b)))
+        .collect();
+    let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).expect("batch");
+    let cpu = collide_cpu(&batch);
+    for (kinds, created) in [
+        (KernelKinds::Hardware, false),
+        (KernelKinds::Software, true),
+    ] {
+        let (gpu, agreement, compiled) = run_kinds(&context, &batch, &cpu, kinds);
+        assert!(agreement.reference_hits > 100, "{kinds:?}: {agreement:?}");
+        assert_eq!(
+            gpu.software_module_created(),
+            created,
+            "{kinds:?}: the software module created; compiled {compiled:?}"
+        );
+        if !created {
+            assert!(
+                compiled.contains(&"hulls_large_loops") && compiled.contains(&"hulls"),
+                "{kinds:?}: compiled {compiled:?}"
+            );
+        }
+    }
+}
+
 /// Large hulls overlapping deeply keep more than 64 of A's edges, and the
-/// kernel defers them to a second dispatch (`shaders/d3/sat.wgsl`, "Deferred
+/// kernel defers them to a second dispatch (`shaders/d3/software.wgsl`, "Deferred
 /// pairs"): their records come back among the others in pair order, the
 /// CPU's hits, in one window or in tiny ones whose outputs overflow (the
 /// deferred list shares the far end of each output), sorted by kind or not.

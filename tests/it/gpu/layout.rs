@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use gpusat::gpu::layout::constants::{DIFFERENT_MEANINGS, Value, shared_constants};
 use gpusat::gpu::layout::d2::{SAT_WGSL, ShapeTexel, TransformTexel};
-use gpusat::gpu::layout::d3::{HullRecord, SAT_WGSL as SAT3_WGSL};
+use gpusat::gpu::layout::d3::{
+    HullRecord, SAT_SOFTWARE_WGSL as SAT3_SOFTWARE_WGSL, SAT_WGSL as SAT3_WGSL,
+};
 use gpusat::gpu::layout::{
     GRID_WGSL, GridParams, HitRecord, NARROW_WGSL, NarrowParams, PAIRS_WGSL, PairsParams, Params,
     SCAN_SUBGROUPS_WGSL, SCAN_WGSL, ScanParams, TEXTURE_WIDTH, TEXTURE_WIDTH_LOG2,
@@ -56,9 +58,24 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             &["batch.wgsl", "workgroup_scan.wgsl", "d2/sat.wgsl"],
         ),
         (
-            "batch.wgsl + d3/sat.wgsl",
+            "batch.wgsl + d3/sat.wgsl + d3/hardware.wgsl",
             SAT3_WGSL,
-            &["batch.wgsl", "workgroup_scan.wgsl", "d3/sat.wgsl"],
+            &[
+                "batch.wgsl",
+                "workgroup_scan.wgsl",
+                "d3/sat.wgsl",
+                "d3/hardware.wgsl",
+            ],
+        ),
+        (
+            "batch.wgsl + d3/sat.wgsl + d3/software.wgsl",
+            SAT3_SOFTWARE_WGSL,
+            &[
+                "batch.wgsl",
+                "workgroup_scan.wgsl",
+                "d3/sat.wgsl",
+                "d3/software.wgsl",
+            ],
         ),
         (
             "frame/common.wgsl + frame/grid.wgsl",
@@ -316,18 +333,25 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
     assert_eq!(&texels[0][..3], xf.r.c0.to_array().as_slice());
     assert_eq!(&texels[2][..3], xf.r.c2.to_array().as_slice());
     // The entry points are the host's kinds, in order, then the deferred
-    // pairs' dispatch.
-    let entry_points: Vec<&str> = module
-        .entry_points
-        .iter()
-        .map(|e| e.name.as_str())
-        .collect();
+    // pairs' dispatch: the hardware module's, then the software module's
+    // (src/gpu/d3/mod.rs checks which kind is in which).
+    let entry_points = |module: &naga::Module| -> Vec<String> {
+        module.entry_points.iter().map(|e| e.name.clone()).collect()
+    };
+    let software = parse(SAT3_SOFTWARE_WGSL, "d3/software.wgsl");
     assert_eq!(
-        entry_points,
+        entry_points(&module),
         [
             "hulls",
             "hull_sphere",
             "spheres",
+            "hulls_large_loops",
+            "hulls_gridded_loops",
+        ]
+    );
+    assert_eq!(
+        entry_points(&software),
+        [
             "hulls_large",
             "hulls_cached",
             "hulls_cached64",
@@ -335,8 +359,6 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "hulls_small",
             "hulls_cached16",
             "hulls_gridded32",
-            "hulls_large_loops",
-            "hulls_gridded_loops",
             "hulls_deferred"
         ]
     );
