@@ -93,7 +93,8 @@ fn vertices(shapes: &ShapeSet, bodies: &[Body], overlapping: &[bool]) -> Vec<Ver
                     circle.radius() * Vec2::new(angle.cos(), angle.sin())
                 })
                 .collect(),
-            None => continue,
+            // The resident frame takes neither (its scenes have none).
+            Some(Shape::Capsule(_) | Shape::Segment(_)) | None => continue,
         };
         for i in 1..outline.len() - 1 {
             out.extend([place(outline[0]), place(outline[i]), place(outline[i + 1])]);

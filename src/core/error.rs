@@ -84,6 +84,37 @@ pub enum ShapeError {
         /// The radius given.
         radius: f32,
     },
+    /// A rounded shape's radius is negative.
+    #[error("has a negative radius ({radius})")]
+    RadiusNegative {
+        /// The radius given.
+        radius: f32,
+    },
+    /// A radius so large for its core that the core is a point in single
+    /// precision.
+    #[error(
+        "has a radius of {radius:e}, more than {ratio:e} times its core's extent of {extent:e} \
+         (use a circle or a sphere)"
+    )]
+    RadiusTooLarge {
+        /// The radius given.
+        radius: f32,
+        /// The core's extent (its largest distance between two points).
+        extent: f64,
+        /// The largest radius for a unit extent.
+        ratio: f64,
+    },
+    /// A segment or capsule whose two points are (nearly) the same.
+    #[error(
+        "has its two points {length:e} apart, under {min:e} (a segment or capsule needs two \
+         distinct points; use a circle or a sphere)"
+    )]
+    CoincidentPoints {
+        /// The distance between the points.
+        length: f64,
+        /// The least distance accepted.
+        min: f64,
+    },
     /// A 3D point is NaN or infinite.
     #[error("has a non-finite coordinate at point {point} ({x}, {y}, {z})")]
     NonFinitePoint {

@@ -30,7 +30,7 @@ use crate::core::pair::PairFilter;
 use crate::core::sweep::{SweepBox, sweep};
 use crate::d2::body::Body;
 use crate::d2::math::{Transform, transform_point};
-use crate::d2::shape::{Shape, ShapeSet};
+use crate::d2::shape::ShapeSet;
 
 /// An axis-aligned box.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,17 +60,22 @@ impl Aabb {
 pub fn body_aabb(shapes: &ShapeSet, body: &Body, margin: f32) -> Aabb {
     let xf: Transform = body.transform();
     let (min, max) = match shapes.get(body.shape) {
-        Some(Shape::Polygon(polygon)) => polygon.vertices().iter().fold(
-            (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
-            |(lo, hi), v| {
-                let p = transform_point(xf, *v);
-                (lo.min(p), hi.max(p))
-            },
-        ),
-        Some(Shape::Circle(circle)) => (
-            xf.p - Vec2::splat(circle.radius()),
-            xf.p + Vec2::splat(circle.radius()),
-        ),
+        Some(shape) => {
+            let radius = Vec2::splat(shape.radius());
+            match shape.edges() {
+                Some(edges) => {
+                    let (lo, hi) = edges.iter().fold(
+                        (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+                        |(lo, hi), edge| {
+                            let p = transform_point(xf, edge.vertex);
+                            (lo.min(p), hi.max(p))
+                        },
+                    );
+                    (lo - radius, hi + radius)
+                }
+                None => (xf.p - radius, xf.p + radius),
+            }
+        }
         None => (xf.p, xf.p),
     };
     Aabb {

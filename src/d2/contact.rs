@@ -104,32 +104,18 @@ pub fn collide_shapes(
     })
 }
 
-fn faces(shape: &Shape) -> Option<&[EdgeRecord]> {
-    match shape {
-        Shape::Polygon(polygon) => Some(polygon.edges()),
-        Shape::Circle(_) => None,
-    }
-}
-
-fn radius(shape: &Shape) -> f32 {
-    match shape {
-        Shape::Polygon(_) => 0.0,
-        Shape::Circle(circle) => circle.radius(),
-    }
-}
-
 fn normal_side(shape: &Shape, xf: Transform) -> sat::Side<&[EdgeRecord]> {
     sat::Side {
         xf,
-        faces: faces(shape),
-        radius: radius(shape),
+        faces: shape.edges(),
+        radius: shape.radius(),
     }
 }
 
 fn contact_side(shape: &Shape) -> ContactSide<&[EdgeRecord]> {
     ContactSide {
-        faces: faces(shape),
-        radius: radius(shape),
+        faces: shape.edges(),
+        radius: shape.radius(),
         size: shape.size(),
     }
 }

@@ -260,7 +260,8 @@ fn pair_size(batch: &Batch, hit: &Hit) -> f32 {
 }
 
 /// A shape's world-space outline in double precision, as `(vertices,
-/// radius)`: a circle is its centre with a radius.
+/// radius, normals)`: its core grown by the radius (a circle's core is its
+/// centre).
 fn world_outline(batch: &Batch, body: u32) -> (Vec<DVec2>, f64, Vec<DVec2>) {
     let body_data = &batch.bodies()[body as usize];
     let position = body_data.position.as_dvec2();
@@ -269,17 +270,14 @@ fn world_outline(batch: &Batch, body: u32) -> (Vec<DVec2>, f64, Vec<DVec2>) {
         let v = v.as_dvec2();
         DVec2::new(cos * v.x - sin * v.y, sin * v.x + cos * v.y)
     };
-    match &batch.shapes().shapes()[body_data.shape as usize] {
-        Shape::Polygon(polygon) => (
-            polygon
-                .vertices()
-                .iter()
-                .map(|&v| position + rotate(v))
-                .collect(),
-            0.0,
-            polygon.normals().iter().map(|&n| rotate(n)).collect(),
+    let shape = &batch.shapes().shapes()[body_data.shape as usize];
+    match shape.edges() {
+        Some(edges) => (
+            edges.iter().map(|e| position + rotate(e.vertex)).collect(),
+            f64::from(shape.radius()),
+            edges.iter().map(|e| rotate(e.normal)).collect(),
         ),
-        Shape::Circle(circle) => (vec![position], f64::from(circle.radius()), Vec::new()),
+        None => (vec![position], f64::from(shape.radius()), Vec::new()),
     }
 }
 

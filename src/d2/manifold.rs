@@ -41,6 +41,7 @@ use glam::Vec2;
 use crate::core::pair::Owner;
 use crate::d2::batch::Batch;
 use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, transform_point};
+use crate::d2::sat::vertex_pair_of;
 use crate::d2::shape::Faces;
 use crate::d2::types::Hit;
 
@@ -167,17 +168,51 @@ pub(crate) fn contact_points<F: Faces>(
     };
     let size = side_a.size + side_b.size;
     match (reference.faces, incident.faces) {
+        (Some(reference_faces), Some(incident_faces))
+            if hit.axis.feature >= 2 * reference_faces.count() =>
+        {
+            manifold.push(vertex_pair_point(
+                (ref_xf, reference_faces, reference.radius),
+                (inc_xf, incident_faces, incident.radius),
+                hit,
+            ))
+        }
+        (Some(reference_faces), Some(incident_faces))
+            if reference_faces.count() == 2
+                && incident_faces.count() == 2
+                && hit.depth >= reference.radius + incident.radius =>
+        {
+            // Two segment cores that cross (capsules, segments): one point.
+            let point = crossing_point(
+                (ref_xf, reference_faces),
+                (inc_xf, incident_faces),
+                (reference.radius, incident.radius),
+                hit,
+            );
+            match point {
+                Some(point) => manifold.push(point),
+                None => clip_polygons(
+                    manifold,
+                    (ref_xf, reference_faces),
+                    (inc_xf, incident_faces),
+                    (reference.radius, incident.radius),
+                    hit,
+                    size,
+                    margin,
+                ),
+            }
+        }
         (Some(reference_faces), Some(incident_faces)) => clip_polygons(
             manifold,
             (ref_xf, reference_faces),
             (inc_xf, incident_faces),
+            (reference.radius, incident.radius),
             hit,
             size,
             margin,
         ),
         (Some(faces), None) => manifold.push(polygon_circle_point(
-            ref_xf,
-            faces,
+            (ref_xf, faces, reference.radius),
             inc_xf,
             incident.radius,
             hit,
@@ -205,6 +240,7 @@ fn clip_polygons<F: Faces>(
     manifold: &mut Manifold,
     (ref_xf, reference_faces): (Transform, F),
     (inc_xf, incident_faces): (Transform, F),
+    radii: (f32, f32),
     hit: &Hit,
     size: f32,
     margin: f32,
@@ -228,6 +264,7 @@ fn clip_polygons<F: Faces>(
             overlapping: hit.depth > 0.0,
             size,
             margin,
+            radii,
         },
     );
 }
@@ -263,6 +300,9 @@ pub(crate) struct Clip<F> {
     pub overlapping: bool,
     pub size: f32,
     pub margin: f32,
+    /// The reference core's radius and the incident one's (0 for plain
+    /// polygons and segments).
+    pub radii: (f32, f32),
 }
 
 /// Clips the incident edge against the reference face's side planes and keeps
@@ -280,10 +320,26 @@ pub(crate) fn clip<F: Faces>(manifold: &mut Manifold, input: &Clip<F>) {
         overlapping,
         size,
         margin,
+        radii: (radius_ref, radius_inc),
     } = *input;
+
     let v1 = reference_faces.vertex(reference);
     let v2 = reference_faces.vertex(next(reference, reference_faces.count()));
     let normal = reference_faces.normal(reference);
+    let radii = radius_ref + radius_inc;
+    // A point midway between the rounded surfaces: the cores' midpoint
+    // moved by half the difference of the radii (none without radii).
+    let rounded = |point: Vec2| {
+        if radius_ref != radius_inc {
+            point + 0.5 * (radius_ref - radius_inc) * normal
+        } else {
+            point
+        }
+    };
+    // An incident core point `p` whose separation from the reference face
+    // is `core`: midway between the reference surface over it and the
+    // incident surface under it, along the normal (Box2D's choice).
+    let place = |p: Vec2, core: f32| rounded(p - 0.5 * core * normal);
     // The reference polygon is CCW: its edges run along the left-hand
     // perpendicular of their outward normal.
     let tangent = Vec2::new(-normal.y, normal.x);
@@ -319,10 +375,12 @@ pub(crate) fn clip<F: Faces>(manifold: &mut Manifold, input: &Clip<F>) {
     let to_world = |p: Vec2| transform_point(ref_xf, p);
     if kept == 2 {
         for (p, vertex) in segment {
-            let separation = normal.dot(p - v1);
+            // The cores' separation, and less the radii.
+            let core = normal.dot(p - v1);
+            let separation = core - radii;
             if separation <= margin.max(0.0) {
                 manifold.push(ContactPoint {
-                    point: to_world(p - 0.5 * separation * normal),
+                    point: to_world(place(p, core)),
                     depth: -separation,
                     id: contact_id(owner, reference, vertex),
                 });
@@ -348,10 +406,10 @@ pub(crate) fn clip<F: Faces>(manifold: &mut Manifold, input: &Clip<F>) {
                 .map(|j| (j, transform_point(xf, incident_faces.vertex(j))))
                 .min_by(|(_, p), (_, q)| normal.dot(*p).total_cmp(&normal.dot(*q)))
                 .unwrap_or((i1, w1));
-            let separation = normal.dot(deepest - v1);
+            let core = normal.dot(deepest - v1);
             manifold.push(ContactPoint {
-                point: to_world(deepest - 0.5 * separation * normal),
-                depth: -separation,
+                point: to_world(place(deepest, core)),
+                depth: -(core - radii),
                 id: contact_id(owner, reference, vertex),
             });
         } else {
@@ -361,8 +419,8 @@ pub(crate) fn clip<F: Faces>(manifold: &mut Manifold, input: &Clip<F>) {
             let (on_reference, on_incident, t) = closest_points_of_segments(v1, v2, w1, w2);
             let vertex = if t < 0.5 { i1 } else { i2 };
             manifold.push(ContactPoint {
-                point: to_world(0.5 * (on_reference + on_incident)),
-                depth: -(on_incident - on_reference).length(),
+                point: to_world(rounded(0.5 * (on_reference + on_incident))),
+                depth: -((on_incident - on_reference).length() - radii),
                 id: contact_id(owner, reference, vertex),
             });
         }
@@ -412,12 +470,13 @@ fn closest_points_of_segments(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2) -> (Vec2, 
 /// never on the bits of its depth: two backends that agree on features give
 /// identical manifolds, and simulations driven by them identical trajectories.
 fn polygon_circle_point<F: Faces>(
-    poly_xf: Transform,
-    faces: F,
+    (poly_xf, faces, grown): (Transform, F, f32),
     circle_xf: Transform,
     radius: f32,
     hit: &Hit,
 ) -> ContactPoint {
+    // The SAT adds the polygon's radius to the circle's (in this order).
+    let radii = radius + grown;
     let count = faces.count();
     let centre = inv_mul_transforms(poly_xf, circle_xf).p;
     let feature = hit.axis.feature;
@@ -436,11 +495,81 @@ fn polygon_circle_point<F: Faces>(
         let separation = (normal.x * centre.x - offset) + normal.y * centre.y;
         (centre - separation * outward, separation)
     };
+    let polygon_surface = if grown > 0.0 {
+        polygon_surface + grown * outward
+    } else {
+        polygon_surface
+    };
     let circle_surface = centre - radius * outward;
     ContactPoint {
         point: transform_point(poly_xf, 0.5 * (polygon_surface + circle_surface)),
-        depth: -(distance - radius),
+        depth: -(distance - radii),
         id: contact_id(hit.axis.owner, feature, 0),
+    }
+}
+
+/// Two segment cores that cross: one point, where they cross, as deep as
+/// the pair. `None` for (nearly) parallel cores, which are clipped as any
+/// faces are (two points where they overlap side by side).
+fn crossing_point<F: Faces>(
+    (ref_xf, reference_faces): (Transform, F),
+    (inc_xf, incident_faces): (Transform, F),
+    (radius_ref, radius_inc): (f32, f32),
+    hit: &Hit,
+) -> Option<ContactPoint> {
+    let xf = inv_mul_transforms(ref_xf, inc_xf);
+    let (v1, v2) = (reference_faces.vertex(0), reference_faces.vertex(1));
+    let (w1, w2) = (
+        transform_point(xf, incident_faces.vertex(0)),
+        transform_point(xf, incident_faces.vertex(1)),
+    );
+    let (along_ref, along_inc) = (v2 - v1, w2 - w1);
+    let cross = along_ref.perp_dot(along_inc);
+    // Parallel within a thousandth of a radian: clipped instead.
+    if cross.abs() <= 1e-3 * along_ref.length() * along_inc.length() {
+        return None;
+    }
+    let t = ((w1 - v1).perp_dot(along_inc) / cross).clamp(0.0, 1.0);
+    let crossing = v1 + t * along_ref;
+    let normal = reference_faces.normal(hit.axis.feature.min(1));
+    let point = if radius_ref != radius_inc {
+        crossing + 0.5 * (radius_ref - radius_inc) * normal
+    } else {
+        crossing
+    };
+    Some(ContactPoint {
+        point: transform_point(ref_xf, point),
+        depth: hit.depth,
+        id: contact_id(hit.axis.owner, hit.axis.feature, 0),
+    })
+}
+
+/// Two rounded cores closest at a vertex of each (`rounded.rs`): one point,
+/// midway between the two rounded surfaces on the line of the vertices; the
+/// depth recomputed as the SAT computes it.
+fn vertex_pair_point<F: Faces>(
+    (ref_xf, reference_faces, radius_ref): (Transform, F, f32),
+    (inc_xf, incident_faces, radius_inc): (Transform, F, f32),
+    hit: &Hit,
+) -> ContactPoint {
+    let (n, m) = (reference_faces.count(), incident_faces.count());
+    let (i, j) = vertex_pair_of(n, m, hit.axis.feature);
+    let xf = inv_mul_transforms(ref_xf, inc_xf);
+    let p = reference_faces.vertex(i);
+    let w = transform_point(xf, incident_faces.vertex(j));
+    let offset = w - p;
+    let distance = (offset.x * offset.x + offset.y * offset.y).sqrt();
+    let direction = if distance > 0.0 {
+        offset / distance
+    } else {
+        reference_faces.normal(i)
+    };
+    let surface_ref = p + radius_ref * direction;
+    let surface_inc = w - radius_inc * direction;
+    ContactPoint {
+        point: transform_point(ref_xf, 0.5 * (surface_ref + surface_inc)),
+        depth: -(distance - (radius_ref + radius_inc)),
+        id: contact_id(hit.axis.owner, n + i, j),
     }
 }
 

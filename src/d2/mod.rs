@@ -58,7 +58,7 @@ pub use separation::{
     NarrowphaseFn, Overlap, SeparationReport, relax_positions, separate_positions,
 };
 pub use shape::hull::MAX_POLYGON_VERTICES;
-pub use shape::{Circle, Polygon, Shape, ShapeSet};
+pub use shape::{Capsule, Circle, MAX_RADIUS_RATIO, Polygon, Segment, Shape, ShapeSet};
 #[doc(hidden)]
 pub use shape::{EdgeRecord, ShapeRecord};
 pub use solver::ContactSolver;

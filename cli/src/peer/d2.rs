@@ -25,11 +25,34 @@ impl Peer {
                         .iter()
                         .map(|v| Vector::new(v.x, v.y))
                         .collect();
-                    parry2d::shape::ConvexPolygon::from_convex_polyline_unmodified(points)
-                        .map(parry2d::shape::SharedShape::new)
-                        .unwrap_or_else(|| parry2d::shape::SharedShape::ball(polygon.size()))
+                    let round = polygon.radius();
+                    match parry2d::shape::ConvexPolygon::from_convex_polyline_unmodified(points) {
+                        Some(core) if round > 0.0 => {
+                            parry2d::shape::SharedShape::new(parry2d::shape::RoundShape {
+                                inner_shape: core,
+                                border_radius: round,
+                            })
+                        }
+                        Some(core) => parry2d::shape::SharedShape::new(core),
+                        None => parry2d::shape::SharedShape::ball(polygon.size()),
+                    }
                 }
                 Shape::Circle(circle) => parry2d::shape::SharedShape::ball(circle.radius()),
+                Shape::Capsule(capsule) => {
+                    let [a, b] = capsule.points();
+                    parry2d::shape::SharedShape::capsule(
+                        Vector::new(a.x, a.y),
+                        Vector::new(b.x, b.y),
+                        capsule.radius(),
+                    )
+                }
+                Shape::Segment(segment) => {
+                    let [a, b] = segment.points();
+                    parry2d::shape::SharedShape::segment(
+                        Vector::new(a.x, a.y),
+                        Vector::new(b.x, b.y),
+                    )
+                }
             })
             .collect();
         let poses = bodies

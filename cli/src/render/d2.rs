@@ -145,9 +145,13 @@ pub fn render(
         let mut path = PathBuilder::new();
         let mut spoke = None;
         match shapes.get(body.shape) {
-            Some(Shape::Polygon(polygon)) => {
-                for (i, v) in polygon.vertices().iter().enumerate() {
-                    let (x, y) = camera.pixel(transform_point(xf, *v));
+            Some(shape @ (Shape::Polygon(_) | Shape::Capsule(_) | Shape::Segment(_))) => {
+                let edges = shape.edges().unwrap_or_default();
+                for (i, p) in outline_points(edges, shape.radius())
+                    .into_iter()
+                    .enumerate()
+                {
+                    let (x, y) = camera.pixel(transform_point(xf, p));
                     if i == 0 {
                         path.move_to(x, y);
                     } else {
@@ -283,4 +287,36 @@ fn line(pixmap: &mut Pixmap, camera: &Camera, from: Vec2, to: Vec2, paint: &Pain
         };
         pixmap.stroke_path(&path, paint, &stroke, SkTransform::identity(), None);
     }
+}
+
+/// The outline of a core (its faces: vertices and outward normals) grown by
+/// `radius`, counter-clockwise: each face moved out by the radius, and at
+/// each vertex an arc from the face before to the face after, in steps of
+/// at most 15 degrees. With no radius, the core's vertices (a segment: its
+/// two points).
+fn outline_points(edges: &[gpusat::EdgeRecord], radius: f32) -> Vec<Vec2> {
+    if radius <= 0.0 {
+        return edges.iter().map(|edge| edge.vertex).collect();
+    }
+    let count = edges.len();
+    let mut points = Vec::new();
+    for i in 0..count {
+        let before = edges[(i + count - 1) % count].normal;
+        let after = edges[i].normal;
+        let mut turn = before.perp_dot(after).atan2(before.dot(after));
+        if turn <= 0.0 {
+            turn += std::f32::consts::TAU;
+        }
+        let steps = (turn / 15f32.to_radians()).ceil().max(1.0) as usize;
+        for k in 0..=steps {
+            let angle = turn * k as f32 / steps as f32;
+            let (sin, cos) = angle.sin_cos();
+            let direction = Vec2::new(
+                before.x * cos - before.y * sin,
+                before.x * sin + before.y * cos,
+            );
+            points.push(edges[i].vertex + radius * direction);
+        }
+    }
+    points
 }

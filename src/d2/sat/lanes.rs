@@ -36,6 +36,7 @@ use crate::d2::types::SatHit;
 use super::circles::collide_circles;
 use super::pair::complete_hit;
 use super::polygon_circle::finish_polygon_circle;
+use super::rounded::finish_rounded;
 use super::separation::{
     CPU_MERGE_THRESHOLD, LOWEST, PairResult, Separation, TIE_TOLERANCE, choose_polygon_axis,
     uses_merge_above,
@@ -303,6 +304,11 @@ fn collide_pair_with<V: Lanes>(
     let tolerance = TIE_TOLERANCE * (shape_a.size + shape_b.size);
     match (shape_a.count > 0, shape_b.count > 0) {
         (true, true) => {
+            // Cores with radii: the cores' SAT out to the margin plus the
+            // radii, then rounded.rs's cases.
+            let radii = shape_a.radius + shape_b.radius;
+            let outer_margin = margin;
+            let margin = margin + radii;
             let lanes_a = shapes.lanes_of(index_a, shape_a);
             let lanes_b = shapes.lanes_of(index_b, shape_b);
             // Direct calls in each branch, not a function pointer or a
@@ -335,13 +341,25 @@ fn collide_pair_with<V: Lanes>(
                     lanes_b, count_b, lanes_a, count_a, xf_ab, tolerance, margin,
                 )
             };
-            choose_polygon_axis(separation_a, separation_b, tolerance, margin)
+            let core = choose_polygon_axis(separation_a, separation_b, tolerance, margin)?;
+            if radii > 0.0 || count_a == 2 || count_b == 2 {
+                finish_rounded(
+                    shapes.edges_of(shape_a),
+                    shapes.edges_of(shape_b),
+                    radii,
+                    (xf_ab, xf_ba),
+                    core,
+                    outer_margin,
+                )
+            } else {
+                Some(core)
+            }
         }
         (true, false) => collide_polygon_circle::<V>(
             shapes.lanes_of(index_a, shape_a),
             shapes.edges_of(shape_a),
             xf_ab.p,
-            shape_b.radius,
+            shape_b.radius + shape_a.radius,
             Owner::A,
             tolerance,
             margin,
@@ -350,7 +368,7 @@ fn collide_pair_with<V: Lanes>(
             shapes.lanes_of(index_b, shape_b),
             shapes.edges_of(shape_b),
             xf_ba.p,
-            shape_a.radius,
+            shape_a.radius + shape_b.radius,
             Owner::B,
             tolerance,
             margin,
@@ -410,7 +428,11 @@ fn contact_with<V: Lanes>(batch: &Batch, index: usize, out: &mut Vec<Manifold>) 
     ) else {
         return;
     };
-    if record_a.count == 0 || record_b.count == 0 {
+    // Circles, and cores with radii or segments (rounded.rs), take the
+    // general manifold.
+    let rounded =
+        record_a.radius + record_b.radius > 0.0 || record_a.count == 2 || record_b.count == 2;
+    if record_a.count == 0 || record_b.count == 0 || rounded {
         let sat_hit = SatHit {
             pair: index as u32,
             axis: result.axis,
@@ -468,6 +490,8 @@ fn contact_with<V: Lanes>(batch: &Batch, index: usize, out: &mut Vec<Manifold>) 
             overlapping: result.separation < 0.0,
             size: record_a.size + record_b.size,
             margin: batch.margin(),
+            // Cores without radii only: the others took `manifold` above.
+            radii: (0.0, 0.0),
         },
     );
 }

@@ -28,6 +28,12 @@
 //! long or thin shapes: it is the chosen face's own outward normal, which
 //! points from its owner towards the other shape.
 //!
+//! Every shape is a convex core grown by a radius (0 for a plain polygon
+//! and a segment, a segment being a polygon of two faces). The radii add
+//! to a circle's (a polygon's to the circle's radius); between two cores
+//! with radii, `rounded.rs` says how the depth and axis follow from the
+//! cores' SAT.
+//!
 //! Circles add two cases. Polygon against circle uses the separation of the
 //! circle's centre from the polygon's faces, minus the radius; when the centre
 //! lies outside the polygon beyond the end of the best face, the nearest
@@ -50,7 +56,9 @@
 //! * **The axis.** A result names its axis as an [`Axis`](crate::d2::Axis): the owner (A or B)
 //!   and a feature of the owner. For a polygon of `n` vertices, feature `i < n`
 //!   is the edge from vertex `i` to `i + 1` and feature `n + i` is vertex `i`
-//!   (the axis from that vertex to a circle's centre). For a circle, feature 0
+//!   (the axis from that vertex to a circle's centre); between two rounded
+//!   cores, feature `2 n + i m + j` is the owner's vertex `i` and the other
+//!   polygon's vertex `j` (of `m`), the axis from the one to the other. For a circle, feature 0
 //!   is its centre (the centre line of two circles). The normal is rebuilt from
 //!   the feature and the two transforms by `axis_normal` (`pair.rs`), so a backend only
 //!   has to report the feature and the depth.
@@ -77,6 +85,7 @@
 //! | `merged.rs` | the same in `O(n + m)` for large polygons: seed 003's Gauss map in 2D (`find_max_separation_merged`) |
 //! | `polygon_circle.rs` | polygon against circle: faces, then the vertex regions |
 //! | `circles.rs` | circle against circle |
+//! | `rounded.rs` | shapes with a radius (rounded polygons, capsules): the cores' SAT plus the radii, or the cores' exact closest features once they are apart |
 //! | `straight.rs` | the straight-line `*8` and `*16` paths for polygons of up to 8 and 16 vertices (loops that carry state ran five times slower on lavapipe) |
 //! | `pair.rs` | one candidate pair: the choice of path, and the normal rebuilt from a feature (`axis_normal`) |
 //! | `lanes.rs` | the whole computation eight faces at a time (AVX or SSE), bit for bit the scalar one: what the CPU backends run |
@@ -92,6 +101,7 @@ mod merged;
 mod pair;
 mod polygon_circle;
 mod polygons;
+mod rounded;
 mod separation;
 mod straight;
 
@@ -101,6 +111,7 @@ pub use separation::{
 
 pub(crate) use lanes::{collide_range, contacts_range, test_pair};
 pub(crate) use pair::{Side, axis_normal, collide_pair, complete_hit};
+pub(crate) use rounded::vertex_pair_of;
 
 /// The kernels one by one, for the project's twin tests and benches: not a
 /// stable API.

@@ -5,7 +5,7 @@ use glam::Vec2;
 
 use crate::core::pair::Owner;
 use crate::d2::batch::Batch;
-use crate::d2::math::{Transform, inv_mul_transforms, rotate};
+use crate::d2::math::{Transform, inv_mul_transforms, rotate, transform_point};
 use crate::d2::shape::{FaceView, Faces, ShapeView};
 use crate::d2::types::{Axis, Hit, SatHit};
 
@@ -13,6 +13,7 @@ use super::circles::collide_circles;
 use super::merged::collide_polygons_merged;
 use super::polygon_circle::collide_polygon_circle;
 use super::polygons::collide_polygons;
+use super::rounded::{finish_rounded, vertex_pair_of};
 use super::separation::{
     CONCENTRIC_TOLERANCE, PairResult, TIE_TOLERANCE, length, uses_merge_above,
 };
@@ -28,7 +29,10 @@ use super::straight::{
 /// tolerance    = TIE_TOLERANCE * (size_a + size_b)
 /// two polygons:        straight-line up to 8 (or 16) vertices, merged above
 ///                      the threshold, every face against every vertex between
-/// polygon and circle:  the circle's centre in the polygon's frame
+///                      (segments: polygons of two faces); with radii, the
+///                      rounded cases (rounded.rs)
+/// polygon and circle:  the circle's centre in the polygon's frame, the
+///                      polygon's radius added to the circle's
 /// two circles:         the centre line
 /// ```
 #[inline(always)]
@@ -44,27 +48,75 @@ pub(crate) fn collide_pair(
     let xf_ba = inv_mul_transforms(xf_b, xf_a);
     let tolerance = TIE_TOLERANCE * (shape_a.size() + shape_b.size());
     match (shape_a, shape_b) {
-        (ShapeView::Polygon { edges: poly_a, .. }, ShapeView::Polygon { edges: poly_b, .. }) => {
-            let (count_a, count_b) = (poly_a.len() as u32, poly_b.len() as u32);
-            if count_a <= 8 && count_b <= 8 {
-                collide_polygons8(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
-            } else if uses_merge_above(count_a, count_b, merge_threshold) {
-                collide_polygons_merged(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
-            } else if count_a <= 16 && count_b <= 16 {
-                collide_polygons16(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
+        (
+            ShapeView::Polygon {
+                edges: poly_a,
+                radius: radius_a,
+                ..
+            },
+            ShapeView::Polygon {
+                edges: poly_b,
+                radius: radius_b,
+                ..
+            },
+        ) => {
+            let radii = radius_a + radius_b;
+            let core = collide_cores(
+                poly_a,
+                poly_b,
+                (xf_ab, xf_ba),
+                tolerance,
+                margin + radii,
+                merge_threshold,
+            )?;
+            if radii > 0.0 || poly_a.len() == 2 || poly_b.len() == 2 {
+                finish_rounded(poly_a, poly_b, radii, (xf_ab, xf_ba), core, margin)
             } else {
-                collide_polygons(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
+                Some(core)
             }
         }
-        (ShapeView::Polygon { edges: poly, .. }, ShapeView::Circle { radius }) => {
-            polygon_circle(poly, xf_ab.p, radius, Owner::A, tolerance, margin)
-        }
-        (ShapeView::Circle { radius }, ShapeView::Polygon { edges: poly, .. }) => {
-            polygon_circle(poly, xf_ba.p, radius, Owner::B, tolerance, margin)
-        }
+        (
+            ShapeView::Polygon {
+                edges: poly,
+                radius: grown,
+                ..
+            },
+            ShapeView::Circle { radius },
+        ) => polygon_circle(poly, xf_ab.p, radius + grown, Owner::A, tolerance, margin),
+        (
+            ShapeView::Circle { radius },
+            ShapeView::Polygon {
+                edges: poly,
+                radius: grown,
+                ..
+            },
+        ) => polygon_circle(poly, xf_ba.p, radius + grown, Owner::B, tolerance, margin),
         (ShapeView::Circle { radius: radius_a }, ShapeView::Circle { radius: radius_b }) => {
             collide_circles(xf_ab.p, radius_a, radius_b, margin)
         }
+    }
+}
+
+/// Two polygon (or segment) cores: straight-line up to 8 (or 16) vertices,
+/// merged above the threshold, every face against every vertex between.
+#[inline(always)]
+fn collide_cores(
+    poly_a: &[crate::d2::shape::EdgeRecord],
+    poly_b: &[crate::d2::shape::EdgeRecord],
+    (xf_ab, xf_ba): (Transform, Transform),
+    tolerance: f32,
+    margin: f32,
+    merge_threshold: u32,
+) -> Option<PairResult> {
+    let (count_a, count_b) = (poly_a.len() as u32, poly_b.len() as u32);
+    if count_a <= 8 && count_b <= 8 {
+        collide_polygons8(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
+    } else if uses_merge_above(count_a, count_b, merge_threshold) {
+        collide_polygons_merged(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
+    } else if count_a <= 16 && count_b <= 16 {
+        collide_polygons16(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
+    } else {
+        collide_polygons(poly_a, poly_b, xf_ab, xf_ba, tolerance, margin)
     }
 }
 
@@ -123,6 +175,7 @@ pub(crate) struct Side<F> {
 /// ```text
 /// owner's face i:           its outward normal
 /// owner's vertex region i:  from the vertex to the other (circle's) centre
+/// vertex pair (i, j):       from the owner's vertex i to the other's j
 /// circle:                   the centre line (A's x axis when concentric)
 /// then rotated into the world, and negated when B owns the axis
 /// ```
@@ -146,12 +199,24 @@ pub(crate) fn axis_normal<F: Faces>(a: Side<F>, b: Side<F>, axis: Axis) -> Vec2 
         }
         Some(faces) => {
             let count = faces.count();
-            let feature = axis.feature.min(2 * count - 1);
+            let feature = axis.feature;
             if feature < count {
                 faces.normal(feature)
+            } else if let (true, Some(other_faces)) = (feature >= 2 * count, other.faces) {
+                // A vertex pair (rounded.rs): from the owner's vertex to
+                // the other's, in the owner's frame.
+                let (i, j) = vertex_pair_of(count, other_faces.count(), feature);
+                let xf = inv_mul_transforms(owner.xf, other.xf);
+                let offset = transform_point(xf, other_faces.vertex(j)) - faces.vertex(i);
+                let distance = length(offset);
+                if distance > 0.0 {
+                    offset / distance
+                } else {
+                    faces.normal(i)
+                }
             } else {
                 // A vertex region: from the vertex to the circle's centre.
-                let vertex_index = feature - count;
+                let vertex_index = (feature - count).min(count - 1);
                 let other_centre = inv_mul_transforms(owner.xf, other.xf).p;
                 let offset = other_centre - faces.vertex(vertex_index);
                 let distance = length(offset);

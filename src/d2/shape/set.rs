@@ -15,17 +15,19 @@ use super::shapes::{Circle, EdgeRecord, Faces, Polygon, Shape, ShapeView};
 use crate::core::error::Error;
 use crate::core::uid::next_uid;
 
-/// One shape as the narrowphase reads it. `count == 0` marks a circle.
-/// Mirrored by `ShapeRecord` in `shaders/d2/sat.wgsl`.
+/// One shape as the narrowphase reads it: a core of `count` faces (2 for a
+/// segment; 0 marks a circle's point core) grown by `radius`. Mirrored by
+/// `ShapeRecord` in `shaders/d2/sat.wgsl`.
 #[doc(hidden)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct ShapeRecord {
     /// Index of the polygon's first [`EdgeRecord`].
     pub first: u32,
-    /// Number of vertices; 0 for a circle.
+    /// Number of vertices; 2 for a segment or capsule; 0 for a circle.
     pub count: u32,
-    /// The circle's radius; 0 for a polygon.
+    /// The radius the core is grown by: a circle's, a capsule's, a rounded
+    /// polygon's; 0 for a plain polygon or a segment.
     pub radius: f32,
     /// [`Shape::size`], for tolerances.
     pub size: f32,
@@ -154,43 +156,40 @@ impl ShapeSet {
         let index = self.shapes.len() as u32;
         self.first_lane.push(self.lanes.len() as u32);
         self.first_ring.push(self.ring.len() as u32);
-        if let Shape::Polygon(polygon) = &shape {
-            let count = polygon.vertices().len();
-            for coordinate in [|v: &Vec2| v.x, |v: &Vec2| v.y] {
-                self.ring.extend(
-                    (0..count + RING_PADDING).map(|i| coordinate(&polygon.vertices()[i % count])),
-                );
-            }
-            let (v, n) = (polygon.vertices(), polygon.normals());
-            for group in 0..count.div_ceil(FACE_LANES) {
-                let mut lanes = FaceLanes::default();
-                for lane in 0..FACE_LANES {
-                    let i = group * FACE_LANES + lane;
-                    let i = if i < count { i } else { 0 };
-                    lanes.nx[lane] = n[i].x;
-                    lanes.ny[lane] = n[i].y;
-                    lanes.vx[lane] = v[i].x;
-                    lanes.vy[lane] = v[i].y;
+        let record = match shape.edges() {
+            Some(edges) => {
+                let count = edges.len();
+                for coordinate in [|v: Vec2| v.x, |v: Vec2| v.y] {
+                    self.ring.extend(
+                        (0..count + RING_PADDING).map(|i| coordinate(edges[i % count].vertex)),
+                    );
                 }
-                self.lanes.push(lanes);
-            }
-        }
-        let record = match &shape {
-            Shape::Polygon(polygon) => {
+                for group in 0..count.div_ceil(FACE_LANES) {
+                    let mut lanes = FaceLanes::default();
+                    for lane in 0..FACE_LANES {
+                        let i = group * FACE_LANES + lane;
+                        let edge = edges[if i < count { i } else { 0 }];
+                        lanes.nx[lane] = edge.normal.x;
+                        lanes.ny[lane] = edge.normal.y;
+                        lanes.vx[lane] = edge.vertex.x;
+                        lanes.vy[lane] = edge.vertex.y;
+                    }
+                    self.lanes.push(lanes);
+                }
                 let first = self.edges.len() as u32;
-                self.edges.extend_from_slice(polygon.edges());
+                self.edges.extend_from_slice(edges);
                 ShapeRecord {
                     first,
-                    count: polygon.vertices().len() as u32,
-                    radius: 0.0,
-                    size: polygon.size(),
+                    count: count as u32,
+                    radius: shape.radius(),
+                    size: shape.size(),
                 }
             }
-            Shape::Circle(circle) => ShapeRecord {
+            None => ShapeRecord {
                 first: 0,
                 count: 0,
-                radius: circle.radius(),
-                size: circle.radius(),
+                radius: shape.radius(),
+                size: shape.size(),
             },
         };
         self.shapes.push(shape);
@@ -214,6 +213,25 @@ impl ShapeSet {
             reason,
         })?;
         Ok(self.push(Shape::Circle(circle)))
+    }
+
+    /// The first shape a GPU path that takes no radius and no segment
+    /// cannot run, as its error ([`GpuError::UnsupportedShape`](crate::gpu::GpuError)).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn check_no_radius(&self, path: &'static str) -> Result<(), crate::gpu::GpuError> {
+        match self
+            .shapes
+            .iter()
+            .enumerate()
+            .find(|(_, shape)| shape.is_rounded_or_segment())
+        {
+            Some((shape, kind)) => Err(crate::gpu::GpuError::UnsupportedShape {
+                shape,
+                kind: kind.kind_name(),
+                path,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Shapes in the library.
@@ -248,6 +266,7 @@ impl ShapeSet {
             ShapeView::Polygon {
                 edges: self.edges_of(record),
                 size: record.size,
+                radius: record.radius,
             }
         }
     }

@@ -6,7 +6,9 @@ use bytemuck::{Pod, Zeroable};
 use glam::{DVec2, Vec2};
 
 use crate::core::error::ShapeError;
+use crate::d2::shape::capsule::{Capsule, Segment};
 use crate::d2::shape::hull;
+use crate::d2::shape::mass::mass_properties;
 
 /// A polygon vertex and the outward unit normal of the edge that starts at it,
 /// fetched together as one `vec4<f32>` on the GPU.
@@ -31,6 +33,8 @@ pub struct Polygon {
     area: f32,
     size: f32,
     unit_inertia: f32,
+    /// The radius it is grown by (0: a plain polygon).
+    radius: f32,
 }
 
 impl Polygon {
@@ -62,58 +66,65 @@ impl Polygon {
         Polygon::new(&points)
     }
 
+    /// Validates `points` and `radius` and builds the polygon grown by
+    /// `radius`: the points within `radius` of the polygon (a rounded
+    /// polygon, Box2D's polygon radius). `radius` must be finite and at
+    /// least 0, and at most [`MAX_RADIUS_RATIO`] times the polygon's size.
+    pub fn rounded(points: &[Vec2], radius: f32) -> Result<Polygon, ShapeError> {
+        let outline = hull::build_outline(points)?;
+        check_radius(radius, outline_extent(&outline.vertices))?;
+        Ok(Polygon::from_outline_rounded(
+            &outline.vertices,
+            outline.area,
+            radius,
+        ))
+    }
+
+    /// A box centred on the local origin with corners rounded by `radius`
+    /// (its outline `half_width + radius` by `half_height + radius`).
+    pub fn rounded_rectangle(
+        half_width: f32,
+        half_height: f32,
+        radius: f32,
+    ) -> Result<Polygon, ShapeError> {
+        Polygon::rounded(
+            &[
+                Vec2::new(-half_width, -half_height),
+                Vec2::new(half_width, -half_height),
+                Vec2::new(half_width, half_height),
+                Vec2::new(-half_width, half_height),
+            ],
+            radius,
+        )
+    }
+
     /// Normals, centroid, size and inertia of a validated CCW outline, in
     /// double precision, rounded once.
     fn from_outline(vertices: &[DVec2], area: f64) -> Polygon {
-        let count = vertices.len();
-        let normals: Vec<Vec2> = (0..count)
-            .map(|i| {
-                let edge = vertices[(i + 1) % count] - vertices[i];
-                (DVec2::new(edge.y, -edge.x) / edge.length()).as_vec2()
-            })
-            .collect();
+        Polygon::from_outline_rounded(vertices, area, 0.0)
+    }
 
-        // Centroid and second moment of area about the centroid, from
-        // triangles fanned around the first vertex (small numbers, little
-        // cancellation).
-        let origin = vertices[0];
-        let mut centroid_sum = DVec2::ZERO;
-        let mut area_sum = 0.0;
-        for i in 1..count - 1 {
-            let e1 = vertices[i] - origin;
-            let e2 = vertices[i + 1] - origin;
-            let triangle_area = 0.5 * e1.perp_dot(e2);
-            centroid_sum += triangle_area * (e1 + e2) / 3.0;
-            area_sum += triangle_area;
-        }
-        let centroid = origin + centroid_sum / area_sum;
-        // Polar moment of each triangle (centroid, v_i, v_i+1) about the centroid.
-        let mut polar = 0.0;
-        for i in 0..count {
-            let e1 = vertices[i] - centroid;
-            let e2 = vertices[(i + 1) % count] - centroid;
-            let triangle_area = 0.5 * e1.perp_dot(e2);
-            polar += triangle_area * (e1.dot(e1) + e1.dot(e2) + e2.dot(e2)) / 6.0;
-        }
+    /// [`Polygon::from_outline`] grown by `radius` (see [`mass_properties`]).
+    fn from_outline_rounded(vertices: &[DVec2], area: f64, radius: f32) -> Polygon {
+        let mass = mass_properties(vertices, f64::from(radius));
+        // The outline's own area where there is no radius (the hull
+        // builder's sum), the rounded shape's otherwise.
+        let area = if radius > 0.0 { mass.area } else { area };
+        let (normals, edges) = core_edges(vertices);
         let size = vertices
             .iter()
-            .map(|v| (*v - centroid).length())
-            .fold(0.0, f64::max);
-
-        let vertices: Vec<Vec2> = vertices.iter().map(|v| v.as_vec2()).collect();
-        let edges = vertices
-            .iter()
-            .zip(&normals)
-            .map(|(&vertex, &normal)| EdgeRecord { vertex, normal })
-            .collect();
+            .map(|v| (*v - mass.centroid).length())
+            .fold(0.0, f64::max)
+            + f64::from(radius);
         Polygon {
-            vertices,
+            vertices: vertices.iter().map(|v| v.as_vec2()).collect(),
             normals,
             edges,
-            centroid: centroid.as_vec2(),
+            centroid: mass.centroid.as_vec2(),
             area: area as f32,
             size: size as f32,
-            unit_inertia: (polar / area) as f32,
+            unit_inertia: (mass.polar / area) as f32,
+            radius,
         }
     }
 
@@ -153,6 +164,64 @@ impl Polygon {
     pub fn unit_inertia(&self) -> f32 {
         self.unit_inertia
     }
+
+    /// The radius the polygon is grown by (0 for a plain polygon).
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// The outward unit normals of a counter-clockwise core's edges (for a
+/// segment `[a, b]`: the edge from `a` to `b` and back), and each vertex
+/// with the normal of the edge that starts there, in double precision
+/// rounded once.
+pub(crate) fn core_edges(vertices: &[DVec2]) -> (Vec<Vec2>, Vec<EdgeRecord>) {
+    let count = vertices.len();
+    let normals: Vec<Vec2> = (0..count)
+        .map(|i| {
+            let edge = vertices[(i + 1) % count] - vertices[i];
+            (DVec2::new(edge.y, -edge.x) / edge.length()).as_vec2()
+        })
+        .collect();
+    let edges = vertices
+        .iter()
+        .zip(&normals)
+        .map(|(vertex, &normal)| EdgeRecord {
+            vertex: vertex.as_vec2(),
+            normal,
+        })
+        .collect();
+    (normals, edges)
+}
+
+/// The largest distance between two of `vertices`: a core's extent.
+pub(crate) fn outline_extent(vertices: &[DVec2]) -> f64 {
+    vertices
+        .iter()
+        .flat_map(|a| vertices.iter().map(move |b| (*a - *b).length()))
+        .fold(0.0, f64::max)
+}
+
+/// A radius may be at most this many times its core's extent: a larger one
+/// makes the core a point for single precision (use a circle).
+pub const MAX_RADIUS_RATIO: f64 = 1e3;
+
+/// Checks a radius that may be 0 against its core's extent.
+pub(crate) fn check_radius(radius: f32, extent: f64) -> Result<(), ShapeError> {
+    if !radius.is_finite() {
+        return Err(ShapeError::RadiusNotFinite { radius });
+    }
+    if radius < 0.0 {
+        return Err(ShapeError::RadiusNegative { radius });
+    }
+    if f64::from(radius) > MAX_RADIUS_RATIO * extent {
+        return Err(ShapeError::RadiusTooLarge {
+            radius,
+            extent,
+            ratio: MAX_RADIUS_RATIO,
+        });
+    }
+    crate::core::limits::check_size(extent + 2.0 * f64::from(radius))
 }
 
 /// A circle centred on its body's position.
@@ -181,13 +250,19 @@ impl Circle {
     }
 }
 
-/// A shape: a convex polygon or a circle.
+/// A shape: a convex core and a radius (the points within the radius of
+/// the core): a polygon (radius 0, or rounded), a circle (a point core), a
+/// capsule (a segment core) or a bare segment.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
-    /// A convex polygon.
+    /// A convex polygon, plain or rounded.
     Polygon(Polygon),
     /// A circle.
     Circle(Circle),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A segment (no area).
+    Segment(Segment),
 }
 
 impl From<Polygon> for Shape {
@@ -202,20 +277,38 @@ impl From<Circle> for Shape {
     }
 }
 
+impl From<Capsule> for Shape {
+    fn from(capsule: Capsule) -> Shape {
+        Shape::Capsule(capsule)
+    }
+}
+
+impl From<Segment> for Shape {
+    fn from(segment: Segment) -> Shape {
+        Shape::Segment(segment)
+    }
+}
+
 impl Shape {
-    /// The length scale of the shape: a polygon's [`Polygon::size`], a circle's radius.
+    /// The length scale of the shape, tolerances' unit: a polygon's
+    /// [`Polygon::size`], a circle's radius, half a segment's length (plus
+    /// a capsule's radius).
     pub fn size(&self) -> f32 {
         match self {
             Shape::Polygon(polygon) => polygon.size,
             Shape::Circle(circle) => circle.radius,
+            Shape::Capsule(capsule) => capsule.size(),
+            Shape::Segment(segment) => segment.size(),
         }
     }
 
-    /// The enclosed area.
+    /// The enclosed area (0 for a segment).
     pub fn area(&self) -> f32 {
         match self {
             Shape::Polygon(polygon) => polygon.area,
             Shape::Circle(circle) => std::f32::consts::PI * circle.radius * circle.radius,
+            Shape::Capsule(capsule) => capsule.area(),
+            Shape::Segment(_) => 0.0,
         }
     }
 
@@ -224,49 +317,109 @@ impl Shape {
         match self {
             Shape::Polygon(polygon) => polygon.centroid,
             Shape::Circle(_) => Vec2::ZERO,
+            Shape::Capsule(capsule) => capsule.centroid(),
+            Shape::Segment(segment) => segment.centroid(),
         }
     }
 
-    /// Rotational inertia about the centroid per unit mass.
+    /// Rotational inertia about the centroid per unit mass (a segment's: a
+    /// thin rod's).
     pub fn unit_inertia(&self) -> f32 {
         match self {
             Shape::Polygon(polygon) => polygon.unit_inertia,
             Shape::Circle(circle) => 0.5 * circle.radius * circle.radius,
+            Shape::Capsule(capsule) => capsule.unit_inertia(),
+            Shape::Segment(segment) => segment.unit_inertia(),
+        }
+    }
+
+    /// The core's faces (a segment's two), or `None` for a circle's point
+    /// core.
+    pub fn edges(&self) -> Option<&[EdgeRecord]> {
+        match self {
+            Shape::Polygon(polygon) => Some(polygon.edges()),
+            Shape::Circle(_) => None,
+            Shape::Capsule(capsule) => Some(capsule.edges()),
+            Shape::Segment(segment) => Some(segment.edges()),
+        }
+    }
+
+    /// The radius the core is grown by (0 for a plain polygon and a
+    /// segment).
+    pub fn radius(&self) -> f32 {
+        match self {
+            Shape::Polygon(polygon) => polygon.radius,
+            Shape::Circle(circle) => circle.radius,
+            Shape::Capsule(capsule) => capsule.radius(),
+            Shape::Segment(_) => 0.0,
+        }
+    }
+
+    /// Whether the shape has a radius around a polygon or segment core, or
+    /// is a segment: what the narrowphase takes through its rounded pairs
+    /// (`sat/rounded.rs`), and what the GPU kernels do not take.
+    pub fn is_rounded_or_segment(&self) -> bool {
+        match self {
+            Shape::Polygon(polygon) => polygon.radius > 0.0,
+            Shape::Circle(_) => false,
+            Shape::Capsule(_) | Shape::Segment(_) => true,
+        }
+    }
+
+    /// What the shape is, in words: "polygon", "rounded polygon",
+    /// "circle", "capsule" or "segment".
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Shape::Polygon(polygon) if polygon.radius > 0.0 => "rounded polygon",
+            Shape::Polygon(_) => "polygon",
+            Shape::Circle(_) => "circle",
+            Shape::Capsule(_) => "capsule",
+            Shape::Segment(_) => "segment",
         }
     }
 
     /// The radius of the smallest circle about the local origin that holds the shape.
     pub fn bounding_radius(&self) -> f32 {
-        match self {
-            Shape::Polygon(polygon) => polygon
-                .vertices
-                .iter()
-                .map(|v| v.length())
-                .fold(0.0, f32::max),
-            Shape::Circle(circle) => circle.radius,
+        match self.edges() {
+            Some(edges) => {
+                edges
+                    .iter()
+                    .map(|edge| edge.vertex.length())
+                    .fold(0.0, f32::max)
+                    + self.radius()
+            }
+            None => self.radius(),
         }
     }
 
     /// What the narrowphase reads of the shape.
     pub(crate) fn view(&self) -> ShapeView<'_> {
-        match self {
-            Shape::Polygon(polygon) => ShapeView::Polygon {
-                edges: &polygon.edges,
-                size: polygon.size,
+        match self.edges() {
+            Some(edges) => ShapeView::Polygon {
+                edges,
+                size: self.size(),
+                radius: self.radius(),
             },
-            Shape::Circle(circle) => ShapeView::Circle {
-                radius: circle.radius,
+            None => ShapeView::Circle {
+                radius: self.radius(),
             },
         }
     }
 }
 
 /// What the narrowphase reads of a shape, wherever it is stored: a
-/// polygon's edges and size, or a circle's radius.
+/// polygon's (or segment's) edges, size and radius, or a circle's radius.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum ShapeView<'a> {
-    Polygon { edges: &'a [EdgeRecord], size: f32 },
-    Circle { radius: f32 },
+    /// A polygon or segment core, grown by `radius` (0: none).
+    Polygon {
+        edges: &'a [EdgeRecord],
+        size: f32,
+        radius: f32,
+    },
+    Circle {
+        radius: f32,
+    },
 }
 
 impl ShapeView<'_> {

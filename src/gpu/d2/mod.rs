@@ -69,8 +69,8 @@ impl Dimension for Planar {
         })
     }
 
-    fn check(_: &Batch<'_>) -> Result<(), GpuError> {
-        Ok(())
+    fn check(batch: &Batch<'_>) -> Result<(), GpuError> {
+        batch.shapes().check_no_radius("the 2D GPU kernel")
     }
 
     fn pairs<'b>(batch: &'b Batch<'_>) -> &'b [Pair] {

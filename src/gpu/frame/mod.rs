@@ -350,6 +350,7 @@ impl GpuFrame {
     }
 
     fn upload_shapes(&mut self, shapes: &ShapeSet) -> Result<(), GpuError> {
+        shapes.check_no_radius("the GPU-resident frame")?;
         let context = self.context.clone();
         let records = shapes.records();
         let limit = (

@@ -16,6 +16,12 @@ pub enum WorldShape {
         centre: DVec2,
         radius: f64,
     },
+    /// A core (a CCW polygon, or a segment's two points) grown by a radius
+    /// (0 for a bare segment): rounded polygons, capsules, segments.
+    Rounded {
+        core: Vec<DVec2>,
+        radius: f64,
+    },
 }
 
 /// The body's shape in world coordinates, from its single-precision data,
@@ -28,12 +34,21 @@ pub fn world_shape(shapes: &ShapeSet, body: &Body) -> WorldShape {
         position + DVec2::new(cos * v.x - sin * v.y, sin * v.x + cos * v.y)
     };
     match shapes.get(body.shape).expect("body refers to a shape") {
-        Shape::Polygon(polygon) => {
+        Shape::Polygon(polygon) if polygon.radius() == 0.0 => {
             WorldShape::Polygon(polygon.vertices().iter().map(|&v| place(v)).collect())
         }
         Shape::Circle(circle) => WorldShape::Circle {
             centre: position,
             radius: circle.radius() as f64,
+        },
+        shape => WorldShape::Rounded {
+            core: shape
+                .edges()
+                .expect("a polygon or segment core")
+                .iter()
+                .map(|edge| place(edge.vertex))
+                .collect(),
+            radius: shape.radius() as f64,
         },
     }
 }
@@ -97,6 +112,11 @@ pub fn signed_distance(p: DVec2, polygon: &[DVec2]) -> f64 {
 /// negated. With circles, the difference is the other shape reflected,
 /// inflated by the radius.
 pub fn oracle_depth(a: &WorldShape, b: &WorldShape) -> f64 {
+    if matches!(a, WorldShape::Rounded { .. }) || matches!(b, WorldShape::Rounded { .. }) {
+        let (core_a, radius_a) = core_and_radius(a);
+        let (core_b, radius_b) = core_and_radius(b);
+        return radius_a + radius_b - core_signed_distance(&core_a, &core_b);
+    }
     match (a, b) {
         (WorldShape::Polygon(pa), WorldShape::Polygon(pb)) => {
             let differences: Vec<DVec2> = pb
@@ -122,6 +142,97 @@ pub fn oracle_depth(a: &WorldShape, b: &WorldShape) -> f64 {
                 radius: rb,
             },
         ) => ra + rb - (*cb - *ca).length(),
+        _ => unreachable!("rounded shapes are handled above"),
+    }
+}
+
+/// Any placed shape as a core (one point, two, or a CCW polygon) and a
+/// radius.
+pub fn core_and_radius(shape: &WorldShape) -> (Vec<DVec2>, f64) {
+    match shape {
+        WorldShape::Polygon(vertices) => (vertices.clone(), 0.0),
+        WorldShape::Circle { centre, radius } => (vec![*centre], *radius),
+        WorldShape::Rounded { core, radius } => (core.clone(), *radius),
+    }
+}
+
+/// A core's edges: a polygon's, a segment's one, a point's none.
+fn core_edges(core: &[DVec2]) -> Vec<(DVec2, DVec2)> {
+    match core.len() {
+        0 | 1 => Vec::new(),
+        2 => vec![(core[0], core[1])],
+        n => (0..n).map(|i| (core[i], core[(i + 1) % n])).collect(),
+    }
+}
+
+/// Every supporting line of a core as (a point on it, its outward unit
+/// normal): a polygon's faces; a segment's two sides and its two ends
+/// (which complete the axes of a degenerate Minkowski difference); none for
+/// a point.
+fn core_axes(core: &[DVec2]) -> Vec<(DVec2, DVec2)> {
+    let normal = |a: DVec2, b: DVec2| {
+        let edge = b - a;
+        DVec2::new(edge.y, -edge.x) / edge.length()
+    };
+    match core.len() {
+        0 | 1 => Vec::new(),
+        2 => {
+            let (a, b) = (core[0], core[1]);
+            let along = (b - a).normalize();
+            vec![
+                (a, normal(a, b)),
+                (a, -normal(a, b)),
+                (b, along),
+                (a, -along),
+            ]
+        }
+        n => (0..n)
+            .map(|i| (core[i], normal(core[i], core[(i + 1) % n])))
+            .collect(),
+    }
+}
+
+/// The signed distance between two convex cores (a point, a segment or a
+/// CCW polygon each): the distance to the Minkowski difference `B - A` from
+/// the origin, negative inside. Inside (every axis separates by at most 0):
+/// the largest separation over every supporting line of either core, the
+/// difference's edges being among them. Outside: the least distance of a
+/// vertex of one core from an edge (or the point) of the other.
+pub fn core_signed_distance(a: &[DVec2], b: &[DVec2]) -> f64 {
+    if a.len() == 1 && b.len() == 1 {
+        return (b[0] - a[0]).length();
+    }
+    let separation = |axes: Vec<(DVec2, DVec2)>, other: &[DVec2]| {
+        axes.into_iter()
+            .map(|(point, normal)| {
+                other
+                    .iter()
+                    .map(|&v| normal.dot(v - point))
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
+    let s = separation(core_axes(a), b).max(separation(core_axes(b), a));
+    if s <= 0.0 {
+        return s;
+    }
+    let mut distance = f64::INFINITY;
+    for (p, edges) in [(a, core_edges(b)), (b, core_edges(a))] {
+        for &v in p {
+            for &(e0, e1) in &edges {
+                distance = distance.min(distance_to_segment(v, e0, e1));
+            }
+        }
+    }
+    distance
+}
+
+/// The signed distance from `p` to a core: negative inside a polygon.
+pub fn core_point_distance(p: DVec2, core: &[DVec2]) -> f64 {
+    match core.len() {
+        1 => (p - core[0]).length(),
+        2 => distance_to_segment(p, core[0], core[1]),
+        _ => signed_distance(p, core),
     }
 }
 
@@ -134,6 +245,12 @@ pub fn support(shape: &WorldShape, direction: DVec2) -> f64 {
             .fold(f64::NEG_INFINITY, f64::max),
         WorldShape::Circle { centre, radius } => {
             centre.dot(direction) + radius * direction.length()
+        }
+        WorldShape::Rounded { core, radius } => {
+            core.iter()
+                .map(|v| v.dot(direction))
+                .fold(f64::NEG_INFINITY, f64::max)
+                + radius * direction.length()
         }
     }
 }
@@ -214,6 +331,7 @@ pub fn distance_to_shape(p: DVec2, shape: &WorldShape) -> f64 {
     match shape {
         WorldShape::Polygon(vertices) => signed_distance(p, vertices),
         WorldShape::Circle { centre, radius } => (p - *centre).length() - radius,
+        WorldShape::Rounded { core, radius } => core_point_distance(p, core) - radius,
     }
 }
 

@@ -865,3 +865,28 @@ fn prefix_sums_with_and_without_subgroups_give_the_same_frame() {
         );
     }
 }
+
+/// The resident frame takes no shape with a radius and no segment yet: it
+/// refuses the library with an error naming the first such shape, rather
+/// than give a capsule a polygon's answers.
+#[test]
+fn the_frame_refuses_shapes_with_a_radius_by_name() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let mut shapes = ShapeSet::new();
+    shapes.push(gpusat::Polygon::rectangle(1.0, 1.0).expect("a box").into());
+    shapes.push(
+        gpusat::Capsule::new(Vec2::ZERO, Vec2::X, 0.25)
+            .expect("a capsule")
+            .into(),
+    );
+    let err = match GpuFrame::new(context, &shapes, FrameOptions::default()) {
+        Ok(_) => panic!("a frame over a capsule was built"),
+        Err(err) => err.to_string(),
+    };
+    assert!(
+        err.contains("shape 1 is a capsule") && err.contains("CPU"),
+        "{err}"
+    );
+}

@@ -1,0 +1,317 @@
+//! Shapes with a radius: two polygon or segment cores, each grown by its
+//! radius (rounded polygons, capsules, a capsule and a segment).
+//!
+//! A rounded shape is the set of points within `r` of its convex core, so
+//! two of them overlap by `R - dist(core_a, core_b)` (`R = r_a + r_b`) along
+//! the line of the cores' closest points, and, where the cores overlap, by
+//! `R` plus the cores' own penetration along their SAT axis. In terms of the
+//! cores' Minkowski difference `M = core_b - core_a`, the depth is `R` minus
+//! the signed distance from the origin to `M`, and:
+//!
+//! * **Cores overlapping or touching** (the cores' SAT separation `s <= 0`):
+//!   the origin is inside `M`, whose nearest edge is the SAT's best face, so
+//!   the depth is `R - s` along that face's normal. The SAT runs with the
+//!   limit `margin + R` (an early exit past it).
+//! * **Cores apart** (`s > 0`): the SAT's `s` is only the largest distance
+//!   from the origin to an edge's *line*, a lower bound of the distance to
+//!   `M`. The closest point of `M` is either inside an edge, whose line
+//!   distance is then the distance itself (and the largest: every line
+//!   passes no nearer than `M`), or a vertex of `M`, whose two edges' line
+//!   distances are the largest (any other edge's normal is farther in
+//!   angle from the direction to the vertex). So the closest features are
+//!   the best face's own: the face of one core (from its vertices `p0`,
+//!   `p1`) and the other core's support vertex `w` along the face's
+//!   negated normal with its two edges. find_closest_features measures the
+//!   few point-segment distances among those; the nearest decides:
+//!
+//!   ```text
+//!   w (or a neighbour) over the inside of the face:  the face, separation s - R
+//!   p0 or p1 over the inside of w's edges:            the face, separation s - R
+//!                                                     (its line distance is the
+//!                                                     distance: the same line)
+//!   a vertex of the face and a vertex of the other:   the vertex pair,
+//!                                                     separation |w - p| - R
+//!   ```
+//!
+//!   The tie rule may pick a face up to its tolerance below the best one;
+//!   then the candidates above need not hold the closest pair. A vertex pair
+//!   is kept only when the direction between the two vertices lies in both
+//!   vertices' normal cones (the condition for the closest pair of two
+//!   convex shapes); otherwise every vertex is measured against every edge
+//!   of the other core (closest_features_everywhere), which is exact
+//!   whatever the face.
+//!
+//! A bare segment (radius 0) is a core like the others, a polygon of two
+//! faces: its pairs run through here too, so that a segment's pair apart
+//! within the margin reports the exact gap. (Two plain polygons report
+//! their best face separation there, a lower bound of the gap, and do not
+//! come here.)
+//!
+//! The vertex pair's axis is owned by the best face's owner, feature
+//! `2 n + i m + j` for vertex `i` of the owner (`n` vertices) and vertex `j`
+//! of the other (`m`): the normal runs from the owner's vertex to the
+//! other's, rebuilt from the two vertices and the transforms
+//! (`pair.rs`: `axis_normal`).
+
+use glam::Vec2;
+
+use crate::core::pair::Owner;
+use crate::d2::math::{Transform, transform_point};
+use crate::d2::shape::EdgeRecord;
+use crate::d2::types::Axis;
+
+use super::separation::{PairResult, dot, length};
+
+/// Where two cores are closest: the distance, and the features.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ClosestFeatures {
+    /// A face of the owner (or the other core's face on the same line):
+    /// the SAT's best face holds the closest pair.
+    Face,
+    /// Vertex `i` of the owner and vertex `j` of the other core.
+    Vertices { i: u32, j: u32 },
+    /// Face `face` of `owner` (the pair's, or flipped) with the other
+    /// core's nearest point over its inside, `distance` from it (the
+    /// measure over every feature found it off the SAT's face).
+    OtherFace {
+        owner: Owner,
+        face: u32,
+        distance: f32,
+    },
+}
+
+/// The feature of the vertex pair (`i` of the owner's `n`, `j` of the
+/// other's `m`) in an [`Axis`].
+pub(crate) fn vertex_pair_feature(n: u32, m: u32, i: u32, j: u32) -> u32 {
+    2 * n + i * m + j
+}
+
+/// The distance of the owner's vertex `i` from the other's vertex `j`
+/// (moved into the owner's frame by `xf`): the one computation of it, for
+/// the SAT and the manifold alike.
+#[inline(always)]
+pub(crate) fn vertex_pair_distance(
+    owner: &[EdgeRecord],
+    other: &[EdgeRecord],
+    xf: Transform,
+    i: u32,
+    j: u32,
+) -> f32 {
+    length(transform_point(xf, other[j as usize].vertex) - owner[i as usize].vertex)
+}
+
+/// The inverse of [`vertex_pair_feature`] for a feature of at least `2 n`.
+pub(crate) fn vertex_pair_of(n: u32, m: u32, feature: u32) -> (u32, u32) {
+    let k = feature - 2 * n;
+    ((k / m).min(n - 1), k % m)
+}
+
+fn next(i: u32, count: u32) -> u32 {
+    if i + 1 < count { i + 1 } else { 0 }
+}
+
+fn previous(i: u32, count: u32) -> u32 {
+    if i > 0 { i - 1 } else { count - 1 }
+}
+
+/// The point of segment `[a, b]` nearest `p`: its fraction along the
+/// segment (clamped to `[0, 1]`) and the distance.
+#[inline(always)]
+fn point_segment(p: Vec2, a: Vec2, b: Vec2) -> (f32, f32) {
+    let edge = b - a;
+    let along = dot(p - a, edge);
+    let squared = dot(edge, edge);
+    let t = if along <= 0.0 {
+        0.0
+    } else if along >= squared {
+        1.0
+    } else {
+        along / squared
+    };
+    (t, length(p - (a + t * edge)))
+}
+
+/// Whether direction `u` lies in the normal cone of vertex `i` of a
+/// counter-clockwise outline (`vertex(k)` its vertices, `count` of them):
+/// past vertex `i` along the edge into it, and before it along the edge out
+/// (for a segment's end, a half-plane).
+#[inline(always)]
+fn in_vertex_cone(vertex: impl Fn(u32) -> Vec2, count: u32, i: u32, u: Vec2) -> bool {
+    let v = vertex(i);
+    dot(u, v - vertex(previous(i, count))) >= 0.0 && dot(u, vertex(next(i, count)) - v) <= 0.0
+}
+
+/// The closest features of the owner's core (`owner`, in its own frame) and
+/// the other's (`other`, moved into the owner's frame by `xf`), given the
+/// SAT's best face `face` of the owner with a positive separation.
+///
+/// ```text
+/// p0, p1 = the face's vertices; n its normal
+/// j      = the other's vertex lowest along n (the first on ties); w_k its vertices
+/// nearest of:  w_{j-1}, w_j, w_{j+1} against [p0, p1]
+///              p0, p1 against [w_{j-1}, w_j] and [w_j, w_{j+1}]
+/// inside a segment:      Face
+/// at two vertices p, w:  Vertices, if w - p lies in both vertices' cones,
+///                        else closest_features_everywhere
+/// ```
+pub(crate) fn find_closest_features(
+    owner: &[EdgeRecord],
+    other: &[EdgeRecord],
+    xf: Transform,
+    face: u32,
+) -> ClosestFeatures {
+    let (n, m) = (owner.len() as u32, other.len() as u32);
+    let p = |i: u32| owner[i as usize].vertex;
+    let w = |j: u32| transform_point(xf, other[j as usize].vertex);
+    let normal = owner[face as usize].normal;
+    let mut j = 0;
+    let mut lowest = dot(normal, w(0));
+    for k in 1..m {
+        let along = dot(normal, w(k));
+        if along < lowest {
+            lowest = along;
+            j = k;
+        }
+    }
+    let (i0, i1) = (face, next(face, n));
+    let (j0, j2) = (previous(j, m), next(j, m));
+    // (distance, the owner's vertex or none, the other's vertex or none).
+    let mut best = (f32::MAX, None, None);
+    let mut offer = |distance: f32, on_owner: Option<u32>, on_other: Option<u32>| {
+        if distance < best.0 {
+            best = (distance, on_owner, on_other);
+        }
+    };
+    for k in [j0, j, j2] {
+        let (t, distance) = point_segment(w(k), p(i0), p(i1));
+        let at = if t <= 0.0 {
+            Some(i0)
+        } else if t >= 1.0 {
+            Some(i1)
+        } else {
+            None
+        };
+        offer(distance, at, Some(k));
+    }
+    for i in [i0, i1] {
+        for (k0, k1) in [(j0, j), (j, j2)] {
+            let (t, distance) = point_segment(p(i), w(k0), w(k1));
+            let at = if t <= 0.0 {
+                Some(k0)
+            } else if t >= 1.0 {
+                Some(k1)
+            } else {
+                None
+            };
+            offer(distance, Some(i), at);
+        }
+    }
+    match best {
+        (_, Some(i), Some(j)) => {
+            let u = w(j) - p(i);
+            if in_vertex_cone(p, n, i, u) && in_vertex_cone(w, m, j, -u) {
+                ClosestFeatures::Vertices { i, j }
+            } else {
+                closest_features_everywhere(owner, other, xf)
+            }
+        }
+        _ => ClosestFeatures::Face,
+    }
+}
+
+/// The closest features of two cores by every vertex against every edge of
+/// the other: exact whatever the SAT's face (see the module's doc).
+fn closest_features_everywhere(
+    owner: &[EdgeRecord],
+    other: &[EdgeRecord],
+    xf: Transform,
+) -> ClosestFeatures {
+    let (n, m) = (owner.len() as u32, other.len() as u32);
+    let p = |i: u32| owner[i as usize].vertex;
+    let w = |j: u32| transform_point(xf, other[j as usize].vertex);
+    let mut best = (f32::MAX, ClosestFeatures::Face);
+    for j in 0..m {
+        for i in 0..n {
+            let (t, distance) = point_segment(w(j), p(i), p(next(i, n)));
+            if distance < best.0 {
+                best.1 = if t <= 0.0 || t >= 1.0 {
+                    let vertex = if t <= 0.0 { i } else { next(i, n) };
+                    ClosestFeatures::Vertices { i: vertex, j }
+                } else {
+                    ClosestFeatures::OtherFace {
+                        owner: Owner::A,
+                        face: i,
+                        distance,
+                    }
+                };
+                best.0 = distance;
+            }
+        }
+    }
+    for i in 0..n {
+        for j in 0..m {
+            let (t, distance) = point_segment(p(i), w(j), w(next(j, m)));
+            if distance < best.0 && t > 0.0 && t < 1.0 {
+                best = (
+                    distance,
+                    ClosestFeatures::OtherFace {
+                        owner: Owner::B,
+                        face: j,
+                        distance,
+                    },
+                );
+            }
+        }
+    }
+    best.1
+}
+
+/// The end of a pair of rounded cores, once the cores' SAT (`core`, run
+/// with the limit `margin + radii`) has its best face: the module's cases.
+/// `xf_ab` takes B's points into A's frame, `xf_ba` A's into B's.
+pub(crate) fn finish_rounded(
+    poly_a: &[EdgeRecord],
+    poly_b: &[EdgeRecord],
+    radii: f32,
+    (xf_ab, xf_ba): (Transform, Transform),
+    core: PairResult,
+    margin: f32,
+) -> Option<PairResult> {
+    let mut result = PairResult {
+        axis: core.axis,
+        separation: core.separation - radii,
+    };
+    if core.separation > 0.0 {
+        let (owner, other, xf) = match core.axis.owner {
+            Owner::A => (poly_a, poly_b, xf_ab),
+            Owner::B => (poly_b, poly_a, xf_ba),
+        };
+        let (n, m) = (owner.len() as u32, other.len() as u32);
+        match find_closest_features(owner, other, xf, core.axis.feature) {
+            ClosestFeatures::Face => {}
+            ClosestFeatures::Vertices { i, j } => {
+                result = PairResult {
+                    axis: Axis::new(core.axis.owner, vertex_pair_feature(n, m, i, j)),
+                    separation: vertex_pair_distance(owner, other, xf, i, j) - radii,
+                };
+            }
+            ClosestFeatures::OtherFace {
+                owner: face_owner,
+                face,
+                distance,
+            } => {
+                // `Owner::A` here is the pair's owner side, `B` the other.
+                let flipped = match (core.axis.owner, face_owner) {
+                    (owner, Owner::A) => owner,
+                    (Owner::A, Owner::B) => Owner::B,
+                    (Owner::B, Owner::B) => Owner::A,
+                };
+                result = PairResult {
+                    axis: Axis::new(flipped, face),
+                    separation: distance - radii,
+                };
+            }
+        }
+    }
+    (result.separation < margin).then_some(result)
+}
