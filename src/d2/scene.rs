@@ -3,7 +3,10 @@
 //! A scene is
 //!
 //! ```json
-//! {"shapes": [{"polygon": [[x, y], ...]}, {"circle": r}],
+//! {"shapes": [{"polygon": [[x, y], ...]}, {"circle": r},
+//!             {"polygon": [[x, y], ...], "radius": r},
+//!             {"capsule": [[x, y], [x, y]], "radius": r},
+//!             {"segment": [[x, y], [x, y]]}],
 //!  "bodies": [{"shape": i, "position": [x, y], "angle": radians, "inv_mass": m,
 //!              "velocity": [x, y], "angular_velocity": w}],
 //!  "pairs": [[a, b], ...],
@@ -27,14 +30,131 @@ use crate::d2::batch::Batch;
 use crate::d2::body::Body;
 use crate::d2::shape::ShapeSet;
 
-/// One shape as written in a scene file.
+/// One shape as written in a scene file: one of `polygon`, `circle`,
+/// `capsule` or `segment`, with `radius` beside a polygon (optional, 0 by
+/// default) or a capsule (required).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase", deny_unknown_fields)]
+#[serde(try_from = "RawShapeDesc", into = "RawShapeDesc")]
 pub enum ShapeDesc {
-    /// A convex polygon's points, either winding: `{"polygon": [[x, y], ...]}`.
-    Polygon(Vec<[f32; 2]>),
+    /// A convex polygon's points, either winding, grown by `radius` (0: a
+    /// plain polygon): `{"polygon": [[x, y], ...]}` or
+    /// `{"polygon": [[x, y], ...], "radius": r}`.
+    Polygon {
+        /// Its points.
+        points: Vec<[f32; 2]>,
+        /// The radius it is grown by.
+        radius: f32,
+    },
     /// A circle's radius: `{"circle": r}`.
     Circle(f32),
+    /// A capsule: `{"capsule": [[x, y], [x, y]], "radius": r}`.
+    Capsule {
+        /// Its core segment's two points.
+        points: [[f32; 2]; 2],
+        /// Its radius.
+        radius: f32,
+    },
+    /// A segment: `{"segment": [[x, y], [x, y]]}`.
+    Segment([[f32; 2]; 2]),
+}
+
+/// A shape's fields as the file has them; [`ShapeDesc`] is read through
+/// this and checked (one kind, a radius only where it belongs).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShapeDesc {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    polygon: Option<Vec<[f32; 2]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    circle: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    capsule: Option<[[f32; 2]; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    segment: Option<[[f32; 2]; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    radius: Option<f32>,
+}
+
+impl TryFrom<RawShapeDesc> for ShapeDesc {
+    type Error = String;
+
+    fn try_from(raw: RawShapeDesc) -> Result<ShapeDesc, String> {
+        let kinds = [
+            raw.polygon.is_some(),
+            raw.circle.is_some(),
+            raw.capsule.is_some(),
+            raw.segment.is_some(),
+        ];
+        if kinds.iter().filter(|&&kind| kind).count() != 1 {
+            return Err(
+                "a shape is one of \"polygon\", \"circle\", \"capsule\" or \"segment\" \
+                 (this one names none or several)"
+                    .to_string(),
+            );
+        }
+        match raw {
+            RawShapeDesc {
+                polygon: Some(points),
+                radius,
+                ..
+            } => Ok(ShapeDesc::Polygon {
+                points,
+                radius: radius.unwrap_or(0.0),
+            }),
+            RawShapeDesc {
+                circle: Some(_),
+                radius: Some(_),
+                ..
+            } => Err("a circle's radius is its value: {\"circle\": r}, no \"radius\"".to_string()),
+            RawShapeDesc {
+                circle: Some(radius),
+                ..
+            } => Ok(ShapeDesc::Circle(radius)),
+            RawShapeDesc {
+                capsule: Some(points),
+                radius: Some(radius),
+                ..
+            } => Ok(ShapeDesc::Capsule { points, radius }),
+            RawShapeDesc {
+                capsule: Some(_), ..
+            } => Err("a capsule needs a \"radius\"".to_string()),
+            RawShapeDesc {
+                segment: Some(_),
+                radius: Some(_),
+                ..
+            } => Err("a segment has no radius (a segment with one is a capsule)".to_string()),
+            RawShapeDesc {
+                segment: Some(points),
+                ..
+            } => Ok(ShapeDesc::Segment(points)),
+            _ => unreachable!("one kind was checked above"),
+        }
+    }
+}
+
+impl From<ShapeDesc> for RawShapeDesc {
+    fn from(desc: ShapeDesc) -> RawShapeDesc {
+        match desc {
+            ShapeDesc::Polygon { points, radius } => RawShapeDesc {
+                polygon: Some(points),
+                radius: (radius != 0.0).then_some(radius),
+                ..RawShapeDesc::default()
+            },
+            ShapeDesc::Circle(radius) => RawShapeDesc {
+                circle: Some(radius),
+                ..RawShapeDesc::default()
+            },
+            ShapeDesc::Capsule { points, radius } => RawShapeDesc {
+                capsule: Some(points),
+                radius: Some(radius),
+                ..RawShapeDesc::default()
+            },
+            ShapeDesc::Segment(points) => RawShapeDesc {
+                segment: Some(points),
+                ..RawShapeDesc::default()
+            },
+        }
+    }
 }
 
 fn default_inv_mass() -> f32 {
@@ -124,12 +244,21 @@ impl Scene {
         let mut shapes = ShapeSet::new();
         for desc in &file.shapes {
             match desc {
-                ShapeDesc::Polygon(points) => {
+                ShapeDesc::Polygon { points, radius } => {
                     let points: Vec<Vec2> = points.iter().map(|p| Vec2::from(*p)).collect();
-                    shapes.add_polygon(&points)?;
+                    shapes.add_rounded_polygon(&points, *radius)?;
                 }
                 ShapeDesc::Circle(radius) => {
                     shapes.add_circle(*radius)?;
+                }
+                ShapeDesc::Capsule {
+                    points: [a, b],
+                    radius,
+                } => {
+                    shapes.add_capsule(Vec2::from(*a), Vec2::from(*b), *radius)?;
+                }
+                ShapeDesc::Segment([a, b]) => {
+                    shapes.add_segment(Vec2::from(*a), Vec2::from(*b))?;
                 }
             }
         }

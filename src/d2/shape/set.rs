@@ -11,6 +11,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
+use super::capsule::{Capsule, Segment};
 use super::shapes::{Circle, EdgeRecord, Faces, Polygon, Shape, ShapeView};
 use crate::core::error::Error;
 use crate::core::uid::next_uid;
@@ -204,6 +205,41 @@ impl ShapeSet {
             reason,
         })?;
         Ok(self.push(Shape::Polygon(polygon)))
+    }
+
+    /// Validates and adds a polygon grown by `radius` (0: a plain polygon);
+    /// the error names the index it would have had.
+    pub fn add_rounded_polygon(&mut self, points: &[Vec2], radius: f32) -> Result<u32, Error> {
+        let polygon = if radius == 0.0 {
+            Polygon::new(points)
+        } else {
+            Polygon::rounded(points, radius)
+        };
+        let polygon = polygon.map_err(|reason| Error::Shape {
+            index: self.shapes.len(),
+            reason,
+        })?;
+        Ok(self.push(Shape::Polygon(polygon)))
+    }
+
+    /// Validates and adds a capsule; the error names the index it would
+    /// have had.
+    pub fn add_capsule(&mut self, a: Vec2, b: Vec2, radius: f32) -> Result<u32, Error> {
+        let capsule = Capsule::new(a, b, radius).map_err(|reason| Error::Shape {
+            index: self.shapes.len(),
+            reason,
+        })?;
+        Ok(self.push(Shape::Capsule(capsule)))
+    }
+
+    /// Validates and adds a segment; the error names the index it would
+    /// have had.
+    pub fn add_segment(&mut self, a: Vec2, b: Vec2) -> Result<u32, Error> {
+        let segment = Segment::new(a, b).map_err(|reason| Error::Shape {
+            index: self.shapes.len(),
+            reason,
+        })?;
+        Ok(self.push(Shape::Segment(segment)))
     }
 
     /// Validates and adds a circle; the error names the index it would have had.

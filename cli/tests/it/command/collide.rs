@@ -168,7 +168,98 @@ const BAD_SCENES: &[(&str, &[&str])] = &[
         r#"{"shapes": [], "bodies": [], "extra": 1}"#,
         &["unknown field `extra`"],
     ),
+    (
+        r#"{"shapes": [{"capsule": [[0,0],[1,0]]}], "bodies": []}"#,
+        &["shapes[0]", "needs a \"radius\""],
+    ),
+    (
+        r#"{"shapes": [{"capsule": [[1,1],[1,1]], "radius": 0.5}], "bodies": []}"#,
+        &["shape 0", "two points"],
+    ),
+    (
+        r#"{"shapes": [{"polygon": [[0,0],[1,0],[0,1]], "radius": -0.5}], "bodies": []}"#,
+        &["shape 0", "negative radius"],
+    ),
+    (
+        r#"{"shapes": [{"segment": [[0,0],[1,0]], "radius": 0.5}], "bodies": []}"#,
+        &["shapes[0]", "a capsule"],
+    ),
+    (
+        r#"{"shapes": [{"circle": 1, "polygon": [[0,0],[1,0],[0,1]]}], "bodies": []}"#,
+        &["shapes[0]", "one of"],
+    ),
 ];
+
+/// Capsules, segments and rounded polygons in a scene file: the CPU
+/// backends' hits with the rounded depths; the GPU kernel refuses them by
+/// name, writing nothing.
+#[test]
+fn collide_takes_capsules_segments_and_rounded_polygons() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene = write(
+        dir.path(),
+        "rounded.json",
+        r#"{"shapes": [{"polygon": [[-2,-0.5],[2,-0.5],[2,0.5],[-2,0.5]]},
+                       {"capsule": [[-0.5,0],[0.5,0]], "radius": 0.25},
+                       {"segment": [[-1,0],[1,0]]},
+                       {"polygon": [[-0.5,-0.5],[0.5,-0.5],[0.5,0.5],[-0.5,0.5]], "radius": 0.1}],
+            "bodies": [{"shape": 0, "position": [0,0]},
+                       {"shape": 1, "position": [0.3,0.7]},
+                       {"shape": 2, "position": [0,1.2]},
+                       {"shape": 3, "position": [1.5,1.05]}]}"#,
+    );
+    for backend in ["cpu", "cpu-parallel"] {
+        let out_path = dir.path().join(format!("{backend}.json"));
+        let out = gpusat(&[
+            "collide",
+            &scene,
+            "--backend",
+            backend,
+            "--output",
+            &out_path.display().to_string(),
+        ]);
+        assert!(out.status.success(), "{backend}: {out:?}");
+        let output: CollideOutput =
+            serde_json::from_str(&std::fs::read_to_string(&out_path).expect("output"))
+                .expect("collide output");
+        let depths: Vec<(u32, u32, f32, usize)> = output
+            .hits
+            .iter()
+            .map(|hit| (hit.a, hit.b, hit.depth, hit.contacts.len()))
+            .collect();
+        // The capsule and the rounded box 0.05 into the ground box (two
+        // points each); the capsule and the segment 0.15 and 0.1 into the
+        // rounded box's side (one point each).
+        let expected = [
+            (0, 1, 0.05, 2),
+            (0, 3, 0.05, 2),
+            (1, 3, 0.15, 1),
+            (2, 3, 0.1, 1),
+        ];
+        assert_eq!(depths.len(), expected.len(), "{backend}: {depths:?}");
+        for (got, want) in depths.iter().zip(expected) {
+            assert!(
+                (got.0, got.1, got.3) == (want.0, want.1, want.3) && (got.2 - want.2).abs() < 1e-5,
+                "{backend}: {got:?} against {want:?}"
+            );
+        }
+    }
+    if crate::common::gpu_context().is_some() {
+        let out_path = dir.path().join("gpu.json");
+        let out = gpusat(&[
+            "collide",
+            &scene,
+            "--backend",
+            "gpu",
+            "--output",
+            &out_path.display().to_string(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(stderr.contains("shape 1 is a capsule"), "{stderr}");
+        assert!(!out_path.exists(), "output written despite the error");
+    }
+}
 
 #[test]
 fn bad_input_exits_non_zero_with_one_line_and_no_output() {
