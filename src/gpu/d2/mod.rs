@@ -15,7 +15,7 @@ use crate::d2::batch::Batch;
 use crate::d2::sat::GPU_MERGE_THRESHOLD;
 use crate::d2::shape::EdgeRecord;
 use crate::d2::types::{Axis, SatHit};
-use kinds::{LOOP_CLASS, body_class, kind_of};
+use kinds::{LOOP_CLASS, ROUNDED_CLASS, body_class, is_rounded, kind_of};
 
 /// The 2D kernel's textures and the scratch they are filled from.
 pub struct PlanarResources {
@@ -44,6 +44,7 @@ impl Dimension for Planar {
         "general",
         "polygons16",
         "polygon_circle16",
+        "rounded",
     ];
     const DEFERRING_KINDS: &'static [usize] = &[];
 
@@ -69,8 +70,8 @@ impl Dimension for Planar {
         })
     }
 
-    fn check(batch: &Batch<'_>) -> Result<(), GpuError> {
-        batch.shapes().check_no_radius("the 2D GPU kernel")
+    fn check(_: &Batch<'_>) -> Result<(), GpuError> {
+        Ok(())
     }
 
     fn pairs<'b>(batch: &'b Batch<'_>) -> &'b [Pair] {
@@ -125,7 +126,7 @@ impl Dimension for Planar {
         classes.classify(
             shape_of.iter().map(|&shape| {
                 let record = &records[shape as usize];
-                if choice.polygon_loops && record.count > 0 {
+                if choice.polygon_loops && record.count > 0 && !is_rounded(record) {
                     // A large polygon's class: its pairs go to `general`.
                     LOOP_CLASS
                 } else {
@@ -149,9 +150,9 @@ impl Dimension for Planar {
         // Circles, and polygons as their classes (class 3 where the batch's
         // merge threshold allows it), or all through the loop kind.
         let classes: &[u8] = if choice.polygon_loops {
-            &[1, LOOP_CLASS]
+            &[1, LOOP_CLASS, ROUNDED_CLASS]
         } else {
-            &[0, 1, 2, 3]
+            &[0, 1, 2, 3, ROUNDED_CLASS]
         };
         kinds_of_classes(classes, kind_of)
     }

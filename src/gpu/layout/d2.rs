@@ -3,14 +3,16 @@
 use crate::d2::math::Transform;
 use crate::d2::shape::ShapeRecord;
 
-/// The 2D SAT kernel's source: `batch.wgsl`, `workgroup_scan.wgsl`, then
-/// `d2/sat.wgsl`.
+/// The 2D SAT kernel's source: `batch.wgsl`, `workgroup_scan.wgsl`,
+/// `d2/sat.wgsl`, then `d2/rounded.wgsl` (shapes with a radius).
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../../shaders/batch.wgsl"),
     "\n",
     include_str!("../../../shaders/workgroup_scan.wgsl"),
     "\n",
-    include_str!("../../../shaders/d2/sat.wgsl")
+    include_str!("../../../shaders/d2/sat.wgsl"),
+    "\n",
+    include_str!("../../../shaders/d2/rounded.wgsl")
 );
 
 /// A body's transform: position, then the cosine and sine of its angle

@@ -10,7 +10,7 @@ mod oracle;
 mod parallel;
 mod precision;
 mod properties;
-mod rounded;
+pub(crate) mod rounded;
 mod sat_cases;
 mod separation;
 mod shape;

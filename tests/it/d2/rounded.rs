@@ -53,7 +53,11 @@ fn random_shape(random: &mut SceneRng, kind: u32) -> Shape {
 /// angle, B around it at a random distance (deep, resting, within the
 /// margin or apart), at least one of the two a capsule, segment or rounded
 /// polygon.
-fn rounded_pairs(seed: u64, count: usize, offset: Vec2) -> (ShapeSet, Vec<Body>, Vec<Pair>) {
+pub(crate) fn rounded_pairs(
+    seed: u64,
+    count: usize,
+    offset: Vec2,
+) -> (ShapeSet, Vec<Body>, Vec<Pair>) {
     let mut random = rng(seed);
     let mut shapes = ShapeSet::new();
     let mut bodies = Vec::new();

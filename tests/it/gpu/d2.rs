@@ -464,3 +464,41 @@ fn polygon_pairs_through_the_loop_kind_agree_with_the_cpu() {
         .collect();
     assert_eq!(compiled, ["circles", "general"], "{compiled:?}");
 }
+
+/// Capsules, segments and rounded polygons with every other kind of shape
+/// (`rounded_pairs`: deep, resting, apart within the margin, near the
+/// origin and 10,000 units out) through the kind `rounded`: the CPU's hits,
+/// bit for bit on a software adapter; and no other kind compiled for a
+/// library of rounded shapes alone.
+#[test]
+fn rounded_shapes_agree_with_the_cpu() {
+    let Some(context) = gpu_context() else { return };
+    for (seed, offset, margin) in [
+        (4111, Vec2::ZERO, 0.05),
+        (4112, Vec2::new(10_000.0, -10_000.0), 0.05),
+        (4113, Vec2::new(-3.0, 7.0), 0.0),
+    ] {
+        let (shapes, bodies, pairs) = crate::d2::rounded::rounded_pairs(seed, 3_000, offset);
+        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let cpu = collide_cpu(&batch);
+        let mut gpu =
+            GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("narrowphase");
+        let hits = gpu.collide(&batch).expect("GPU run");
+        let agreement = gpusat::compare_hits(&batch, &cpu, &hits);
+        assert!(agreement.reference_hits > 1_000, "{seed}: {agreement:?}");
+        assert!(
+            agreement.agrees(),
+            "seed {seed}: {:?}",
+            &agreement.disagreements[..agreement.disagreements.len().min(5)]
+        );
+        if crate::common::gpu_is_bit_exact() {
+            assert_eq!(cpu, hits, "seed {seed}: the CPU's hits, bit for bit");
+        }
+        let compiled: Vec<&str> = gpu
+            .compiled_kinds()
+            .into_iter()
+            .filter_map(|(kind, time)| time.map(|_| kind))
+            .collect();
+        assert_eq!(compiled, ["rounded"], "seed {seed}");
+    }
+}

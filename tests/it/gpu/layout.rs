@@ -55,7 +55,12 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
         (
             "batch.wgsl + d2/sat.wgsl",
             SAT_WGSL,
-            &["batch.wgsl", "workgroup_scan.wgsl", "d2/sat.wgsl"],
+            &[
+                "batch.wgsl",
+                "workgroup_scan.wgsl",
+                "d2/sat.wgsl",
+                "d2/rounded.wgsl",
+            ],
         ),
         (
             "batch.wgsl + d3/sat.wgsl + d3/hardware.wgsl",

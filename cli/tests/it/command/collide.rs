@@ -191,8 +191,7 @@ const BAD_SCENES: &[(&str, &[&str])] = &[
 ];
 
 /// Capsules, segments and rounded polygons in a scene file: the CPU
-/// backends' hits with the rounded depths; the GPU kernel refuses them by
-/// name, writing nothing.
+/// backends' hits with the rounded depths, and the GPU kernel's.
 #[test]
 fn collide_takes_capsules_segments_and_rounded_polygons() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -254,10 +253,11 @@ fn collide_takes_capsules_segments_and_rounded_polygons() {
             "--output",
             &out_path.display().to_string(),
         ]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{stderr}");
-        assert!(stderr.contains("shape 1 is a capsule"), "{stderr}");
-        assert!(!out_path.exists(), "output written despite the error");
+        assert!(out.status.success(), "{out:?}");
+        let gpu: CollideOutput =
+            serde_json::from_str(&std::fs::read_to_string(&out_path).expect("output"))
+                .expect("collide output");
+        assert_eq!(gpu.hits.len(), 4, "{:?}", gpu.hits);
     }
 }
 
