@@ -1,6 +1,7 @@
 //! Property tests of the CPU reference SAT: symmetry under swapping A and B,
 //! invariance under moving both bodies together, and the meaning of the
-//! depth (moving B by it separates the pair, by a little less does not).
+//! depth (moving B by it separates the pair, by a little less does not), on
+//! polygons, circles, rounded polygons, capsules and segments.
 
 use crate::common::{overlap_along, world_shape};
 use glam::Vec2;
@@ -15,6 +16,13 @@ enum ShapeSpec {
         angles: Vec<f32>,
         radius: f32,
         stretch: f32,
+        /// What the polygon is grown by (0: a plain polygon).
+        rounding: f32,
+    },
+    /// A capsule (or, with no radius, a segment) `length` long.
+    Capsule {
+        length: f32,
+        radius: f32,
     },
 }
 
@@ -25,6 +33,7 @@ fn build(spec: &ShapeSpec) -> Option<Shape> {
             angles,
             radius,
             stretch,
+            rounding,
         } => {
             let mut sorted = angles.clone();
             sorted.sort_by(f32::total_cmp);
@@ -32,7 +41,17 @@ fn build(spec: &ShapeSpec) -> Option<Shape> {
                 .iter()
                 .map(|a| Vec2::new(radius * stretch * a.cos(), radius * a.sin()))
                 .collect();
-            Polygon::new(&points).ok().map(Shape::Polygon)
+            Polygon::rounded(&points, *rounding)
+                .ok()
+                .map(Shape::Polygon)
+        }
+        ShapeSpec::Capsule { length, radius } => {
+            let (a, b) = (Vec2::new(-0.5 * length, 0.0), Vec2::new(0.5 * length, 0.0));
+            if *radius > 0.0 {
+                gpusat::Capsule::new(a, b, *radius).ok().map(Shape::Capsule)
+            } else {
+                gpusat::Segment::new(a, b).ok().map(Shape::Segment)
+            }
         }
     }
 }
@@ -41,7 +60,11 @@ fn shape_spec() -> impl Strategy<Value = ShapeSpec> {
     prop_oneof![
         1 => (0.2f32..2.0).prop_map(ShapeSpec::Circle),
         3 => (prop::collection::vec(0.0f32..std::f32::consts::TAU, 3..12), 0.3f32..2.0, 0.2f32..3.0)
-            .prop_map(|(angles, radius, stretch)| ShapeSpec::Polygon { angles, radius, stretch }),
+            .prop_map(|(angles, radius, stretch)| ShapeSpec::Polygon { angles, radius, stretch, rounding: 0.0 }),
+        1 => (prop::collection::vec(0.0f32..std::f32::consts::TAU, 3..12), 0.3f32..2.0, 0.2f32..3.0, 0.02f32..0.5)
+            .prop_map(|(angles, radius, stretch, rounding)| ShapeSpec::Polygon { angles, radius, stretch, rounding }),
+        1 => (0.2f32..3.0, prop_oneof![1 => Just(0.0f32), 3 => 0.05f32..0.8])
+            .prop_map(|(length, radius)| ShapeSpec::Capsule { length, radius }),
     ]
 }
 

@@ -357,3 +357,82 @@ fn bad_rounded_shapes_are_refused_with_a_reason() {
     let infinite = Segment::new(Vec2::ZERO, Vec2::new(f32::INFINITY, 0.0)).expect_err("inf");
     assert!(message(infinite).contains("non-finite"), "infinite");
 }
+
+/// Stacks of capsules lying on their sides and of rounded boxes, on a
+/// static box and on a static segment, stand in a world: after ten seconds
+/// each body is where it was put (less the settling), at rest and level.
+#[test]
+fn capsule_and_rounded_box_stacks_stand() {
+    use gpusat::{BackendKind, Narrowphase, World, WorldOptions};
+    for (kind, ground_is_segment) in [("capsule", false), ("rounded box", true)] {
+        let mut shapes = ShapeSet::new();
+        let ground = if ground_is_segment {
+            shapes
+                .add_segment(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0))
+                .expect("a segment")
+        } else {
+            shapes
+                .add_rounded_polygon(
+                    &[
+                        Vec2::new(-10.0, -1.0),
+                        Vec2::new(10.0, -1.0),
+                        Vec2::new(10.0, 0.0),
+                        Vec2::new(-10.0, 0.0),
+                    ],
+                    0.0,
+                )
+                .expect("a box")
+        };
+        // Each body 0.5 tall: a capsule of radius 0.25, or a box of half
+        // height 0.15 rounded by 0.1.
+        let body_shape = if kind == "capsule" {
+            shapes
+                .add_capsule(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.25)
+                .expect("a capsule")
+        } else {
+            shapes.push(
+                Polygon::rounded_rectangle(0.4, 0.15, 0.1)
+                    .expect("a rounded box")
+                    .into(),
+            )
+        };
+        let mut bodies = vec![Body::fixed(ground, Vec2::ZERO, 0.0)];
+        for level in 0..5 {
+            bodies.push(Body::new(
+                body_shape,
+                Vec2::new(0.01 * level as f32, 0.25 + 0.502 * level as f32),
+                0.0,
+            ));
+        }
+        let start = bodies.clone();
+        let narrowphase = Narrowphase::new(BackendKind::Cpu).expect("cpu backend");
+        let mut world =
+            World::new(shapes, bodies, narrowphase, WorldOptions::default()).expect("world");
+        for _ in 0..600 {
+            world.step(1.0 / 60.0).expect("step");
+        }
+        for (level, (now, then)) in world.bodies()[1..].iter().zip(&start[1..]).enumerate() {
+            assert!(
+                (now.position.x - then.position.x).abs() < 0.02,
+                "{kind} {level} slid to {}",
+                now.position
+            );
+            let expected = 0.25 + 0.5 * level as f32;
+            assert!(
+                (now.position.y - expected).abs() < 0.03,
+                "{kind} {level} at height {}, expected about {expected}",
+                now.position.y
+            );
+            assert!(
+                now.angle.abs() < 0.02,
+                "{kind} {level} turned to {}",
+                now.angle
+            );
+            assert!(
+                now.velocity.length() < 0.02,
+                "{kind} {level} still moving at {}",
+                now.velocity
+            );
+        }
+    }
+}
