@@ -156,6 +156,36 @@ fn shape(bytes: &mut Bytes, shapes: &mut ShapeSet) -> Option<u32> {
     shapes.add_polygon(&points).ok()
 }
 
+/// One shape from bytes for the rounded target: a capsule, a segment or a
+/// rounded polygon (3 to 8 vertices) near the origin, at a size from 1e-2
+/// to 1e2, with a radius up to the shape's size, or any bit pattern for
+/// the radius; `None` when the shape is invalid.
+fn rounded_shape(bytes: &mut Bytes, shapes: &mut ShapeSet) -> Option<u32> {
+    let kind = bytes.byte();
+    let scale = 10f32.powi(i32::from(kind % 5) - 2);
+    let radius = if bytes.byte() >= 248 {
+        bytes.raw_f32()
+    } else {
+        (bytes.u16() as f32 / 65_535.0) * scale
+    };
+    let mut point = || Vec2::new(bytes.within(scale), bytes.within(scale));
+    match kind % 3 {
+        0 => {
+            let (a, b) = (point(), point());
+            shapes.add_capsule(a, b, radius).ok()
+        }
+        1 => {
+            let (a, b) = (point(), point());
+            shapes.add_segment(a, b).ok()
+        }
+        _ => {
+            let count = 3 + usize::from(kind / 3) % 6;
+            let points: Vec<Vec2> = (0..count).map(|_| point()).collect();
+            shapes.add_rounded_polygon(&points, radius).ok()
+        }
+    }
+}
+
 /// Two shapes from bytes, and the sum of their bounding radii (how far
 /// apart their origins can be while they touch).
 fn two_shapes(bytes: &mut Bytes) -> Option<(ShapeSet, [u32; 2], f32)> {
@@ -227,6 +257,47 @@ pub fn check_pair(data: &[u8]) {
         0.0
     };
     check_both_ways(&shapes, &bodies, margin, far >= 248);
+}
+
+/// A capsule, segment or rounded polygon and any other shape (the two ways
+/// round), placed from bytes as [`check_pair`] places them, with its checks:
+/// the depth the overlap along the normal, no face a smaller one, the
+/// vectorised path the scalar one's bits, both ways round alike.
+pub fn check_rounded_pair(data: &[u8]) {
+    let mut bytes = Bytes { data };
+    let mut shapes = ShapeSet::new();
+    let Some(rounded) = rounded_shape(&mut bytes, &mut shapes) else {
+        return;
+    };
+    let other = if bytes.byte() >= 128 {
+        rounded_shape(&mut bytes, &mut shapes)
+    } else {
+        shape(&mut bytes, &mut shapes)
+    };
+    let Some(other) = other else {
+        return;
+    };
+    let reach = shapes.shapes()[rounded as usize].bounding_radius()
+        + shapes.shapes()[other as usize].bounding_radius();
+    let offset = if bytes.byte() >= 224 {
+        Vec2::new(bytes.within(1e5), bytes.within(1e5))
+    } else {
+        Vec2::ZERO
+    };
+    let bodies = [
+        Body::new(rounded, offset, bytes.within(std::f32::consts::PI)),
+        Body::new(
+            other,
+            offset + Vec2::new(bytes.within(1.2 * reach), bytes.within(1.2 * reach)),
+            bytes.within(std::f32::consts::PI),
+        ),
+    ];
+    let margin = if bytes.byte() >= 192 {
+        bytes.within(reach).abs()
+    } else {
+        0.0
+    };
+    check_both_ways(&shapes, &bodies, margin, false);
 }
 
 /// Contact clipping where it is hardest: B turned by at most a milliradian

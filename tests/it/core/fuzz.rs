@@ -71,3 +71,16 @@ fn seeded_bytes_through_the_3d_checks() {
         gpusat::d3::fuzzing::check_pair(&data);
     }
 }
+
+/// Without cargo-fuzz: seeded random bytes through the 2D rounded shapes'
+/// check (capsules, segments and rounded polygons against any shape).
+#[test]
+fn seeded_bytes_through_the_rounded_2d_check() {
+    use rand::RngExt;
+    let mut random = gpusat::generate::rng(2028);
+    for round in 0..6000 {
+        let length = [12usize, 40, 120][round % 3];
+        let data: Vec<u8> = (0..length).map(|_| random.random()).collect();
+        gpusat::d2::fuzzing::check_rounded_pair(&data);
+    }
+}
