@@ -39,7 +39,7 @@ pub struct BenchArgs {
     /// What the shapes are.
     #[arg(long, value_enum, default_value_t = KindArg::Polygons)]
     pub kind: KindArg,
-    /// Vertices of every polygon, with `--kind polygons`.
+    /// Vertices of every polygon, with `--kind polygons` or `rounded`.
     #[arg(long, default_value_t = 8)]
     pub vertices: usize,
     /// How crowded the bodies are: the reference distribution (bodies in
@@ -122,6 +122,10 @@ pub enum KindArg {
     Circles,
     /// Polygons of 3 to 16 vertices, circles and slivers.
     Mixed,
+    /// Capsules.
+    Capsules,
+    /// Rounded polygons of `--vertices` vertices.
+    Rounded,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -198,7 +202,9 @@ fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Err
 fn options_2d(args: &BenchArgs) -> Result<bench::d2::BenchOptions, Error> {
     let invalid = |message: String| Error::option("gpusat bench", message);
     let (sizes, backends) = bench_common(args)?;
-    if args.kind == KindArg::Polygons && !(3..=MAX_POLYGON_VERTICES).contains(&args.vertices) {
+    if matches!(args.kind, KindArg::Polygons | KindArg::Rounded)
+        && !(3..=MAX_POLYGON_VERTICES).contains(&args.vertices)
+    {
         return Err(invalid(format!(
             "--vertices {} is not between 3 and {MAX_POLYGON_VERTICES}",
             args.vertices
@@ -209,6 +215,8 @@ fn options_2d(args: &BenchArgs) -> Result<bench::d2::BenchOptions, Error> {
             KindArg::Polygons => ShapeKind::Polygons(args.vertices),
             KindArg::Circles => ShapeKind::Circles,
             KindArg::Mixed => ShapeKind::Mixed,
+            KindArg::Capsules => ShapeKind::Capsules,
+            KindArg::Rounded => ShapeKind::Rounded(args.vertices),
         },
         density: match args.density {
             DensityArg::Reference => Density::Reference,

@@ -10,7 +10,7 @@ use rand::RngExt;
 use super::{SceneRng, rng};
 use crate::core::pair::Pair;
 use crate::d2::body::Body;
-use crate::d2::shape::{Circle, Polygon, Shape, ShapeSet};
+use crate::d2::shape::{Capsule, Circle, Polygon, Shape, ShapeSet};
 
 /// A convex polygon with exactly `count` vertices at random angles on a
 /// circle of `radius` around the local origin.
@@ -71,6 +71,16 @@ pub fn random_sliver(rng: &mut SceneRng, length: f32, aspect: f32) -> Polygon {
     }
 }
 
+/// A capsule as wide as a circle of `radius` is: its core at a random
+/// angle through the origin, a radius of 0.15 to 0.5 of `radius`.
+pub fn random_capsule(rng: &mut SceneRng, radius: f32) -> Capsule {
+    let round = rng.random_range(0.15..0.5) * radius;
+    let half = radius - round;
+    let direction = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU));
+    Capsule::new(-half * direction, half * direction, round)
+        .expect("a core at least half the capsule's radius long")
+}
+
 /// What to generate. Every field has a meaning in world units; see
 /// [`SceneSpec::reference`] for the headline distribution.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,6 +101,13 @@ pub struct SceneSpec {
     pub circle_fraction: f64,
     /// Fraction of the library that is thin slivers (aspect 20 to 200).
     pub sliver_fraction: f64,
+    /// Fraction of the library that is capsules: a core as long as the
+    /// shape's diameter at a random angle, less twice a radius of 0.15 to
+    /// 0.5 of the shape's radius.
+    pub capsule_fraction: f64,
+    /// Fraction of the polygons rounded: grown by 0.05 to 0.25 of their
+    /// radius, their core shrunk as much (the same extent).
+    pub rounded_fraction: f64,
     /// Bodies are placed uniformly in the square `offset ± half_extent`.
     pub half_extent: f32,
     /// The centre of that square.
@@ -109,6 +126,8 @@ impl SceneSpec {
             radius: (0.5, 1.5),
             circle_fraction: 0.0,
             sliver_fraction: 0.0,
+            capsule_fraction: 0.0,
+            rounded_fraction: 0.0,
             half_extent: 1.0,
             offset: Vec2::ZERO,
         }
@@ -125,6 +144,8 @@ impl SceneSpec {
             radius: (0.5, 1.5),
             circle_fraction: 0.2,
             sliver_fraction: 0.1,
+            capsule_fraction: 0.0,
+            rounded_fraction: 0.0,
             half_extent: 4.0,
             offset: Vec2::ZERO,
         }
@@ -152,9 +173,27 @@ impl SceneSpec {
             } else if kind < self.circle_fraction + self.sliver_fraction {
                 let aspect = rng.random_range(20.0..200.0);
                 Shape::Polygon(random_sliver(&mut rng, 2.0 * radius, aspect))
+            } else if kind < self.circle_fraction + self.sliver_fraction + self.capsule_fraction {
+                Shape::Capsule(random_capsule(&mut rng, radius))
             } else {
                 let count = rng.random_range(self.vertices.0..=self.vertices.1);
-                Shape::Polygon(random_polygon(&mut rng, count, radius))
+                // Drawn only where the scene has rounded polygons, so that
+                // scenes without them stay as they were.
+                let rounding =
+                    if self.rounded_fraction > 0.0 && rng.random::<f64>() < self.rounded_fraction {
+                        rng.random_range(0.05..0.25) * radius
+                    } else {
+                        0.0
+                    };
+                let core = random_polygon(&mut rng, count, radius - rounding);
+                if rounding > 0.0 {
+                    Shape::Polygon(
+                        Polygon::rounded(core.vertices(), rounding)
+                            .expect("a valid polygon grown by less than its size"),
+                    )
+                } else {
+                    Shape::Polygon(core)
+                }
             };
             shapes.push(shape);
         }

@@ -24,6 +24,11 @@ pub enum ShapeKind {
     Circles,
     /// Polygons of 3 to 16 vertices, circles and thin slivers.
     Mixed,
+    /// Capsules ([`random_capsule`](super::random_capsule)).
+    Capsules,
+    /// Polygons with exactly this many vertices, each rounded (grown by
+    /// 0.05 to 0.25 of its radius).
+    Rounded(usize),
 }
 
 impl ShapeKind {
@@ -33,6 +38,8 @@ impl ShapeKind {
             ShapeKind::Polygons(n) => format!("{n}-gons"),
             ShapeKind::Circles => "circles".to_string(),
             ShapeKind::Mixed => "mixed".to_string(),
+            ShapeKind::Capsules => "capsules".to_string(),
+            ShapeKind::Rounded(n) => format!("rounded {n}-gons"),
         }
     }
 }
@@ -81,6 +88,14 @@ pub fn workload_spec(kind: ShapeKind, density: Density, pairs: usize) -> SceneSp
             circle_fraction: 0.2,
             sliver_fraction: 0.1,
             ..SceneSpec::reference(8)
+        },
+        ShapeKind::Capsules => SceneSpec {
+            capsule_fraction: 1.0,
+            ..SceneSpec::reference(8)
+        },
+        ShapeKind::Rounded(n) => SceneSpec {
+            rounded_fraction: 1.0,
+            ..SceneSpec::reference(n)
         },
     };
     let base = SceneSpec { pairs, ..base };
