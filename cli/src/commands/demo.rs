@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use glam::Vec2;
-use gpusat::generate::d2::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
+use gpusat::generate::d2::{
+    DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene, DemoShapes,
+};
 use gpusat::generate::d3::{DEMO_BODIES, DemoScene as DemoScene3D};
 use gpusat::{World, WorldOptions};
 use gpusat_cli::CliError as Error;
@@ -53,6 +55,49 @@ pub struct DemoArgs {
     /// Time step in seconds.
     #[arg(long, default_value_t = DEMO_DT)]
     pub dt: f32,
+    /// 2D: the particles' shapes, comma-separated: `polygons`, `circles`,
+    /// `capsules`, `rounded` [default: all four; with `--backend
+    /// gpu-resident`, which takes no shape with a radius yet, `polygons,circles`].
+    #[arg(long)]
+    pub shapes: Option<String>,
+}
+
+/// The 2D demo's shapes from `--shapes` (and the backend, for the default).
+fn demo_shapes(args: &DemoArgs) -> Result<DemoShapes, Error> {
+    let Some(list) = &args.shapes else {
+        return Ok(if args.backend == BackendArg::GpuResident {
+            DemoShapes::PLAIN
+        } else {
+            DemoShapes::ALL
+        });
+    };
+    if args.dim == 3 {
+        return Err(Error::option(
+            "--shapes",
+            "chooses the 2D demo's shapes; the 3D demo has hulls, boxes and spheres".to_string(),
+        ));
+    }
+    let mut shapes = DemoShapes {
+        polygons: false,
+        circles: false,
+        capsules: false,
+        rounded: false,
+    };
+    for name in list.split(',').map(str::trim) {
+        match name {
+            "polygons" => shapes.polygons = true,
+            "circles" => shapes.circles = true,
+            "capsules" => shapes.capsules = true,
+            "rounded" => shapes.rounded = true,
+            other => {
+                return Err(Error::option(
+                    "--shapes",
+                    format!("{other:?} is not one of polygons, circles, capsules, rounded"),
+                ));
+            }
+        }
+    }
+    Ok(shapes)
 }
 
 /// Runs `gpusat demo`; false when the check found a disagreement.
@@ -202,7 +247,7 @@ fn finish_demo_gif(args: &DemoArgs, gif: Option<GifRecorder>) -> Result<(), Erro
 fn run_2d(args: &DemoArgs, bodies: usize) -> Result<bool, Error> {
     let (backend, adapter) = (args.backend, args.adapter.as_str());
     check_demo_args(args)?;
-    let scene = DemoScene::new(bodies, args.seed)?;
+    let scene = DemoScene::with_shapes(bodies, args.seed, demo_shapes(args)?)?;
     let view = (
         Vec2::new(scene.inner_left - 1.5, scene.floor - 1.5),
         Vec2::new(scene.inner_right + 1.5, scene.top + 0.5),
@@ -321,6 +366,7 @@ fn camera_3d(scene: &DemoScene3D, width: u32, height: u32) -> render::d3::Camera
 fn run_3d(args: &DemoArgs, bodies: usize) -> Result<bool, Error> {
     let (backend, adapter) = (args.backend, args.adapter.as_str());
     check_demo_args(args)?;
+    demo_shapes(args)?;
     if backend == BackendArg::GpuResident {
         return Err(Error::option(
             "gpusat demo",

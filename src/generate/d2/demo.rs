@@ -37,11 +37,50 @@ pub struct DemoScene {
     pub top: f32,
 }
 
+/// Which shapes the demo's particles are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DemoShapes {
+    /// Polygons of 3 to 8 vertices.
+    pub polygons: bool,
+    /// Circles.
+    pub circles: bool,
+    /// Capsules.
+    pub capsules: bool,
+    /// Rounded polygons.
+    pub rounded: bool,
+}
+
+impl DemoShapes {
+    /// Polygons and circles.
+    pub const PLAIN: DemoShapes = DemoShapes {
+        polygons: true,
+        circles: true,
+        capsules: false,
+        rounded: false,
+    };
+    /// Every kind.
+    pub const ALL: DemoShapes = DemoShapes {
+        polygons: true,
+        circles: true,
+        capsules: true,
+        rounded: true,
+    };
+}
+
 impl DemoScene {
     /// `particles` random polygons (3 to 8 vertices) and circles of radius
     /// 0.1 to 0.3, in a grid above the floor of a container sized for them,
     /// with random angles and a little sideways speed.
     pub fn new(particles: usize, seed: u64) -> Result<DemoScene, Error> {
+        DemoScene::with_shapes(particles, seed, DemoShapes::PLAIN)
+    }
+
+    /// [`DemoScene::new`] with the particles' kinds of shape chosen:
+    /// polygons, circles, capsules (0.2 to 0.5 long, radius 0.06 to 0.14)
+    /// and rounded polygons (3 to 8 vertices, as wide as the polygons,
+    /// grown by 0.03 to 0.08). Polygons and circles are drawn first, so
+    /// [`DemoShapes::PLAIN`] is [`DemoScene::new`]'s scene.
+    pub fn with_shapes(particles: usize, seed: u64, which: DemoShapes) -> Result<DemoScene, Error> {
         const SPACING: f32 = 0.65;
         let mut rng = rng(seed);
         let mut shapes = ShapeSet::new();
@@ -49,11 +88,42 @@ impl DemoScene {
         for _ in 0..48 {
             let radius = rng.random_range(0.12..=0.3);
             let count = rng.random_range(3..=8);
-            kinds.push(shapes.push(Shape::Polygon(random_polygon(&mut rng, count, radius))));
+            let polygon = random_polygon(&mut rng, count, radius);
+            if which.polygons {
+                kinds.push(shapes.push(Shape::Polygon(polygon)));
+            }
         }
         for _ in 0..16 {
             let radius = rng.random_range(0.1..=0.25);
-            kinds.push(shapes.add_circle(radius)?);
+            if which.circles {
+                kinds.push(shapes.add_circle(radius)?);
+            }
+        }
+        if which.capsules {
+            for _ in 0..16 {
+                let half = rng.random_range(0.1..=0.25);
+                let radius = rng.random_range(0.06..=0.14);
+                kinds.push(shapes.add_capsule(
+                    Vec2::new(-half, 0.0),
+                    Vec2::new(half, 0.0),
+                    radius,
+                )?);
+            }
+        }
+        if which.rounded {
+            for _ in 0..16 {
+                let rounding = rng.random_range(0.03..=0.08);
+                let radius = rng.random_range(0.12..=0.3) - rounding;
+                let count = rng.random_range(3..=8);
+                let core = random_polygon(&mut rng, count, radius);
+                kinds.push(shapes.add_rounded_polygon(core.vertices(), rounding)?);
+            }
+        }
+        if kinds.is_empty() {
+            return Err(Error::Argument {
+                name: "the demo's shapes",
+                message: "name no kind of shape".to_string(),
+            });
         }
 
         let width = (particles as f32 * 0.45).sqrt().max(6.0);

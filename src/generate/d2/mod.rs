@@ -246,5 +246,5 @@ pub struct GeneratedScene {
     pub pairs: Vec<Pair>,
 }
 
-pub use demo::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene};
+pub use demo::{DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene, DemoShapes};
 pub use workload::{Density, ShapeKind, workload, workload_spec};

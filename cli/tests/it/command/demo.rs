@@ -65,8 +65,10 @@ fn the_gpu_resident_demo_checks_clean_and_moves_as_the_cpu_demo() {
     if crate::common::gpu_context().is_none() {
         return;
     }
+    // The resident frame's default shapes (it takes no shape with a radius
+    // yet), named for the CPU's run.
     let run = |backend: &str, check: bool| {
-        let mut args = vec!["demo", "--backend", backend];
+        let mut args = vec!["demo", "--backend", backend, "--shapes", "polygons,circles"];
         if check {
             args.push("--check");
         }
@@ -258,12 +260,32 @@ fn render_highlights_overlapping_pairs() {
 
 #[test]
 fn bad_demo_and_render_arguments_are_errors() {
+    // The resident frame refuses capsules by name.
+    if crate::common::gpu_context().is_some() {
+        let out = gpusat(&[
+            "demo",
+            "--backend",
+            "gpu-resident",
+            "--shapes",
+            "capsules",
+            "--frames",
+            "1",
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(stderr.contains("is a capsule"), "{stderr}");
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let png = dir.path().join("x.png");
     for args in [
         vec!["demo", "--dt", "-1", "--frames", "1"],
         vec!["demo", "--size", "0x10", "--frames", "1"],
         vec!["demo", "--size", "wide", "--frames", "1"],
+        vec!["demo", "--shapes", "triangles", "--frames", "1"],
+        vec!["demo", "--shapes", "", "--frames", "1"],
+        vec![
+            "demo", "--dim", "3", "--shapes", "capsules", "--frames", "1",
+        ],
         vec![
             "render",
             "/nonexistent.json",
