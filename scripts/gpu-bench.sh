@@ -21,7 +21,8 @@
 # point's SPIR-V size); a step that fails or runs out of its time is named
 # in the summary and the others still run. It is sized to finish in under
 # 8 minutes on a 16-core machine with a GPU; --quick runs a smaller set,
-# --only the steps named (compile, bench2d-1m, bench2d-10m, bench2d-loops, frame,
+# --only the steps named (compile, bench2d-1m, bench2d-10m, bench2d-loops,
+# bench2d-rounded, bench2d-rounded-polygons, frame,
 # bench3d-small, bench3d-large, demo2d-gpu, demo2d-resident, demo3d-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -133,6 +134,13 @@ step bench2d-10m 90 "$bin" bench --sizes 10000000 \
 # straight-line kinds (GpuOptions::polygon_loops): which a GPU runs faster.
 step bench2d-loops 60 "$bin" bench --sizes 1000000,10000000 --polygon-loops \
   --backends gpu,gpu-kernel --samples 3 --time $time --csv "$out/bench2d-loops.csv"
+
+# 2D shapes with a radius through the kernel's kind `rounded`: capsules and
+# rounded 8-gons.
+step bench2d-rounded 60 "$bin" bench --kind capsules --sizes 1000000 \
+  --backends cpu-parallel,gpu,gpu-kernel --samples 3 --time $time --csv "$out/bench2d-capsules.csv"
+step bench2d-rounded-polygons 60 "$bin" bench --kind rounded --sizes 1000000 \
+  --backends cpu-parallel,gpu,gpu-kernel --samples 3 --time $time --csv "$out/bench2d-rounded.csv"
 
 # The GPU-resident frame against the CPU frame and today's GPU frame.
 step frame 120 "$bin" bench --sizes 10000,100000,1000000 \
