@@ -1419,21 +1419,39 @@ fn closest_on_edge(hull: HullRecord, e: u32, centre: vec3<f32>) -> EdgePoint {
     return EdgePoint(p0 + t * along, 1u, e);
 }
 
-fn closest_feature(hull: HullRecord, centre: vec3<f32>, tolerance: f32) -> Closest {
-    var best = Closest(0u, 0u, HIGHEST);
+fn closest_feature(hull: HullRecord, centre: vec3<f32>) -> Closest {
     for (var face = 0u; face < hull.face_count; face++) {
         let plane = hull_plane(hull, face);
         let separation = dot3(plane.xyz, centre) - plane.w;
-        if separation > 0.0 && separation < best.distance - tolerance
-            && inside_face(hull, face, plane.xyz, centre - separation * plane.xyz) {
-            best = Closest(0u, face, separation);
+        if separation > 0.0 && inside_face(hull, face, plane.xyz, centre - separation * plane.xyz) {
+            return Closest(0u, face, separation);
         }
     }
+    var best = Closest(0u, 0u, HIGHEST);
     for (var e = 0u; e < hull.edge_count; e++) {
         let on_edge = closest_on_edge(hull, e, centre);
         let distance = length3(centre - on_edge.point);
-        if distance < best.distance - tolerance {
+        if distance < best.distance {
             best = Closest(on_edge.kind, on_edge.index, distance);
+        }
+    }
+    if best.kind == 2u {
+        // A vertex: the nearest edge at it whose closest point is inside
+        // it, if one is (the vertex's region; sphere.rs says why).
+        var inside = Closest(2u, best.index, HIGHEST);
+        for (var e = 0u; e < hull.edge_count; e++) {
+            let ends = hull_edge(hull, e);
+            if ends.x != best.index && ends.y != best.index {
+                continue;
+            }
+            let on_edge = closest_on_edge(hull, e, centre);
+            let distance = length3(centre - on_edge.point);
+            if on_edge.kind == 1u && distance < inside.distance {
+                inside = Closest(1u, on_edge.index, distance);
+            }
+        }
+        if inside.distance < HIGHEST {
+            best = inside;
         }
     }
     return best;
@@ -1456,7 +1474,7 @@ fn collide_hull_sphere(hull: HullRecord, centre: vec3<f32>, radius: f32, owner_b
     }
     var feature = Closest(0u, best.index, best.value);
     if best.value > 0.0 {
-        feature = closest_feature(hull, centre, tolerance);
+        feature = closest_feature(hull, centre);
     }
     let separation = feature.distance - radius;
     // Face: FaceA or FaceB; edge: EdgeA or EdgeB; vertex: VertexA or VertexB.

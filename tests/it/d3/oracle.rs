@@ -208,3 +208,79 @@ fn resting_contact_agrees_with_the_oracle() {
     let tally = check("resting", &shapes, &bodies, &pairs, 0.0);
     assert!(tally.reported > 700, "{tally:?}");
 }
+
+/// Spheres touching hulls near a vertex, where an edge's closest point and
+/// the vertex are nearly as near: the reported feature is the exact closest
+/// one, so the normal is the direction from the hull's closest point, and
+/// the overlap along it is the depth (within 1e-5 of the size). Placed at
+/// the origin and 8,000 units out: the same answers.
+#[test]
+fn spheres_touching_near_hull_vertices_get_the_exact_axis() {
+    use crate::common::oracle3::{Placed, hull_distance};
+    use gpusat::generate::d3::{random_direction, random_rotation};
+    let mut random = rng(4121);
+    let mut shapes = ShapeSet::new();
+    let mut bodies = Vec::new();
+    let mut pairs = Vec::new();
+    for k in 0..3_000u32 {
+        let count = random.random_range(6..=20);
+        let hull = random_hull(&mut random, count, 0.6, 1.0);
+        let radius = random.random_range(0.1..0.5f32);
+        let hull_shape = shapes.push(hull.clone().into());
+        let sphere_shape = shapes.add_sphere(radius).expect("a sphere");
+        let offset = if k % 2 == 0 {
+            Vec3::ZERO
+        } else {
+            Vec3::new(8_000.0, -2_000.0, 500.0)
+        };
+        let rotation = random_rotation(&mut random);
+        // A vertex, and a direction out of the hull near its normal cone's
+        // edge: the centre's closest point on or near an edge by the vertex.
+        let vertex = hull.vertices()[random.random_range(0..hull.vertices().len())];
+        let outward = (vertex.normalize() + 0.6 * random_direction(&mut random)).normalize();
+        let centre = vertex + (radius - random.random_range(0.0..0.01f32)) * outward;
+        bodies.push(Body::new(hull_shape, offset, rotation));
+        bodies.push(Body::new(
+            sphere_shape,
+            offset + rotation * centre,
+            Quat::IDENTITY,
+        ));
+        pairs.push(Pair::new(2 * k, 2 * k + 1));
+    }
+    let batch = Batch::new(&shapes, &bodies, &pairs, 0.02).expect("batch");
+    let hits = batch.hits(&collide_cpu(&batch));
+    let mut checked = 0;
+    for hit in &hits {
+        let (a, b) = (&bodies[hit.a as usize], &bodies[hit.b as usize]);
+        let (hull, sphere) = (place(&shapes, a), place(&shapes, b));
+        let Placed::Hull {
+            vertices,
+            faces,
+            edges,
+        } = &hull
+        else {
+            unreachable!("body A is the hull")
+        };
+        let Placed::Sphere { centre, radius } = sphere else {
+            unreachable!("body B is the sphere")
+        };
+        let scale = pair_scale(&shapes, a, b);
+        let exact = radius - hull_distance(vertices, faces, edges, centre);
+        let depth = f64::from(hit.depth);
+        assert!(
+            (depth - exact).abs() <= 1e-5 * scale,
+            "pair {}: depth {depth}, exact {exact}",
+            hit.pair
+        );
+        let overlap = overlap_along(&hull, &sphere, hit.normal.as_dvec3());
+        assert!(
+            (overlap - depth).abs() <= 1e-5 * scale,
+            "pair {}: along {:?} ({:?}) the overlap is {overlap}, the depth {depth}",
+            hit.pair,
+            hit.normal,
+            hit.axis
+        );
+        checked += 1;
+    }
+    assert!(checked > 2_500, "{checked} of 3,000 pairs reported");
+}
