@@ -28,6 +28,12 @@ struct ClosestFeatures {
     distance: f32,
 }
 
+// A shape the rounded cases take (src/gpu/d2/kinds.rs: is_rounded): a
+// segment, or a core with a radius.
+fn rounded_record(shape: ShapeRecord) -> bool {
+    return shape.count == 2u || (shape.count > 0u && shape.radius > 0.0);
+}
+
 fn vertex_pair_feature(n: u32, m: u32, i: u32, j: u32) -> u32 {
     return 2u * n + i * m + j;
 }

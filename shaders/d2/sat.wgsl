@@ -605,6 +605,11 @@ fn collide_pair(
     let medium_a = shape_a.count <= 16u;
     let medium_b = shape_b.count <= 16u;
     let merge = shape_a.count > params.merge_threshold && shape_b.count > params.merge_threshold;
+    // Shapes with a radius, and segments (d2/rounded.wgsl; the resident
+    // frame's pairs of them come here, the batch kernel's take "rounded").
+    if rounded_record(shape_a) || rounded_record(shape_b) {
+        return collide_rounded_pair(xf_a, xf_b, shape_a, shape_b, margin);
+    }
     if polygon_a && polygon_b {
         if small_a && small_b {
             return collide_polygons8(shape_a, shape_b, xf_ab, xf_ba, tolerance, margin);

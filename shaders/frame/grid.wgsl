@@ -190,6 +190,10 @@ fn bound_body(index: u32) {
                 lo = min(lo, p);
                 hi = max(hi, p);
             }
+            // The core's box grown by its radius (capsules, rounded
+            // polygons; 0 for the others), as body_aabb grows it.
+            lo = lo - vec2<f32>(record.radius);
+            hi = hi + vec2<f32>(record.radius);
         } else {
             lo = body.position - vec2<f32>(record.radius);
             hi = body.position + vec2<f32>(record.radius);
@@ -493,12 +497,18 @@ fn sift_down(first: u32, root_at: u32, end: u32) -> bool {
 
 const PAIR_KINDS: u32 = 6u;
 
-// src/gpu/d2/kinds.rs: body_class (a shape past the library is a point).
+// src/gpu/d2/kinds.rs: frame_body_class (a shape past the library is a
+// point): a capsule, a segment or a rounded polygon takes the loop kind.
 fn body_class(body: u32) -> u32 {
     let shape = bodies[body].shape;
     var count = 0u;
+    var radius = 0.0;
     if shape < grid_params.shape_count {
         count = shapes[shape].count;
+        radius = shapes[shape].radius;
+    }
+    if count == 2u || (count > 0u && radius > 0.0) {
+        return 2u;
     }
     if count == 0u {
         return 1u;

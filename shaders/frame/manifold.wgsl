@@ -3,8 +3,9 @@
 // the same functions in the same order with the same operations, so that a
 // manifold made here is the CPU's bit for bit where the compiler keeps the
 // order (lavapipe does; tests/it/gpu/frame.rs compares them). Loaded after
-// narrow.wgsl and sat.wgsl, whose math (rotate, transform_point,
-// inv_mul_transforms) and reads (edge, body_transform, body_shape) it uses.
+// narrow.wgsl, sat.wgsl and rounded.wgsl, whose math (rotate,
+// transform_point, inv_mul_transforms, next_index) and reads (edge,
+// body_transform, body_shape) it uses.
 // Dispatched indirectly, one invocation per hit: pairs.wgsl's compact wrote
 // the arguments beside the hit count.
 
@@ -72,9 +73,7 @@ fn normal_of(shape: ShapeRecord, i: u32) -> vec2<f32> {
     return edge(shape.first + i).zw;
 }
 
-fn next_index(i: u32, count: u32) -> u32 {
-    return select(0u, i + 1u, i + 1u < count);
-}
+// next_index: d2/rounded.wgsl's (loaded before this file).
 
 // sat::axis_normal: the hit's world normal, from the owner's feature.
 fn axis_normal(xf_a: Transform, shape_a: ShapeRecord, xf_b: Transform, shape_b: ShapeRecord, axis: u32) -> vec2<f32> {
@@ -101,11 +100,25 @@ fn axis_normal(xf_a: Transform, shape_a: ShapeRecord, xf_b: Transform, shape_b: 
         }
     } else {
         let count = owner.count;
-        let feature = min(feature_in, 2u * count - 1u);
+        let feature = feature_in;
         if feature < count {
             local = normal_of(owner, feature);
+        } else if feature >= 2u * count && other.count > 0u {
+            // A vertex pair (rounded.rs): from the owner's vertex to the
+            // other's, in the owner's frame.
+            let k = feature - 2u * count;
+            let i = min(k / other.count, count - 1u);
+            let j = k % other.count;
+            let xf = inv_mul_transforms(owner_xf, other_xf);
+            let offset = keep2(transform_point(xf, vertex_of(other, j))) - vertex_of(owner, i);
+            let distance = length2(offset);
+            if distance > 0.0 {
+                local = vec2<f32>(offset.x / distance, offset.y / distance);
+            } else {
+                local = normal_of(owner, i);
+            }
         } else {
-            let vertex_index = feature - count;
+            let vertex_index = min(feature - count, count - 1u);
             let other_centre = keep2(inv_mul_transforms(owner_xf, other_xf).p);
             let offset = other_centre - vertex_of(owner, vertex_index);
             let distance = length2(offset);
@@ -214,7 +227,20 @@ fn closest_points_of_segments(a1: vec2<f32>, a2: vec2<f32>, b1: vec2<f32>, b2: v
 }
 
 // clip_polygons and clip.
+// The incident point `p` of the cores moved midway between the rounded
+// surfaces (manifold.rs: clip's `rounded`): by half the difference of the
+// radii along the normal, none where they are equal.
+fn rounded_point(point: vec2<f32>, radius_ref: f32, radius_inc: f32, normal: vec2<f32>) -> vec2<f32> {
+    if radius_ref != radius_inc {
+        return keep2(point + scale(0.5 * (radius_ref - radius_inc), normal));
+    }
+    return point;
+}
+
 fn clip_polygons(ref_xf: Transform, reference_shape: ShapeRecord, inc_xf: Transform, incident_shape: ShapeRecord, feature: u32, owner_b: bool, overlapping: bool, size: f32, margin: f32) -> Points {
+    let radius_ref = reference_shape.radius;
+    let radius_inc = incident_shape.radius;
+    let radii = radius_ref + radius_inc;
     let reference = min(feature, reference_shape.count - 1u);
     let xf = inv_mul_transforms(ref_xf, inc_xf);
     let normal = normal_of(reference_shape, reference);
@@ -256,13 +282,17 @@ fn clip_polygons(ref_xf: Transform, reference_shape: ShapeRecord, inc_xf: Transf
     var points = Points(vec2<f32>(0.0), vec2<f32>(0.0), 0.0, 0.0, 0u, 0u, 0u);
     if kept == 2u {
         let limit = max(margin, 0.0);
-        let separation0 = dot_v(normal, s0 - v1);
+        let core0 = dot_v(normal, s0 - v1);
+        let separation0 = core0 - radii;
         if separation0 <= limit {
-            points = push_point(points, keep2(transform_point(ref_xf, keep2(s0 - scale(0.5 * separation0, normal)))), -separation0, contact_id(owner_b, reference, i1));
+            let placed = rounded_point(keep2(s0 - scale(0.5 * core0, normal)), radius_ref, radius_inc, normal);
+            points = push_point(points, keep2(transform_point(ref_xf, placed)), -separation0, contact_id(owner_b, reference, i1));
         }
-        let separation1 = dot_v(normal, s1 - v1);
+        let core1 = dot_v(normal, s1 - v1);
+        let separation1 = core1 - radii;
         if separation1 <= limit {
-            points = push_point(points, keep2(transform_point(ref_xf, keep2(s1 - scale(0.5 * separation1, normal)))), -separation1, contact_id(owner_b, reference, i2));
+            let placed = rounded_point(keep2(s1 - scale(0.5 * core1, normal)), radius_ref, radius_inc, normal);
+            points = push_point(points, keep2(transform_point(ref_xf, placed)), -separation1, contact_id(owner_b, reference, i2));
         }
         let shortest = DEGENERATE_SEGMENT * size;
         let apart = points.point0 - points.point1;
@@ -288,13 +318,15 @@ fn clip_polygons(ref_xf: Transform, reference_shape: ShapeRecord, inc_xf: Transf
                     deepest = p;
                 }
             }
-            let separation = dot_v(normal, deepest - v1);
-            points = push_point(points, transform_point(ref_xf, keep2(deepest - scale(0.5 * separation, normal))), -separation, contact_id(owner_b, reference, vertex));
+            let core = dot_v(normal, deepest - v1);
+            let placed = rounded_point(keep2(deepest - scale(0.5 * core, normal)), radius_ref, radius_inc, normal);
+            points = push_point(points, transform_point(ref_xf, placed), -(core - radii), contact_id(owner_b, reference, vertex));
         } else {
             let closest = closest_points_of_segments(v1, v2, w1, w2);
             let vertex = select(i2, i1, closest.t < 0.5);
             let gap = closest.on_incident - closest.on_reference;
-            points = push_point(points, transform_point(ref_xf, keep2(scale(0.5, closest.on_reference + closest.on_incident))), -sqrt(dot_v(gap, gap)), contact_id(owner_b, reference, vertex));
+            let placed = rounded_point(keep2(scale(0.5, closest.on_reference + closest.on_incident)), radius_ref, radius_inc, normal);
+            points = push_point(points, transform_point(ref_xf, placed), -(sqrt(dot_v(gap, gap)) - radii), contact_id(owner_b, reference, vertex));
         }
     }
     return points;
@@ -303,6 +335,9 @@ fn clip_polygons(ref_xf: Transform, reference_shape: ShapeRecord, inc_xf: Transf
 // polygon_circle_point.
 fn polygon_circle_point(poly_xf: Transform, poly: ShapeRecord, circle_xf: Transform, radius: f32, feature: u32, owner_b: bool, hit_normal: vec2<f32>) -> Points {
     let count = poly.count;
+    // The SAT adds the polygon's radius to the circle's (in this order).
+    let grown = poly.radius;
+    let radii = radius + grown;
     let centre = keep2(inv_mul_transforms(poly_xf, circle_xf).p);
     var outward = inv_rotate(poly_xf.q, hit_normal);
     if owner_b {
@@ -323,9 +358,62 @@ fn polygon_circle_point(poly_xf: Transform, poly: ShapeRecord, circle_xf: Transf
         polygon_surface = keep2(centre - scale(separation, outward));
         distance = separation;
     }
+    if grown > 0.0 {
+        polygon_surface = keep2(polygon_surface + scale(grown, outward));
+    }
     let circle_surface = keep2(centre - scale(radius, outward));
     let empty = Points(vec2<f32>(0.0), vec2<f32>(0.0), 0.0, 0.0, 0u, 0u, 0u);
-    return push_point(empty, transform_point(poly_xf, scale(0.5, polygon_surface + circle_surface)), -(distance - radius), contact_id(owner_b, feature, 0u));
+    return push_point(empty, transform_point(poly_xf, scale(0.5, polygon_surface + circle_surface)), -(distance - radii), contact_id(owner_b, feature, 0u));
+}
+
+// crossing_point: two segment cores that cross, one point where they do;
+// `reported` false for (nearly) parallel cores, which are clipped.
+struct Crossing {
+    reported: bool,
+    points: Points,
+}
+
+fn crossing_point(ref_xf: Transform, reference: ShapeRecord, inc_xf: Transform, incident: ShapeRecord, feature: u32, owner_b: bool, depth: f32) -> Crossing {
+    let empty = Points(vec2<f32>(0.0), vec2<f32>(0.0), 0.0, 0.0, 0u, 0u, 0u);
+    let xf = inv_mul_transforms(ref_xf, inc_xf);
+    let v1 = vertex_of(reference, 0u);
+    let v2 = vertex_of(reference, 1u);
+    let w1 = keep2(transform_point(xf, vertex_of(incident, 0u)));
+    let w2 = keep2(transform_point(xf, vertex_of(incident, 1u)));
+    let along_ref = v2 - v1;
+    let along_inc = w2 - w1;
+    let cross = along_ref.x * along_inc.y - along_ref.y * along_inc.x;
+    if abs(cross) <= 1e-3 * length2(along_ref) * length2(along_inc) {
+        return Crossing(false, empty);
+    }
+    let offset = w1 - v1;
+    let t = clamp((offset.x * along_inc.y - offset.y * along_inc.x) / cross, 0.0, 1.0);
+    let crossing = keep2(v1 + scale(t, along_ref));
+    let normal = normal_of(reference, min(feature, 1u));
+    let point = rounded_point(crossing, reference.radius, incident.radius, normal);
+    return Crossing(true, push_point(empty, transform_point(ref_xf, point), depth, contact_id(owner_b, feature, 0u)));
+}
+
+// vertex_pair_point: two rounded cores closest at a vertex of each.
+fn vertex_pair_point(ref_xf: Transform, reference: ShapeRecord, inc_xf: Transform, incident: ShapeRecord, feature: u32, owner_b: bool) -> Points {
+    let n = reference.count;
+    let m = incident.count;
+    let k = feature - 2u * n;
+    let i = min(k / m, n - 1u);
+    let j = k % m;
+    let xf = inv_mul_transforms(ref_xf, inc_xf);
+    let p = vertex_of(reference, i);
+    let w = keep2(transform_point(xf, vertex_of(incident, j)));
+    let offset = keep2(w - p);
+    let distance = sqrt(offset.x * offset.x + offset.y * offset.y);
+    var direction = normal_of(reference, i);
+    if distance > 0.0 {
+        direction = vec2<f32>(offset.x / distance, offset.y / distance);
+    }
+    let surface_ref = keep2(p + scale(reference.radius, direction));
+    let surface_inc = keep2(w - scale(incident.radius, direction));
+    let empty = Points(vec2<f32>(0.0), vec2<f32>(0.0), 0.0, 0.0, 0u, 0u, 0u);
+    return push_point(empty, transform_point(ref_xf, scale(0.5, keep2(surface_ref + surface_inc))), -(distance - keep(reference.radius + incident.radius)), contact_id(owner_b, n + i, j));
 }
 
 // circle_point.
@@ -359,8 +447,18 @@ fn hit_manifold(hit: FrameHit) -> FrameManifold {
     }
     let size = shape_a.size + shape_b.size;
     var points: Points;
-    if reference.count > 0u && incident.count > 0u {
-        points = clip_polygons(ref_xf, reference, inc_xf, incident, feature, owner_b, hit.depth > 0.0, size, params.margin);
+    if reference.count > 0u && incident.count > 0u && feature >= 2u * reference.count {
+        points = vertex_pair_point(ref_xf, reference, inc_xf, incident, feature, owner_b);
+    } else if reference.count > 0u && incident.count > 0u {
+        var crossed = Crossing(false, Points(vec2<f32>(0.0), vec2<f32>(0.0), 0.0, 0.0, 0u, 0u, 0u));
+        if reference.count == 2u && incident.count == 2u && hit.depth >= reference.radius + incident.radius {
+            crossed = crossing_point(ref_xf, reference, inc_xf, incident, feature, owner_b, hit.depth);
+        }
+        if crossed.reported {
+            points = crossed.points;
+        } else {
+            points = clip_polygons(ref_xf, reference, inc_xf, incident, feature, owner_b, hit.depth > 0.0, size, params.margin);
+        }
     } else if reference.count > 0u {
         points = polygon_circle_point(ref_xf, reference, inc_xf, incident.radius, feature, owner_b, normal);
     } else {

@@ -73,19 +73,6 @@ pub enum GpuError {
         /// What failed.
         message: String,
     },
-    /// A shape the GPU path does not take.
-    #[error(
-        "shape {shape} is a {kind}: {path} does not take shapes with a radius or segments \
-         (capsules, segments, rounded polygons); use a CPU backend"
-    )]
-    UnsupportedShape {
-        /// The shape's index in its library.
-        shape: usize,
-        /// What it is ([`Shape::kind_name`](crate::d2::Shape::kind_name)).
-        kind: &'static str,
-        /// The GPU path that refused it.
-        path: &'static str,
-    },
     /// An option out of range.
     #[error("{message}")]
     InvalidOption {

@@ -56,8 +56,7 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = DEMO_DT)]
     pub dt: f32,
     /// 2D: the particles' shapes, comma-separated: `polygons`, `circles`,
-    /// `capsules`, `rounded` [default: all four; with `--backend
-    /// gpu-resident`, which takes no shape with a radius yet, `polygons,circles`].
+    /// `capsules`, `rounded` [default: all four].
     #[arg(long)]
     pub shapes: Option<String>,
 }
@@ -65,11 +64,7 @@ pub struct DemoArgs {
 /// The 2D demo's shapes from `--shapes` (and the backend, for the default).
 fn demo_shapes(args: &DemoArgs) -> Result<DemoShapes, Error> {
     let Some(list) = &args.shapes else {
-        return Ok(if args.backend == BackendArg::GpuResident {
-            DemoShapes::PLAIN
-        } else {
-            DemoShapes::ALL
-        });
+        return Ok(DemoShapes::ALL);
     };
     if args.dim == 3 {
         return Err(Error::option(

@@ -251,25 +251,6 @@ impl ShapeSet {
         Ok(self.push(Shape::Circle(circle)))
     }
 
-    /// The first shape a GPU path that takes no radius and no segment
-    /// cannot run, as its error ([`GpuError::UnsupportedShape`](crate::gpu::GpuError)).
-    #[cfg(feature = "gpu")]
-    pub(crate) fn check_no_radius(&self, path: &'static str) -> Result<(), crate::gpu::GpuError> {
-        match self
-            .shapes
-            .iter()
-            .enumerate()
-            .find(|(_, shape)| shape.is_rounded_or_segment())
-        {
-            Some((shape, kind)) => Err(crate::gpu::GpuError::UnsupportedShape {
-                shape,
-                kind: kind.kind_name(),
-                path,
-            }),
-            None => Ok(()),
-        }
-    }
-
     /// Shapes in the library.
     pub fn len(&self) -> usize {
         self.shapes.len()

@@ -24,6 +24,19 @@ pub(crate) fn body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
 /// one takes the kind `rounded` (`shaders/d2/rounded.wgsl`).
 pub(crate) const ROUNDED_CLASS: u8 = 4;
 
+/// A body's class in the resident frame, which has no kind `rounded`: a
+/// capsule's, a segment's or a rounded polygon's pairs take the loop kind
+/// there (`general`, whose `collide_pair` turns to the rounded cases),
+/// every other body's class is [`body_class`]'s. The frame's `grid.wgsl`
+/// has the same (its `body_class`).
+pub(crate) fn frame_body_class(record: &ShapeRecord, merge_threshold: u32) -> u8 {
+    if is_rounded(record) {
+        LOOP_CLASS
+    } else {
+        body_class(record, merge_threshold)
+    }
+}
+
 /// Whether a shape's pairs take the kind `rounded`: a polygon or segment
 /// core with a radius, or a segment.
 pub(crate) fn is_rounded(record: &ShapeRecord) -> bool {

@@ -77,7 +77,7 @@ use super::error::GpuError;
 use super::layout::FrameBody;
 use crate::d2::body::Body;
 use crate::d2::shape::{EdgeRecord, ShapeSet};
-use crate::gpu::d2::kinds::{body_class, kind_of};
+use crate::gpu::d2::kinds::{frame_body_class, kind_of};
 use grid::reach;
 use kernels::{Kernel, range, storage, storage_texture, uniform};
 use params::ParamArena;
@@ -350,7 +350,6 @@ impl GpuFrame {
     }
 
     fn upload_shapes(&mut self, shapes: &ShapeSet) -> Result<(), GpuError> {
-        shapes.check_no_radius("the GPU-resident frame")?;
         let context = self.context.clone();
         let records = shapes.records();
         let limit = (
@@ -374,7 +373,7 @@ impl GpuFrame {
         self.shape_count = records.len() as u32;
         let classes: Vec<u8> = records
             .iter()
-            .map(|record| body_class(record, crate::d2::sat::GPU_MERGE_THRESHOLD))
+            .map(|record| frame_body_class(record, crate::d2::sat::GPU_MERGE_THRESHOLD))
             .collect();
         self.kinds = (0..narrow::ENTRY_POINTS.len())
             .filter(|&kind| {

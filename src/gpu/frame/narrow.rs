@@ -20,6 +20,8 @@ pub const NARROW_WGSL: &str = concat!(
     "\n",
     include_str!("../../../shaders/d2/sat.wgsl"),
     "\n",
+    include_str!("../../../shaders/d2/rounded.wgsl"),
+    "\n",
     include_str!("../../../shaders/frame/manifold.wgsl")
 );
 

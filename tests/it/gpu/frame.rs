@@ -259,13 +259,29 @@ fn gpu_frame_reports_what_the_narrowphase_reports_on_the_same_pairs() {
     };
     let mut narrowphase =
         GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("narrowphase");
-    for (seed, count, half_extent, margin, statics) in [
-        (931, 3000, 25.0, 0.0, 0),
-        (932, 2500, 8.0, 0.02, 7),
-        (933, 1500, 40.0, 0.3, 0),
-        (934, 3, 0.2, 0.0, 0),
+    // The last two with capsules and rounded polygons among the shapes.
+    for (seed, count, half_extent, margin, statics, rounded) in [
+        (931, 3000, 25.0, 0.0, 0, false),
+        (932, 2500, 8.0, 0.02, 7, false),
+        (933, 1500, 40.0, 0.3, 0, false),
+        (934, 3, 0.2, 0.0, 0, false),
+        (935, 3000, 25.0, 0.05, 0, true),
+        (936, 2000, 12.0, 0.0, 5, true),
     ] {
-        let (shapes, mut bodies) = scene(seed, count, half_extent);
+        let (shapes, mut bodies) = if rounded {
+            let scene = SceneSpec {
+                bodies: count,
+                pairs: 0,
+                half_extent,
+                capsule_fraction: 0.25,
+                rounded_fraction: 0.4,
+                ..SceneSpec::mixed(seed, 0)
+            }
+            .generate();
+            (scene.shapes, scene.bodies)
+        } else {
+            scene(seed, count, half_extent)
+        };
         for (index, body) in bodies.iter_mut().enumerate() {
             if statics > 0 && index % statics == 0 {
                 body.inv_mass = 0.0;
@@ -864,29 +880,4 @@ fn prefix_sums_with_and_without_subgroups_give_the_same_frame() {
             "seed {seed}: with and without subgroups"
         );
     }
-}
-
-/// The resident frame takes no shape with a radius and no segment yet: it
-/// refuses the library with an error naming the first such shape, rather
-/// than give a capsule a polygon's answers.
-#[test]
-fn the_frame_refuses_shapes_with_a_radius_by_name() {
-    let Some(context) = gpu_context() else {
-        return;
-    };
-    let mut shapes = ShapeSet::new();
-    shapes.push(gpusat::Polygon::rectangle(1.0, 1.0).expect("a box").into());
-    shapes.push(
-        gpusat::Capsule::new(Vec2::ZERO, Vec2::X, 0.25)
-            .expect("a capsule")
-            .into(),
-    );
-    let err = match GpuFrame::new(context, &shapes, FrameOptions::default()) {
-        Ok(_) => panic!("a frame over a capsule was built"),
-        Err(err) => err.to_string(),
-    };
-    assert!(
-        err.contains("shape 1 is a capsule") && err.contains("CPU"),
-        "{err}"
-    );
 }

@@ -92,12 +92,13 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             ],
         ),
         (
-            "frame/common.wgsl + frame/narrow.wgsl + d2/sat.wgsl + frame/manifold.wgsl",
+            "frame/common.wgsl + frame/narrow.wgsl + d2/sat.wgsl + d2/rounded.wgsl + frame/manifold.wgsl",
             NARROW_WGSL,
             &[
                 "frame/common.wgsl",
                 "frame/narrow.wgsl",
                 "d2/sat.wgsl",
+                "d2/rounded.wgsl",
                 "frame/manifold.wgsl",
             ],
         ),

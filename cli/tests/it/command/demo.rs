@@ -65,10 +65,8 @@ fn the_gpu_resident_demo_checks_clean_and_moves_as_the_cpu_demo() {
     if crate::common::gpu_context().is_none() {
         return;
     }
-    // The resident frame's default shapes (it takes no shape with a radius
-    // yet), named for the CPU's run.
     let run = |backend: &str, check: bool| {
-        let mut args = vec!["demo", "--backend", backend, "--shapes", "polygons,circles"];
+        let mut args = vec!["demo", "--backend", backend];
         if check {
             args.push("--check");
         }
@@ -260,21 +258,6 @@ fn render_highlights_overlapping_pairs() {
 
 #[test]
 fn bad_demo_and_render_arguments_are_errors() {
-    // The resident frame refuses capsules by name.
-    if crate::common::gpu_context().is_some() {
-        let out = gpusat(&[
-            "demo",
-            "--backend",
-            "gpu-resident",
-            "--shapes",
-            "capsules",
-            "--frames",
-            "1",
-        ]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{stderr}");
-        assert!(stderr.contains("is a capsule"), "{stderr}");
-    }
     let dir = tempfile::tempdir().expect("temp dir");
     let png = dir.path().join("x.png");
     for args in [
