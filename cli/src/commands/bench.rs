@@ -124,6 +124,8 @@ pub enum KindArg {
     Mixed,
     /// Capsules.
     Capsules,
+    /// Half capsules, half 8-gons.
+    CapsulesPolygons,
     /// Rounded polygons of `--vertices` vertices.
     Rounded,
 }
@@ -216,6 +218,7 @@ fn options_2d(args: &BenchArgs) -> Result<bench::d2::BenchOptions, Error> {
             KindArg::Circles => ShapeKind::Circles,
             KindArg::Mixed => ShapeKind::Mixed,
             KindArg::Capsules => ShapeKind::Capsules,
+            KindArg::CapsulesPolygons => ShapeKind::CapsulesAndPolygons,
             KindArg::Rounded => ShapeKind::Rounded(args.vertices),
         },
         density: match args.density {

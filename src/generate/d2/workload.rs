@@ -26,6 +26,9 @@ pub enum ShapeKind {
     Mixed,
     /// Capsules ([`random_capsule`](super::random_capsule)).
     Capsules,
+    /// Half capsules, half 8-gons: a quarter of the pairs capsule with
+    /// capsule, half capsule with polygon.
+    CapsulesAndPolygons,
     /// Polygons with exactly this many vertices, each rounded (grown by
     /// 0.05 to 0.25 of its radius).
     Rounded(usize),
@@ -39,6 +42,7 @@ impl ShapeKind {
             ShapeKind::Circles => "circles".to_string(),
             ShapeKind::Mixed => "mixed".to_string(),
             ShapeKind::Capsules => "capsules".to_string(),
+            ShapeKind::CapsulesAndPolygons => "capsules and 8-gons".to_string(),
             ShapeKind::Rounded(n) => format!("rounded {n}-gons"),
         }
     }
@@ -91,6 +95,10 @@ pub fn workload_spec(kind: ShapeKind, density: Density, pairs: usize) -> SceneSp
         },
         ShapeKind::Capsules => SceneSpec {
             capsule_fraction: 1.0,
+            ..SceneSpec::reference(8)
+        },
+        ShapeKind::CapsulesAndPolygons => SceneSpec {
+            capsule_fraction: 0.5,
             ..SceneSpec::reference(8)
         },
         ShapeKind::Rounded(n) => SceneSpec {

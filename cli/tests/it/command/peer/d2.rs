@@ -16,6 +16,7 @@ fn parry2d_agrees_with_the_reference_sat() {
         ShapeKind::Circles,
         ShapeKind::Mixed,
         ShapeKind::Capsules,
+        ShapeKind::CapsulesAndPolygons,
         ShapeKind::Rounded(8),
     ] {
         let scene = workload(kind, Density::Dense, 20_000);
