@@ -5,22 +5,26 @@ use super::gpusat;
 use gpusat::{Batch, PairFilter, Scene, collide_cpu, find_pairs};
 use gpusat_cli::output::d2::CollideOutput;
 
-/// A pile of overlapping boxes and circles on a static floor, without pairs.
+/// A pile of overlapping boxes, circles, triangles, capsules and rounded
+/// boxes on a static floor, without pairs.
 fn pile_scene() -> String {
     let mut bodies = Vec::new();
     for i in 0..40 {
         let x = -3.0 + 0.15 * i as f32;
         let y = 0.3 + 0.11 * ((i * 7) % 13) as f32;
-        let shape = i % 3;
+        let shape = i % 5;
         bodies.push(format!(
             r#"{{"shape": {shape}, "position": [{x}, {y}], "angle": {}}}"#,
             0.1 * i as f32
         ));
     }
-    bodies.push(r#"{"shape": 3, "position": [0, -0.5], "inv_mass": 0}"#.to_string());
+    bodies.push(r#"{"shape": 5, "position": [0, -0.5], "inv_mass": 0}"#.to_string());
     format!(
         r#"{{"shapes": [{{"polygon": [[-0.3,-0.3],[0.3,-0.3],[0.3,0.3],[-0.3,0.3]]}}, {{"circle": 0.25}},
-                      {{"polygon": [[0,0.4],[-0.35,-0.2],[0.35,-0.2]]}}, {{"polygon": [[-6,-0.5],[6,-0.5],[6,0.5],[-6,0.5]]}}],
+                      {{"polygon": [[0,0.4],[-0.35,-0.2],[0.35,-0.2]]}},
+                      {{"capsule": [[-0.2,0],[0.2,0]], "radius": 0.15}},
+                      {{"polygon": [[-0.2,-0.2],[0.2,-0.2],[0.2,0.2],[-0.2,0.2]], "radius": 0.08}},
+                      {{"polygon": [[-6,-0.5],[6,-0.5],[6,0.5],[-6,0.5]]}}],
            "bodies": [{}]}}"#,
         bodies.join(",\n")
     )
