@@ -199,31 +199,89 @@ fn closest_features_everywhere(owner: ShapeRecord, other: ShapeRecord, xf: Trans
     return best;
 }
 
+// Whether the direction of segment `own` at either end has the other's
+// points beyond it (`xf` takes the other's points into own's frame).
+fn cap_beyond(own: ShapeRecord, other: ShapeRecord, xf: Transform) -> bool {
+    let p0 = core_vertex(own, 0u);
+    let p1 = core_vertex(own, 1u);
+    let w0 = moved_vertex(other, xf, 0u);
+    let w1 = moved_vertex(other, xf, 1u);
+    let d = p1 - p0;
+    let past_end = min(dot2(d, w0 - p1), dot2(d, w1 - p1)) > 0.0;
+    let before_start = min(-dot2(d, w0 - p0), -dot2(d, w1 - p0)) > 0.0;
+    return past_end || before_start;
+}
+
+fn caps_separate(poly_a: ShapeRecord, poly_b: ShapeRecord, xf_ab: Transform, xf_ba: Transform) -> bool {
+    return cap_beyond(poly_a, poly_b, xf_ab) || cap_beyond(poly_b, poly_a, xf_ba);
+}
+
+// A segment core against a circle's centre in its frame (both radii).
+fn collide_segment_circle(segment: ShapeRecord, centre: vec2<f32>, radius: f32, owner_b: bool, margin: f32) -> PairResult {
+    let a = core_vertex(segment, 0u);
+    let b = core_vertex(segment, 1u);
+    var feature = 0u;
+    var distance = 0.0;
+    if dot2(centre - a, b - a) < 0.0 {
+        feature = 2u;
+        distance = length2(centre - a);
+    } else if dot2(centre - b, a - b) < 0.0 {
+        feature = 3u;
+        distance = length2(centre - b);
+    } else {
+        let s0 = circle_face_separation(edge(segment.first), centre);
+        let s1 = circle_face_separation(edge(segment.first + 1u), centre);
+        if s1 > s0 {
+            feature = 1u;
+            distance = s1;
+        } else {
+            feature = 0u;
+            distance = s0;
+        }
+    }
+    let separation = distance - radius;
+    if !(separation < margin) {
+        return NOT_REPORTED;
+    }
+    return PairResult(true, make_axis(owner_b, feature), separation);
+}
+
+// The pair's result from the cores' closest features (`face`: the SAT's
+// face's result, kept for CLOSEST_FACE).
+fn from_closest(owner_b: bool, owner: ShapeRecord, other: ShapeRecord, xf: Transform, closest: ClosestFeatures, face: PairResult, radii: f32) -> PairResult {
+    if closest.kind == CLOSEST_VERTICES {
+        return PairResult(
+            true,
+            make_axis(owner_b, vertex_pair_feature(owner.count, other.count, closest.i, closest.j)),
+            vertex_pair_distance(owner, other, xf, closest.i, closest.j) - radii,
+        );
+    }
+    if closest.kind == CLOSEST_OTHER_FACE {
+        // The other core's face: the owner flipped.
+        let flipped = select(owner_b, !owner_b, closest.other_owner);
+        return PairResult(true, make_axis(flipped, closest.i), closest.distance - radii);
+    }
+    return face;
+}
+
 fn finish_rounded(poly_a: ShapeRecord, poly_b: ShapeRecord, radii: f32, xf_ab: Transform, xf_ba: Transform, core: PairResult, margin: f32) -> PairResult {
     let owner_b = (core.axis & OWNER_B_BIT) != 0u;
     let face = core.axis & ~OWNER_B_BIT;
     var result = PairResult(true, core.axis, core.separation - radii);
-    if core.separation > 0.0 {
-        var owner = poly_a;
-        var other = poly_b;
-        var xf = xf_ab;
-        if owner_b {
-            owner = poly_b;
-            other = poly_a;
-            xf = xf_ba;
-        }
-        let closest = find_closest_features(owner, other, xf, face);
-        if closest.kind == CLOSEST_VERTICES {
-            result = PairResult(
-                true,
-                make_axis(owner_b, vertex_pair_feature(owner.count, other.count, closest.i, closest.j)),
-                vertex_pair_distance(owner, other, xf, closest.i, closest.j) - radii,
-            );
-        } else if closest.kind == CLOSEST_OTHER_FACE {
-            // The other core's face: the owner flipped.
-            let flipped = select(owner_b, !owner_b, closest.other_owner);
-            result = PairResult(true, make_axis(flipped, closest.i), closest.distance - radii);
-        }
+    var owner = poly_a;
+    var other = poly_b;
+    var xf = xf_ab;
+    if owner_b {
+        owner = poly_b;
+        other = poly_a;
+        xf = xf_ba;
+    }
+    let segments = poly_a.count == 2u && poly_b.count == 2u;
+    if core.separation <= 0.0 && segments && caps_separate(poly_a, poly_b, xf_ab, xf_ba) {
+        // Two segments apart along a cap axis: every vertex against every edge.
+        result = from_closest(owner_b, owner, other, xf, closest_features_everywhere(owner, other, xf), result, radii);
+    } else if core.separation > 0.0 {
+        result = from_closest(owner_b, owner, other, xf, find_closest_features(owner, other, xf, face), result, radii);
     }
     if !(result.separation < margin) {
         return NOT_REPORTED;
@@ -256,8 +314,14 @@ fn collide_rounded_pair(
         }
         return core;
     } else if polygon_a {
+        if shape_a.count == 2u {
+            return collide_segment_circle(shape_a, xf_ab.p, shape_b.radius + shape_a.radius, false, margin);
+        }
         return collide_polygon_circle(shape_a, xf_ab.p, shape_b.radius + shape_a.radius, false, tolerance, margin);
     } else if polygon_b {
+        if shape_b.count == 2u {
+            return collide_segment_circle(shape_b, xf_ba.p, shape_a.radius + shape_b.radius, true, margin);
+        }
         return collide_polygon_circle(shape_b, xf_ba.p, shape_a.radius + shape_b.radius, true, tolerance, margin);
     }
     return collide_circles(xf_ab.p, shape_a.radius, shape_b.radius, margin);

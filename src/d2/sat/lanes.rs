@@ -36,7 +36,7 @@ use crate::d2::types::SatHit;
 use super::circles::collide_circles;
 use super::pair::complete_hit;
 use super::polygon_circle::finish_polygon_circle;
-use super::rounded::finish_rounded;
+use super::rounded::{collide_segment_circle, finish_rounded};
 use super::separation::{
     CPU_MERGE_THRESHOLD, LOWEST, PairResult, Separation, TIE_TOLERANCE, choose_polygon_axis,
     uses_merge_above,
@@ -355,6 +355,20 @@ fn collide_pair_with<V: Lanes>(
                 Some(core)
             }
         }
+        (true, false) if shape_a.count == 2 => collide_segment_circle(
+            shapes.edges_of(shape_a),
+            xf_ab.p,
+            shape_b.radius + shape_a.radius,
+            Owner::A,
+            margin,
+        ),
+        (false, true) if shape_b.count == 2 => collide_segment_circle(
+            shapes.edges_of(shape_b),
+            xf_ba.p,
+            shape_a.radius + shape_b.radius,
+            Owner::B,
+            margin,
+        ),
         (true, false) => collide_polygon_circle::<V>(
             shapes.lanes_of(index_a, shape_a),
             shapes.edges_of(shape_a),

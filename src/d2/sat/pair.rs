@@ -13,7 +13,7 @@ use super::circles::collide_circles;
 use super::merged::collide_polygons_merged;
 use super::polygon_circle::collide_polygon_circle;
 use super::polygons::collide_polygons;
-use super::rounded::{finish_rounded, vertex_pair_of};
+use super::rounded::{collide_segment_circle, finish_rounded, vertex_pair_of};
 use super::separation::{
     CONCENTRIC_TOLERANCE, PairResult, TIE_TOLERANCE, length, uses_merge_above,
 };
@@ -131,6 +131,8 @@ fn polygon_circle(
     margin: f32,
 ) -> Option<PairResult> {
     match poly.len() {
+        // A segment core: its regions, exactly (rounded.rs).
+        2 => collide_segment_circle(poly, centre, radius, owner, margin),
         0..=8 => collide_polygon_circle8(poly, centre, radius, owner, tolerance, margin),
         9..=16 => collide_polygon_circle16(poly, centre, radius, owner, tolerance, margin),
         _ => collide_polygon_circle(poly, centre, radius, owner, tolerance, margin),

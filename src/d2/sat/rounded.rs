@@ -41,6 +41,16 @@
 //!   of the other core (closest_features_everywhere), which is exact
 //!   whatever the face.
 //!
+//! Two segment cores (capsules, segments) make a degenerate Minkowski
+//! difference where they are parallel: a segment, whose ends' axes (the
+//! segments' own directions, their caps) are not among the faces' normals.
+//! So for two segments the cores count as overlapping only where no cap
+//! axis separates them either (caps_separate, exact signs, no tie rule);
+//! otherwise they are apart and every vertex is measured against every edge.
+//! A segment core against a circle's point core is taken exactly the same
+//! way (collide_segment_circle): the point's nearest feature on the segment
+//! by its regions, not by the two opposite faces' tie rule.
+//!
 //! A bare segment (radius 0) is a core like the others, a polygon of two
 //! faces: its pairs run through here too, so that a segment's pair apart
 //! within the margin reports the exact gap. (Two plain polygons report
@@ -60,6 +70,7 @@ use crate::d2::math::{Transform, transform_point};
 use crate::d2::shape::EdgeRecord;
 use crate::d2::types::Axis;
 
+use super::polygon_circle::circle_face_separation;
 use super::separation::{PairResult, dot, length};
 
 /// Where two cores are closest: the distance, and the features.
@@ -266,6 +277,71 @@ fn closest_features_everywhere(
     best.1
 }
 
+/// Whether a cap axis separates two segment cores: the direction of either
+/// segment at either of its ends, with the other's points beyond it. `xf_ab`
+/// takes B's points into A's frame, `xf_ba` A's into B's.
+///
+/// ```text
+/// for each segment [p0, p1] and the other's points w0, w1 in its frame:
+///     d = p1 - p0
+///     separated if  min(d . (w0 - p1), d . (w1 - p1)) > 0
+///                or min(-d . (w0 - p0), -d . (w1 - p0)) > 0
+/// ```
+pub(crate) fn caps_separate(
+    poly_a: &[EdgeRecord],
+    poly_b: &[EdgeRecord],
+    (xf_ab, xf_ba): (Transform, Transform),
+) -> bool {
+    let beyond = |own: &[EdgeRecord], other: &[EdgeRecord], xf: Transform| {
+        let (p0, p1) = (own[0].vertex, own[1].vertex);
+        let (w0, w1) = (
+            transform_point(xf, other[0].vertex),
+            transform_point(xf, other[1].vertex),
+        );
+        let d = p1 - p0;
+        let past_end = dot(d, w0 - p1).min(dot(d, w1 - p1)) > 0.0;
+        let before_start = (-dot(d, w0 - p0)).min(-dot(d, w1 - p0)) > 0.0;
+        past_end || before_start
+    };
+    beyond(poly_a, poly_b, xf_ab) || beyond(poly_b, poly_a, xf_ba)
+}
+
+/// A segment core (`segment`: its two faces) against a circle's centre
+/// `centre` in the segment's frame, grown by `radius` (both radii): the
+/// centre's nearest feature by its regions, exactly (the two faces are
+/// always nearly tied near the segment's line, so their tie rule cannot
+/// tell the side, and beyond an end neither face is the axis).
+///
+/// ```text
+/// past the first point along the segment:   vertex region of it, |c - a|
+/// past the second:                          vertex region of it, |c - b|
+/// else: the face the centre is on (the first of equals), its separation
+/// separation - radius, reported when below the margin
+/// ```
+pub(crate) fn collide_segment_circle(
+    segment: &[EdgeRecord],
+    centre: Vec2,
+    radius: f32,
+    owner: Owner,
+    margin: f32,
+) -> Option<PairResult> {
+    let (a, b) = (segment[0].vertex, segment[1].vertex);
+    let (feature, distance) = if dot(centre - a, b - a) < 0.0 {
+        (2, length(centre - a))
+    } else if dot(centre - b, a - b) < 0.0 {
+        (3, length(centre - b))
+    } else {
+        let s0 = circle_face_separation(&segment[0], centre);
+        let s1 = circle_face_separation(&segment[1], centre);
+        if s1 > s0 { (1, s1) } else { (0, s0) }
+    };
+    let separation = distance - radius;
+    (separation < margin).then_some(PairResult {
+        axis: Axis::new(owner, feature),
+        separation,
+    })
+}
+
 /// The end of a pair of rounded cores, once the cores' SAT (`core`, run
 /// with the limit `margin + radii`) has its best face: the module's cases.
 /// `xf_ab` takes B's points into A's frame, `xf_ba` A's into B's.
@@ -281,37 +357,63 @@ pub(crate) fn finish_rounded(
         axis: core.axis,
         separation: core.separation - radii,
     };
-    if core.separation > 0.0 {
+    let segments = poly_a.len() == 2 && poly_b.len() == 2;
+    if core.separation <= 0.0 && segments && caps_separate(poly_a, poly_b, (xf_ab, xf_ba)) {
+        // Two segments apart along a cap axis: every vertex against every
+        // edge (the all-pairs search is exact for disjoint cores).
         let (owner, other, xf) = match core.axis.owner {
             Owner::A => (poly_a, poly_b, xf_ab),
             Owner::B => (poly_b, poly_a, xf_ba),
         };
-        let (n, m) = (owner.len() as u32, other.len() as u32);
-        match find_closest_features(owner, other, xf, core.axis.feature) {
-            ClosestFeatures::Face => {}
-            ClosestFeatures::Vertices { i, j } => {
-                result = PairResult {
-                    axis: Axis::new(core.axis.owner, vertex_pair_feature(n, m, i, j)),
-                    separation: vertex_pair_distance(owner, other, xf, i, j) - radii,
-                };
-            }
-            ClosestFeatures::OtherFace {
-                owner: face_owner,
-                face,
-                distance,
-            } => {
-                // `Owner::A` here is the pair's owner side, `B` the other.
-                let flipped = match (core.axis.owner, face_owner) {
-                    (owner, Owner::A) => owner,
-                    (Owner::A, Owner::B) => Owner::B,
-                    (Owner::B, Owner::B) => Owner::A,
-                };
-                result = PairResult {
-                    axis: Axis::new(flipped, face),
-                    separation: distance - radii,
-                };
+        result = from_closest(
+            core.axis.owner,
+            (owner, other, xf),
+            closest_features_everywhere(owner, other, xf),
+            result,
+            radii,
+        );
+    } else if core.separation > 0.0 {
+        let (owner, other, xf) = match core.axis.owner {
+            Owner::A => (poly_a, poly_b, xf_ab),
+            Owner::B => (poly_b, poly_a, xf_ba),
+        };
+        let closest = find_closest_features(owner, other, xf, core.axis.feature);
+        result = from_closest(core.axis.owner, (owner, other, xf), closest, result, radii);
+    }
+    (result.separation < margin).then_some(result)
+}
+
+/// The pair's result from its cores' closest features (`face`: the result
+/// the SAT's face gives, kept for `ClosestFeatures::Face`).
+fn from_closest(
+    axis_owner: Owner,
+    (owner, other, xf): (&[EdgeRecord], &[EdgeRecord], Transform),
+    closest: ClosestFeatures,
+    face: PairResult,
+    radii: f32,
+) -> PairResult {
+    let (n, m) = (owner.len() as u32, other.len() as u32);
+    match closest {
+        ClosestFeatures::Face => face,
+        ClosestFeatures::Vertices { i, j } => PairResult {
+            axis: Axis::new(axis_owner, vertex_pair_feature(n, m, i, j)),
+            separation: vertex_pair_distance(owner, other, xf, i, j) - radii,
+        },
+        ClosestFeatures::OtherFace {
+            owner: face_owner,
+            face,
+            distance,
+        } => {
+            // `Owner::A` here is the pair's owner side, `B` the other.
+            let flipped = match (axis_owner, face_owner) {
+                (owner, Owner::A) => owner,
+                (Owner::A, Owner::B) => Owner::B,
+                (Owner::B, Owner::B) => Owner::A,
+            };
+            PairResult {
+                axis: Axis::new(flipped, face),
+                separation: distance - radii,
             }
         }
     }
-    (result.separation < margin).then_some(result)
 }
