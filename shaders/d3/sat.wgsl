@@ -1419,6 +1419,13 @@ fn closest_on_edge(hull: HullRecord, e: u32, centre: vec3<f32>) -> EdgePoint {
     return EdgePoint(p0 + t * along, 1u, e);
 }
 
+// Edge `e`'s closest point to the centre (a vertex when clamped) as a
+// candidate feature, with its distance.
+fn edge_candidate(hull: HullRecord, e: u32, centre: vec3<f32>) -> Closest {
+    let on_edge = closest_on_edge(hull, e, centre);
+    return Closest(on_edge.kind, on_edge.index, length3(centre - on_edge.point));
+}
+
 fn closest_feature(hull: HullRecord, centre: vec3<f32>) -> Closest {
     for (var face = 0u; face < hull.face_count; face++) {
         let plane = hull_plane(hull, face);
@@ -1429,10 +1436,9 @@ fn closest_feature(hull: HullRecord, centre: vec3<f32>) -> Closest {
     }
     var best = Closest(0u, 0u, HIGHEST);
     for (var e = 0u; e < hull.edge_count; e++) {
-        let on_edge = closest_on_edge(hull, e, centre);
-        let distance = length3(centre - on_edge.point);
-        if distance < best.distance {
-            best = Closest(on_edge.kind, on_edge.index, distance);
+        let candidate = edge_candidate(hull, e, centre);
+        if candidate.distance < best.distance {
+            best = candidate;
         }
     }
     if best.kind == 2u {
@@ -1444,10 +1450,9 @@ fn closest_feature(hull: HullRecord, centre: vec3<f32>) -> Closest {
             if ends.x != best.index && ends.y != best.index {
                 continue;
             }
-            let on_edge = closest_on_edge(hull, e, centre);
-            let distance = length3(centre - on_edge.point);
-            if on_edge.kind == 1u && distance < inside.distance {
-                inside = Closest(1u, on_edge.index, distance);
+            let candidate = edge_candidate(hull, e, centre);
+            if candidate.kind == 1u && candidate.distance < inside.distance {
+                inside = candidate;
             }
         }
         if inside.distance < HIGHEST {

@@ -227,6 +227,25 @@ fn bits(hits: &[SatHit]) -> Vec<(u32, Axis, u32)> {
         .collect()
 }
 
+/// Shapes `a` and `b` placed from bytes: A at `offset`, B within `1.2
+/// reach` of it, each at an angle; and a margin (0, or up to `reach`).
+fn near_pair(bytes: &mut Bytes, [a, b]: [u32; 2], reach: f32, offset: Vec2) -> ([Body; 2], f32) {
+    let bodies = [
+        Body::new(a, offset, bytes.within(std::f32::consts::PI)),
+        Body::new(
+            b,
+            offset + Vec2::new(bytes.within(1.2 * reach), bytes.within(1.2 * reach)),
+            bytes.within(std::f32::consts::PI),
+        ),
+    ];
+    let margin = if bytes.byte() >= 192 {
+        bytes.within(reach).abs()
+    } else {
+        0.0
+    };
+    (bodies, margin)
+}
+
 /// Two shapes placed from bytes, near each other, mostly near the origin but
 /// sometimes far out (where the local frames matter) or anywhere at all,
 /// with or without a margin: see `check_both_ways` for what is checked.
@@ -243,19 +262,7 @@ pub fn check_pair(data: &[u8]) {
     } else {
         Vec2::ZERO
     };
-    let bodies = [
-        Body::new(shape_a, offset, bytes.within(std::f32::consts::PI)),
-        Body::new(
-            shape_b,
-            offset + Vec2::new(bytes.within(1.2 * reach), bytes.within(1.2 * reach)),
-            bytes.within(std::f32::consts::PI),
-        ),
-    ];
-    let margin = if bytes.byte() >= 192 {
-        bytes.within(reach).abs()
-    } else {
-        0.0
-    };
+    let (bodies, margin) = near_pair(&mut bytes, [shape_a, shape_b], reach, offset);
     check_both_ways(&shapes, &bodies, margin, far >= 248);
 }
 
@@ -284,19 +291,7 @@ pub fn check_rounded_pair(data: &[u8]) {
     } else {
         Vec2::ZERO
     };
-    let bodies = [
-        Body::new(rounded, offset, bytes.within(std::f32::consts::PI)),
-        Body::new(
-            other,
-            offset + Vec2::new(bytes.within(1.2 * reach), bytes.within(1.2 * reach)),
-            bytes.within(std::f32::consts::PI),
-        ),
-    ];
-    let margin = if bytes.byte() >= 192 {
-        bytes.within(reach).abs()
-    } else {
-        0.0
-    };
+    let (bodies, margin) = near_pair(&mut bytes, [rounded, other], reach, offset);
     check_both_ways(&shapes, &bodies, margin, false);
 }
 

@@ -177,19 +177,22 @@ pub(crate) fn contact_points<F: Faces>(
                 hit,
             ))
         }
-        (Some(reference_faces), Some(incident_faces))
-            if reference_faces.count() == 2
-                && incident_faces.count() == 2
-                && hit.depth >= reference.radius + incident.radius =>
-        {
+        (Some(reference_faces), Some(incident_faces)) => {
             // Two segment cores that cross (capsules, segments): one point.
-            let point = crossing_point(
-                (ref_xf, reference_faces),
-                (inc_xf, incident_faces),
-                (reference.radius, incident.radius),
-                hit,
-            );
-            match point {
+            let crossed = if reference_faces.count() == 2
+                && incident_faces.count() == 2
+                && hit.depth >= reference.radius + incident.radius
+            {
+                crossing_point(
+                    (ref_xf, reference_faces),
+                    (inc_xf, incident_faces),
+                    (reference.radius, incident.radius),
+                    hit,
+                )
+            } else {
+                None
+            };
+            match crossed {
                 Some(point) => manifold.push(point),
                 None => clip_polygons(
                     manifold,
@@ -202,15 +205,6 @@ pub(crate) fn contact_points<F: Faces>(
                 ),
             }
         }
-        (Some(reference_faces), Some(incident_faces)) => clip_polygons(
-            manifold,
-            (ref_xf, reference_faces),
-            (inc_xf, incident_faces),
-            (reference.radius, incident.radius),
-            hit,
-            size,
-            margin,
-        ),
         (Some(faces), None) => manifold.push(polygon_circle_point(
             (ref_xf, faces, reference.radius),
             inc_xf,

@@ -142,6 +142,19 @@ fn point_segment(p: Vec2, a: Vec2, b: Vec2) -> (f32, f32) {
     (t, length(p - (a + t * edge)))
 }
 
+/// The end of a segment `[k0, k1]` a clamped fraction `t` names, or none
+/// inside it.
+#[inline(always)]
+fn vertex_at(t: f32, k0: u32, k1: u32) -> Option<u32> {
+    if t <= 0.0 {
+        Some(k0)
+    } else if t >= 1.0 {
+        Some(k1)
+    } else {
+        None
+    }
+}
+
 /// Whether direction `u` lies in the normal cone of vertex `i` of a
 /// counter-clockwise outline (`vertex(k)` its vertices, `count` of them):
 /// past vertex `i` along the edge into it, and before it along the edge out
@@ -193,28 +206,16 @@ pub(crate) fn find_closest_features(
             best = (distance, on_owner, on_other);
         }
     };
-    for k in [j0, j, j2] {
-        let (t, distance) = point_segment(w(k), p(i0), p(i1));
-        let at = if t <= 0.0 {
-            Some(i0)
-        } else if t >= 1.0 {
-            Some(i1)
-        } else {
-            None
-        };
-        offer(distance, at, Some(k));
+    // The other's three vertices, moved once.
+    let near = [(j0, w(j0)), (j, w(j)), (j2, w(j2))];
+    for (k, wk) in near {
+        let (t, distance) = point_segment(wk, p(i0), p(i1));
+        offer(distance, vertex_at(t, i0, i1), Some(k));
     }
     for i in [i0, i1] {
-        for (k0, k1) in [(j0, j), (j, j2)] {
-            let (t, distance) = point_segment(p(i), w(k0), w(k1));
-            let at = if t <= 0.0 {
-                Some(k0)
-            } else if t >= 1.0 {
-                Some(k1)
-            } else {
-                None
-            };
-            offer(distance, Some(i), at);
+        for ((k0, w0), (k1, w1)) in [(near[0], near[1]), (near[1], near[2])] {
+            let (t, distance) = point_segment(p(i), w0, w1);
+            offer(distance, Some(i), vertex_at(t, k0, k1));
         }
     }
     match best {
@@ -242,18 +243,17 @@ fn closest_features_everywhere(
     let w = |j: u32| transform_point(xf, other[j as usize].vertex);
     let mut best = (f32::MAX, ClosestFeatures::Face);
     for j in 0..m {
+        let wj = w(j);
         for i in 0..n {
-            let (t, distance) = point_segment(w(j), p(i), p(next(i, n)));
+            let (t, distance) = point_segment(wj, p(i), p(next(i, n)));
             if distance < best.0 {
-                best.1 = if t <= 0.0 || t >= 1.0 {
-                    let vertex = if t <= 0.0 { i } else { next(i, n) };
-                    ClosestFeatures::Vertices { i: vertex, j }
-                } else {
-                    ClosestFeatures::OtherFace {
+                best.1 = match vertex_at(t, i, next(i, n)) {
+                    Some(vertex) => ClosestFeatures::Vertices { i: vertex, j },
+                    None => ClosestFeatures::OtherFace {
                         owner: Owner::A,
                         face: i,
                         distance,
-                    }
+                    },
                 };
                 best.0 = distance;
             }
@@ -357,27 +357,22 @@ pub(crate) fn finish_rounded(
         axis: core.axis,
         separation: core.separation - radii,
     };
+    let (owner, other, xf) = match core.axis.owner {
+        Owner::A => (poly_a, poly_b, xf_ab),
+        Owner::B => (poly_b, poly_a, xf_ba),
+    };
     let segments = poly_a.len() == 2 && poly_b.len() == 2;
-    if core.separation <= 0.0 && segments && caps_separate(poly_a, poly_b, (xf_ab, xf_ba)) {
-        // Two segments apart along a cap axis: every vertex against every
-        // edge (the all-pairs search is exact for disjoint cores).
-        let (owner, other, xf) = match core.axis.owner {
-            Owner::A => (poly_a, poly_b, xf_ab),
-            Owner::B => (poly_b, poly_a, xf_ba),
+    let closest =
+        if core.separation <= 0.0 && segments && caps_separate(poly_a, poly_b, (xf_ab, xf_ba)) {
+            // Two segments apart along a cap axis: every vertex against every
+            // edge (the all-pairs search is exact for disjoint cores).
+            Some(closest_features_everywhere(owner, other, xf))
+        } else if core.separation > 0.0 {
+            Some(find_closest_features(owner, other, xf, core.axis.feature))
+        } else {
+            None
         };
-        result = from_closest(
-            core.axis.owner,
-            (owner, other, xf),
-            closest_features_everywhere(owner, other, xf),
-            result,
-            radii,
-        );
-    } else if core.separation > 0.0 {
-        let (owner, other, xf) = match core.axis.owner {
-            Owner::A => (poly_a, poly_b, xf_ab),
-            Owner::B => (poly_b, poly_a, xf_ba),
-        };
-        let closest = find_closest_features(owner, other, xf, core.axis.feature);
+    if let Some(closest) = closest {
         result = from_closest(core.axis.owner, (owner, other, xf), closest, result, radii);
     }
     (result.separation < margin).then_some(result)

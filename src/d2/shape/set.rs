@@ -13,7 +13,7 @@ use glam::Vec2;
 
 use super::capsule::{Capsule, Segment};
 use super::shapes::{Circle, EdgeRecord, Faces, Polygon, Shape, ShapeView};
-use crate::core::error::Error;
+use crate::core::error::{Error, ShapeError};
 use crate::core::uid::next_uid;
 
 /// One shape as the narrowphase reads it: a core of `count` faces (2 for a
@@ -200,11 +200,7 @@ impl ShapeSet {
 
     /// Validates and adds a polygon; the error names the index it would have had.
     pub fn add_polygon(&mut self, points: &[Vec2]) -> Result<u32, Error> {
-        let polygon = Polygon::new(points).map_err(|reason| Error::Shape {
-            index: self.shapes.len(),
-            reason,
-        })?;
-        Ok(self.push(Shape::Polygon(polygon)))
+        self.add_built(Polygon::new(points).map(Shape::Polygon))
     }
 
     /// Validates and adds a polygon grown by `radius` (0: a plain polygon);
@@ -215,40 +211,34 @@ impl ShapeSet {
         } else {
             Polygon::rounded(points, radius)
         };
-        let polygon = polygon.map_err(|reason| Error::Shape {
-            index: self.shapes.len(),
-            reason,
-        })?;
-        Ok(self.push(Shape::Polygon(polygon)))
+        self.add_built(polygon.map(Shape::Polygon))
     }
 
     /// Validates and adds a capsule; the error names the index it would
     /// have had.
     pub fn add_capsule(&mut self, a: Vec2, b: Vec2, radius: f32) -> Result<u32, Error> {
-        let capsule = Capsule::new(a, b, radius).map_err(|reason| Error::Shape {
-            index: self.shapes.len(),
-            reason,
-        })?;
-        Ok(self.push(Shape::Capsule(capsule)))
+        self.add_built(Capsule::new(a, b, radius).map(Shape::Capsule))
     }
 
     /// Validates and adds a segment; the error names the index it would
     /// have had.
     pub fn add_segment(&mut self, a: Vec2, b: Vec2) -> Result<u32, Error> {
-        let segment = Segment::new(a, b).map_err(|reason| Error::Shape {
-            index: self.shapes.len(),
-            reason,
-        })?;
-        Ok(self.push(Shape::Segment(segment)))
+        self.add_built(Segment::new(a, b).map(Shape::Segment))
     }
 
     /// Validates and adds a circle; the error names the index it would have had.
     pub fn add_circle(&mut self, radius: f32) -> Result<u32, Error> {
-        let circle = Circle::new(radius).map_err(|reason| Error::Shape {
+        self.add_built(Circle::new(radius).map(Shape::Circle))
+    }
+
+    /// A validated shape added, or its error naming the index it would have
+    /// had.
+    fn add_built(&mut self, built: Result<Shape, ShapeError>) -> Result<u32, Error> {
+        let shape = built.map_err(|reason| Error::Shape {
             index: self.shapes.len(),
             reason,
         })?;
-        Ok(self.push(Shape::Circle(circle)))
+        Ok(self.push(shape))
     }
 
     /// Shapes in the library.

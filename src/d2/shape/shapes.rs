@@ -355,29 +355,6 @@ impl Shape {
         }
     }
 
-    /// Whether the shape has a radius around a polygon or segment core, or
-    /// is a segment: what the narrowphase takes through its rounded pairs
-    /// (`sat/rounded.rs`), and what the GPU kernels do not take.
-    pub fn is_rounded_or_segment(&self) -> bool {
-        match self {
-            Shape::Polygon(polygon) => polygon.radius > 0.0,
-            Shape::Circle(_) => false,
-            Shape::Capsule(_) | Shape::Segment(_) => true,
-        }
-    }
-
-    /// What the shape is, in words: "polygon", "rounded polygon",
-    /// "circle", "capsule" or "segment".
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            Shape::Polygon(polygon) if polygon.radius > 0.0 => "rounded polygon",
-            Shape::Polygon(_) => "polygon",
-            Shape::Circle(_) => "circle",
-            Shape::Capsule(_) => "capsule",
-            Shape::Segment(_) => "segment",
-        }
-    }
-
     /// The radius of the smallest circle about the local origin that holds the shape.
     pub fn bounding_radius(&self) -> f32 {
         match self.edges() {

@@ -90,10 +90,15 @@ pub fn closest_feature(hull: &Hull, centre: Vec3) -> (Closest, f32) {
             return (Closest::Face(face as u32), separation);
         }
     }
+    // An edge's closest point to the centre (a vertex when clamped), and
+    // the distance.
+    let on_edge = |edge: usize| {
+        let (point, feature) = closest_on_edge(hull, edge, centre);
+        (feature, length3(centre - point))
+    };
     let mut best = (Closest::Face(0), f32::MAX);
     for edge in 0..hull.edges().len() {
-        let (point, feature) = closest_on_edge(hull, edge, centre);
-        let distance = length3(centre - point);
+        let (feature, distance) = on_edge(edge);
         if distance < best.1 {
             best = (feature, distance);
         }
@@ -104,8 +109,7 @@ pub fn closest_feature(hull: &Hull, centre: Vec3) -> (Closest, f32) {
             if data.v0 != vertex && data.v1 != vertex {
                 continue;
             }
-            let (point, feature) = closest_on_edge(hull, edge, centre);
-            let distance = length3(centre - point);
+            let (feature, distance) = on_edge(edge);
             if matches!(feature, Closest::Edge(_)) && distance < inside.1 {
                 inside = (feature, distance);
             }

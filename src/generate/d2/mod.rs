@@ -73,6 +73,11 @@ pub fn random_sliver(rng: &mut SceneRng, length: f32, aspect: f32) -> Polygon {
 
 /// A capsule as wide as a circle of `radius` is: its core at a random
 /// angle through the origin, a radius of 0.15 to 0.5 of `radius`.
+///
+/// # Panics
+///
+/// If `radius` is not a valid circle radius (as [`SceneSpec::generate`]):
+/// a description for tests and benches.
 pub fn random_capsule(rng: &mut SceneRng, radius: f32) -> Capsule {
     let round = rng.random_range(0.15..0.5) * radius;
     let half = radius - round;
@@ -160,8 +165,10 @@ impl SceneSpec {
     ///
     /// # Panics
     ///
-    /// If a range is empty, or the radii are not valid circle radii: a
-    /// description for tests and benches, checked by whoever fills it in.
+    /// If a range is empty, or the radii are not valid circle radii (which
+    /// also makes every capsule and rounded polygon valid: cores of at
+    /// least half and three quarters of the radius): a description for
+    /// tests and benches, checked by whoever fills it in.
     pub fn generate(&self) -> GeneratedScene {
         let mut rng = rng(self.seed);
         let mut shapes = ShapeSet::new();
