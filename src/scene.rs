@@ -18,18 +18,28 @@ pub enum AnyScene {
     Spatial(crate::d3::Scene),
 }
 
-/// Which dimension a shape kind belongs to.
-fn shape_dimension(kind: &str) -> Option<u8> {
+/// Which dimension a shape belongs to, by its kind (a capsule, of either,
+/// by its points' coordinates).
+fn shape_dimension(kind: &str, value: &serde_json::Value) -> Option<u8> {
     match kind {
-        "polygon" | "circle" => Some(2),
+        "polygon" | "circle" | "segment" => Some(2),
         "hull" | "sphere" | "cuboid" => Some(3),
+        "capsule" => match value
+            .get(0)
+            .and_then(|point| point.as_array())
+            .map(Vec::len)
+        {
+            Some(2) => Some(2),
+            Some(3) => Some(3),
+            _ => None,
+        },
         _ => None,
     }
 }
 
 /// Reads and validates a scene file of either dimension, of at most
 /// [`MAX_SCENE_BYTES`]: 3D when its shapes are 3D (`hull`, `sphere`,
-/// `cuboid`), 2D otherwise. Mixing 2D and 3D shapes is an error naming the
+/// `cuboid`, a `capsule` of 3D points), 2D otherwise. Mixing 2D and 3D shapes is an error naming the
 /// first shape of the other kind.
 pub fn load_any(path: &Path) -> Result<AnyScene, Error> {
     let text = read_scene_text(path, MAX_SCENE_BYTES)?;
@@ -41,17 +51,18 @@ pub fn any_from_json(text: &str, file: &str) -> Result<AnyScene, Error> {
     /// Only the shapes' kinds: everything else is skipped unread.
     #[derive(Deserialize)]
     struct Probe {
-        shapes: Vec<std::collections::BTreeMap<String, serde::de::IgnoredAny>>,
+        shapes: Vec<std::collections::BTreeMap<String, serde_json::Value>>,
     }
     let mut dimension = None;
     if let Ok(probe) = serde_json::from_str::<Probe>(text) {
-        let kinds = probe
-            .shapes
-            .iter()
-            .map(|shape| shape.keys().next().map(String::as_str).unwrap_or(""));
         let mut first: Option<(usize, &str, u8)> = None;
-        for (index, kind) in kinds.enumerate() {
-            let Some(this) = shape_dimension(kind) else {
+        for (index, shape) in probe.shapes.iter().enumerate() {
+            // The kind is the shape's field other than its radius.
+            let Some((kind, value)) = shape.iter().find(|(key, _)| key.as_str() != "radius") else {
+                continue;
+            };
+            let kind = kind.as_str();
+            let Some(this) = shape_dimension(kind, value) else {
                 continue;
             };
             match first {
@@ -62,7 +73,8 @@ pub fn any_from_json(text: &str, file: &str) -> Result<AnyScene, Error> {
                         message: format!(
                             "shapes[{index}]: a {this}D shape ({kind:?}) in a scene whose \
                              shapes[{first_index}] is {first_dimension}D ({first_kind:?}); a scene \
-                             is all 2D (polygon, circle) or all 3D (hull, sphere, cuboid)"
+                             is all 2D (polygon, circle, segment, capsule of 2D points) or \
+                             all 3D (hull, sphere, cuboid, capsule of 3D points)"
                         ),
                     });
                 }

@@ -62,10 +62,10 @@ const SKIP_SLACK: f32 = 1.0e-4;
 // f32::EPSILON (2^-23)
 const F32_EPSILON: f32 = 1.1920929e-7;
 
-// Axis::pack (src/d3/types.rs): the kind in bits 29 to 31, the index below
+// Axis::pack (src/d3/types.rs): the kind in bits 28 to 31, the index below
 // (two edges: A's from bit 14, B's below).
-const KIND_SHIFT: u32 = 29u;
-const INDEX_MASK: u32 = 0x1fffffffu;
+const KIND_SHIFT: u32 = 28u;
+const INDEX_MASK: u32 = 0x0fffffffu;
 const EDGE_BITS: u32 = 14u;
 const AXIS_FACE_A: u32 = 0u;
 const AXIS_FACE_B: u32 = 1u;

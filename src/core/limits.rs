@@ -33,6 +33,28 @@ pub fn check_size(size: f64) -> Result<(), ShapeError> {
     }
 }
 
+/// A radius may be at most this many times its core's extent: a larger one
+/// makes the core a point for single precision (use a circle or a sphere).
+pub const MAX_RADIUS_RATIO: f64 = 1e3;
+
+/// Checks a radius that may be 0 against its core's extent.
+pub(crate) fn check_radius(radius: f32, extent: f64) -> Result<(), ShapeError> {
+    if !radius.is_finite() {
+        return Err(ShapeError::RadiusNotFinite { radius });
+    }
+    if radius < 0.0 {
+        return Err(ShapeError::RadiusNegative { radius });
+    }
+    if f64::from(radius) > MAX_RADIUS_RATIO * extent {
+        return Err(ShapeError::RadiusTooLarge {
+            radius,
+            extent,
+            ratio: MAX_RADIUS_RATIO,
+        });
+    }
+    check_size(extent + 2.0 * f64::from(radius))
+}
+
 /// The lowest separation: what a query's best starts from. A large finite
 /// value, not infinity, so that the GPU twins (which may assume no value is
 /// infinite) compute the same.

@@ -10,7 +10,7 @@ use glam::Vec3;
 use super::body::Body;
 use super::math::transform_point;
 use super::shape::set::ShapeSet;
-use super::shape::shapes::Shape;
+use super::shape::shapes::Core;
 use crate::core::pair::Pair;
 use crate::core::pair::PairFilter;
 use crate::core::sweep::{SweepBox, sweep};
@@ -47,20 +47,27 @@ impl SweepBox for Aabb {
 /// The world box of a body's shape, grown by `margin` on every side.
 pub fn body_aabb(shapes: &ShapeSet, body: &Body, margin: f32) -> Aabb {
     let xf = body.transform();
-    let (min, max) = match shapes.get(body.shape) {
-        Some(Shape::Hull(hull)) => hull.vertices().iter().fold(
-            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-            |(lo, hi), v| {
-                let p = transform_point(xf, *v);
-                (lo.min(p), hi.max(p))
-            },
-        ),
-        Some(Shape::Sphere(sphere)) => (
-            xf.p - Vec3::splat(sphere.radius()),
-            xf.p + Vec3::splat(sphere.radius()),
-        ),
-        None => (xf.p, xf.p),
+    let Some(shape) = shapes.get(body.shape) else {
+        return Aabb {
+            min: xf.p - Vec3::splat(margin),
+            max: xf.p + Vec3::splat(margin),
+        };
     };
+    // The core's box, grown by the radius and the margin.
+    let (core, radius) = shape.core();
+    let points: &mut dyn Iterator<Item = Vec3> = match core {
+        Core::Hull(hull) => &mut hull.vertices().iter().copied(),
+        Core::Segment(points) => &mut points.into_iter(),
+        Core::Point => &mut std::iter::once(Vec3::ZERO),
+    };
+    let (min, max) = points.fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), v| {
+            let p = transform_point(xf, v);
+            (lo.min(p), hi.max(p))
+        },
+    );
+    let (min, max) = (min - Vec3::splat(radius), max + Vec3::splat(radius));
     Aabb {
         min: min - Vec3::splat(margin),
         max: max + Vec3::splat(margin),

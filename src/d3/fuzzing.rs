@@ -20,8 +20,8 @@ use glam::{DVec3, Quat, Vec3};
 use crate::core::pair::Pair;
 use crate::d3::sat::{EDGE_TOLERANCE, TIE_TOLERANCE};
 use crate::d3::{
-    Batch, Body, EdgeSearch, Hit, Hull, MAX_HULL_VERTICES, Shape, ShapeSet, Sphere, collide_cpu,
-    manifold,
+    Batch, Body, Capsule, EdgeSearch, Hit, Hull, MAX_HULL_VERTICES, RoundedHull, Shape, ShapeSet,
+    Sphere, collide_cpu, manifold,
 };
 
 /// Reads the fuzzer's bytes as numbers, yielding zeros once they run out.
@@ -141,9 +141,26 @@ pub fn check_hull(data: &[u8]) {
     }
 }
 
-/// A shape from bytes: a hull (of a cloud), a box or a sphere.
+/// A shape from bytes: a hull (of a cloud), a box, a sphere, a capsule,
+/// or a rounded box or hull.
 fn shape(bytes: &mut Bytes) -> Option<Shape> {
-    match bytes.byte() % 4 {
+    match bytes.byte() % 7 {
+        4 => Capsule::new(bytes.point(1.0), bytes.point(1.0), bytes.within(0.5).abs())
+            .ok()
+            .map(Shape::Capsule),
+        5 => {
+            let half = bytes.point(1.0).abs() + Vec3::splat(0.02);
+            RoundedHull::cuboid(half, bytes.within(0.3).abs())
+                .ok()
+                .map(Shape::RoundedHull)
+        }
+        6 => {
+            let count = 4 + bytes.byte() as usize % 30;
+            let points: Vec<Vec3> = (0..count).map(|_| bytes.point(1.0)).collect();
+            RoundedHull::new(&points, bytes.within(0.3).abs())
+                .ok()
+                .map(Shape::RoundedHull)
+        }
         0 => Sphere::new(0.05 + bytes.within(1.0).abs())
             .ok()
             .map(Shape::Sphere),
@@ -163,13 +180,18 @@ fn shape(bytes: &mut Bytes) -> Option<Shape> {
 fn support(shape: &Shape, body: &Body, axis: DVec3) -> f64 {
     let q = body.rotation.normalize().as_dquat();
     let position = body.position.as_dvec3();
-    match shape {
-        Shape::Hull(hull) => hull
-            .vertices()
+    let core = |points: &[Vec3]| {
+        points
             .iter()
             .map(|v| (position + q * v.as_dvec3()).dot(axis))
-            .fold(f64::MIN, f64::max),
-        Shape::Sphere(sphere) => position.dot(axis) + f64::from(sphere.radius()),
+            .fold(f64::MIN, f64::max)
+    };
+    let radius = f64::from(shape.radius());
+    match shape {
+        Shape::Hull(hull) => core(hull.vertices()),
+        Shape::RoundedHull(rounded) => core(rounded.hull().vertices()) + radius,
+        Shape::Capsule(capsule) => core(&capsule.points()) + radius,
+        Shape::Sphere(_) => position.dot(axis) + radius,
     }
 }
 

@@ -24,9 +24,13 @@ use super::batch::Batch;
 use super::math::{
     Transform, cross3, dot3, inv_mul_transforms, inv_rotate, length3, transform_point,
 };
+use super::sat::rounded::closest_points_of_segments;
 use super::sat::{most_opposed_face, sphere_axis};
 use super::shape::shapes::{Hull, Shape};
 use super::types::{Axis, Hit};
+
+mod rounded;
+use rounded::rounded_contact_points;
 
 /// One 3D contact point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -155,6 +159,10 @@ pub(crate) fn contact_points(
     hit: &Hit,
     margin: f32,
 ) {
+    if !(shape_a.is_plain() && shape_b.is_plain()) {
+        rounded_contact_points(manifold, (xf_a, shape_a), (xf_b, shape_b), hit, margin);
+        return;
+    }
     match (hit.axis, shape_a, shape_b) {
         (Axis::FaceA(face), Shape::Hull(a), Shape::Hull(b)) => {
             face_contact(manifold, (xf_a, a), (xf_b, b), (0, face), hit, margin)
@@ -386,37 +394,6 @@ fn reduce(points: &mut Vec<ContactPoint>, normal: Vec3, mut keep: impl FnMut(Con
     }
 }
 
-/// The closest points of segments `[p1, q1]` and `[p2, q2]`.
-fn closest_points_of_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (Vec3, Vec3) {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (dot3(d1, d1), dot3(d2, d2), dot3(d2, r));
-    let c = dot3(d1, r);
-    let b = dot3(d1, d2);
-    let denominator = a * e - b * b;
-    let mut s = if denominator > 0.0 {
-        ((b * f - c * e) / denominator).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let mut t = if e > 0.0 { (b * s + f) / e } else { 0.0 };
-    if t < 0.0 {
-        t = 0.0;
-        s = if a > 0.0 {
-            (-c / a).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-    } else if t > 1.0 {
-        t = 1.0;
-        s = if a > 0.0 {
-            ((b - c) / a).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-    }
-    (p1 + s * d1, p2 + t * d2)
-}
-
 /// Edge `i` of A against edge `j` of B: one point midway between their
 /// closest points, its depth along the hit's normal.
 fn edge_contact(
@@ -434,7 +411,7 @@ fn edge_contact(
     // `vertices()`, in fewer cache lines).
     let (a0, a1) = hull_a.lanes().edge_vertices(i as usize);
     let (b0, b1) = hull_b.lanes().edge_vertices(j as usize);
-    let (on_a, on_b) =
+    let (on_a, on_b, _, _) =
         closest_points_of_segments(a0, a1, transform_point(xf, b0), transform_point(xf, b1));
     manifold.push(ContactPoint {
         point: transform_point(xf_a, 0.5 * (on_a + on_b)),
@@ -484,9 +461,10 @@ fn sphere_point(
                 id,
             }
         }
-        (Shape::Hull(_), Shape::Hull(_)) => {
+        _ => {
             // A hull pair's axis of a sphere kind: a backend's garbage, made
-            // total. Midway between the centres, the hit's depth.
+            // total (shapes with a radius take rounded_contact_points).
+            // Midway between the centres, the hit's depth.
             ContactPoint {
                 point: 0.5 * (xf_a.p + xf_b.p),
                 depth: hit.depth,

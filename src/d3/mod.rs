@@ -67,7 +67,8 @@ pub use scene::{BodyDesc, Scene, SceneFile, ShapeDesc};
 pub use separation::{NarrowphaseFn, Overlap, SeparationReport, separate_positions};
 pub use shape::hull::{MAX_HULL_VERTICES, build_hull};
 pub use shape::{
-    EdgeGauss, GRID_MIN_VERTICES, Hull, HullEdge, Shape, ShapeSet, Sphere, gauss_grid, hull,
+    Capsule, EdgeGauss, GRID_MIN_VERTICES, Hull, HullEdge, RoundedHull, Shape, ShapeSet, Sphere,
+    gauss_grid, hull,
 };
 pub use solver::{ContactSolver, tangents};
 pub use types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};

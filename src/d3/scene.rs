@@ -3,7 +3,9 @@
 //! A 3D scene is
 //!
 //! ```json
-//! {"shapes": [{"hull": [[x, y, z], ...]}, {"sphere": r}, {"cuboid": [hx, hy, hz]}],
+//! {"shapes": [{"hull": [[x, y, z], ...]}, {"sphere": r}, {"cuboid": [hx, hy, hz]},
+//!             {"capsule": [[x, y, z], [x, y, z]], "radius": r},
+//!             {"hull": [[x, y, z], ...], "radius": r}, {"cuboid": [hx, hy, hz], "radius": r}],
 //!  "bodies": [{"shape": i, "position": [x, y, z], "rotation": [x, y, z, w], "inv_mass": m,
 //!              "velocity": [x, y, z], "angular_velocity": [x, y, z]}],
 //!  "pairs": [[a, b], ...],
@@ -13,7 +15,9 @@
 //! with `rotation` the identity `[0, 0, 0, 1]` (a quaternion, normalised on
 //! load; zero or non-finite is an error), `inv_mass` 1, velocities 0 and
 //! `margin` 0 by default; without `pairs` the 3D broadphase finds them. A
-//! hull is built from its points (see [`Hull::new`](super::Hull::new)).
+//! hull is built from its points (see [`Hull::new`](super::Hull::new)); a
+//! `radius` grows a hull or a box into a rounded one (0: a plain one) and
+//! is a capsule's own.
 //! Unknown fields are errors; every error names its place in the file.
 //! [`crate::d2::scene::load_any`] reads a scene of either dimension.
 
@@ -29,15 +33,121 @@ use crate::core::scene::{PairDesc, parse_json};
 
 /// One 3D shape as written in a scene file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase", deny_unknown_fields)]
+#[serde(try_from = "RawShapeDesc", into = "RawShapeDesc")]
 pub enum ShapeDesc {
-    /// A convex hull's points: `{"hull": [[x, y, z], ...]}` (interior
-    /// points are dropped).
-    Hull(Vec<[f32; 3]>),
+    /// A convex hull's points (interior points are dropped), grown by
+    /// `radius` (0: a plain hull): `{"hull": [[x, y, z], ...]}` or
+    /// `{"hull": [[x, y, z], ...], "radius": r}`.
+    Hull {
+        /// Its points.
+        points: Vec<[f32; 3]>,
+        /// The radius it is grown by.
+        radius: f32,
+    },
     /// A sphere's radius: `{"sphere": r}`.
     Sphere(f32),
-    /// A box's half extents: `{"cuboid": [hx, hy, hz]}`.
-    Cuboid([f32; 3]),
+    /// A box's half extents, grown by `radius` (0: a plain box):
+    /// `{"cuboid": [hx, hy, hz]}` or `{"cuboid": [hx, hy, hz], "radius": r}`.
+    Cuboid {
+        /// Its core's half extents.
+        half_extents: [f32; 3],
+        /// The radius it is grown by.
+        radius: f32,
+    },
+    /// A capsule: `{"capsule": [[x, y, z], [x, y, z]], "radius": r}`.
+    Capsule {
+        /// Its core segment's two points.
+        points: [[f32; 3]; 2],
+        /// Its radius.
+        radius: f32,
+    },
+}
+
+/// A shape's fields as the file has them; [`ShapeDesc`] is read through
+/// this and checked (one kind, a radius only where it belongs).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShapeDesc {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hull: Option<Vec<[f32; 3]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sphere: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cuboid: Option<[f32; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    capsule: Option<[[f32; 3]; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    radius: Option<f32>,
+}
+
+impl TryFrom<RawShapeDesc> for ShapeDesc {
+    type Error = String;
+
+    fn try_from(raw: RawShapeDesc) -> Result<ShapeDesc, String> {
+        let kinds = [
+            raw.hull.is_some(),
+            raw.sphere.is_some(),
+            raw.cuboid.is_some(),
+            raw.capsule.is_some(),
+        ];
+        if kinds.iter().filter(|&&kind| kind).count() != 1 {
+            return Err(
+                "a shape is one of \"hull\", \"sphere\", \"cuboid\" or \"capsule\" \
+                 (this one names none or several)"
+                    .to_string(),
+            );
+        }
+        let radius = raw.radius;
+        match (raw.hull, raw.sphere, raw.cuboid, raw.capsule) {
+            (Some(points), ..) => Ok(ShapeDesc::Hull {
+                points,
+                radius: radius.unwrap_or(0.0),
+            }),
+            (_, Some(_), ..) if radius.is_some() => {
+                Err("a sphere's radius is its value: {\"sphere\": r}, no \"radius\"".to_string())
+            }
+            (_, Some(sphere), ..) => Ok(ShapeDesc::Sphere(sphere)),
+            (_, _, Some(half_extents), _) => Ok(ShapeDesc::Cuboid {
+                half_extents,
+                radius: radius.unwrap_or(0.0),
+            }),
+            (.., Some(points)) => match radius {
+                Some(radius) => Ok(ShapeDesc::Capsule { points, radius }),
+                None => Err("a capsule needs a \"radius\"".to_string()),
+            },
+            (None, None, None, None) => Err("a shape names no kind".to_string()),
+        }
+    }
+}
+
+impl From<ShapeDesc> for RawShapeDesc {
+    fn from(desc: ShapeDesc) -> RawShapeDesc {
+        let radius = |r: f32| (r != 0.0).then_some(r);
+        match desc {
+            ShapeDesc::Hull { points, radius: r } => RawShapeDesc {
+                hull: Some(points),
+                radius: radius(r),
+                ..RawShapeDesc::default()
+            },
+            ShapeDesc::Sphere(r) => RawShapeDesc {
+                sphere: Some(r),
+                ..RawShapeDesc::default()
+            },
+            ShapeDesc::Cuboid {
+                half_extents,
+                radius: r,
+            } => RawShapeDesc {
+                cuboid: Some(half_extents),
+                radius: radius(r),
+                ..RawShapeDesc::default()
+            },
+            ShapeDesc::Capsule { points, radius: r } => RawShapeDesc {
+                capsule: Some(points),
+                radius: Some(r),
+                ..RawShapeDesc::default()
+            },
+        }
+    }
 }
 
 const IDENTITY: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
@@ -126,15 +236,21 @@ impl Scene {
         let mut shapes = ShapeSet::new();
         for desc in &file.shapes {
             match desc {
-                ShapeDesc::Hull(points) => {
+                ShapeDesc::Hull { points, radius } => {
                     let points: Vec<Vec3> = points.iter().map(|p| Vec3::from(*p)).collect();
-                    shapes.add_hull(&points)?;
+                    shapes.add_rounded_hull(&points, *radius)?;
                 }
                 ShapeDesc::Sphere(radius) => {
                     shapes.add_sphere(*radius)?;
                 }
-                ShapeDesc::Cuboid(half_extents) => {
-                    shapes.add_cuboid(Vec3::from(*half_extents))?;
+                ShapeDesc::Cuboid {
+                    half_extents,
+                    radius,
+                } => {
+                    shapes.add_rounded_cuboid(Vec3::from(*half_extents), *radius)?;
+                }
+                ShapeDesc::Capsule { points, radius } => {
+                    shapes.add_capsule(Vec3::from(points[0]), Vec3::from(points[1]), *radius)?;
                 }
             }
         }

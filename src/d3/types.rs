@@ -25,15 +25,25 @@ pub enum Axis {
     VertexB(u32),
     /// Two spheres: the centre line.
     Centres,
+    /// A's core vertex `v` nearest to B's core edge `e`, the cores apart (a
+    /// rounded shape or a capsule): from the vertex's closest point on the
+    /// edge to the vertex, negated (from A to B). A capsule's segment core has
+    /// vertices 0 and 1 and edge 0; a sphere's point core, vertex 0.
+    VertexEdge(u32, u32),
+    /// A's core edge `e` nearest to B's core vertex `v`: from the closest
+    /// point on the edge to the vertex.
+    EdgeVertex(u32, u32),
+    /// A's core vertex `v` nearest to B's core vertex `w`: from `v` to `w`.
+    Vertices(u32, u32),
 }
 
 impl Axis {
-    pub(crate) const KIND_SHIFT: u32 = 29;
-    pub(crate) const INDEX_MASK: u32 = (1 << 29) - 1;
+    pub(crate) const KIND_SHIFT: u32 = 28;
+    pub(crate) const INDEX_MASK: u32 = (1 << 28) - 1;
     pub(crate) const EDGE_BITS: u32 = 14;
 
-    /// The 32-bit form the GPU writes: the kind in bits 29 to 31, below it
-    /// the index (for two edges, A's above bit 14 and B's below).
+    /// The 32-bit form the GPU writes: the kind in bits 28 to 31, below it
+    /// the index (for two features, A's above bit 14 and B's below).
     pub fn pack(self) -> u32 {
         let (kind, index) = match self {
             Axis::FaceA(i) => (0, i),
@@ -44,6 +54,9 @@ impl Axis {
             Axis::VertexA(i) => (5, i),
             Axis::VertexB(i) => (6, i),
             Axis::Centres => (7, 0),
+            Axis::VertexEdge(a, b) => (8, a << Axis::EDGE_BITS | b),
+            Axis::EdgeVertex(a, b) => (9, a << Axis::EDGE_BITS | b),
+            Axis::Vertices(a, b) => (10, a << Axis::EDGE_BITS | b),
         };
         kind << Axis::KIND_SHIFT | (index & Axis::INDEX_MASK)
     }
@@ -51,17 +64,21 @@ impl Axis {
     /// The inverse of [`Axis::pack`].
     pub fn unpack(bits: u32) -> Axis {
         let index = bits & Axis::INDEX_MASK;
+        let (high, low) = (
+            index >> Axis::EDGE_BITS,
+            index & ((1 << Axis::EDGE_BITS) - 1),
+        );
         match bits >> Axis::KIND_SHIFT {
             0 => Axis::FaceA(index),
             1 => Axis::FaceB(index),
-            2 => Axis::Edges(
-                index >> Axis::EDGE_BITS,
-                index & ((1 << Axis::EDGE_BITS) - 1),
-            ),
+            2 => Axis::Edges(high, low),
             3 => Axis::EdgeA(index),
             4 => Axis::EdgeB(index),
             5 => Axis::VertexA(index),
             6 => Axis::VertexB(index),
+            8 => Axis::VertexEdge(high, low),
+            9 => Axis::EdgeVertex(high, low),
+            10 => Axis::Vertices(high, low),
             _ => Axis::Centres,
         }
     }

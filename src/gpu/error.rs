@@ -67,6 +67,19 @@ pub enum GpuError {
         /// What wgpu said.
         reason: String,
     },
+    /// A body whose shape the GPU kernels do not collide.
+    #[error(
+        "body {body} has shape {shape}, a {kind}: the 3D GPU kernels collide hulls and spheres \
+         only; use the cpu or cpu-parallel backend for capsules and rounded hulls"
+    )]
+    UnsupportedShape {
+        /// The body.
+        body: u32,
+        /// Its shape's index.
+        shape: u32,
+        /// The shape's kind.
+        kind: &'static str,
+    },
     /// Reading results back failed.
     #[error("cannot read the results back: {message}")]
     Readback {

@@ -118,8 +118,12 @@ pub fn run(
                 .shapes
                 .shapes()
                 .iter()
-                .filter_map(Shape::hull)
-                .map(|hull| hull.vertices().len())
+                .filter_map(|shape| match shape {
+                    Shape::Hull(hull) => Some(hull.vertices().len()),
+                    Shape::RoundedHull(rounded) => Some(rounded.hull().vertices().len()),
+                    Shape::Capsule(_) => Some(2),
+                    Shape::Sphere(_) => None,
+                })
                 .collect();
             counts.iter().sum::<usize>() as f64 / counts.len().max(1) as f64
         };
@@ -207,6 +211,18 @@ pub fn run(
                         let Some(gpu) = gpu.as_deref_mut() else {
                             continue;
                         };
+                        if kind.has_radius() {
+                            let reason = format!(
+                                "{}, {}: the 3D GPU kernels do not collide capsules or rounded \
+                                 hulls",
+                                backend.name(),
+                                kind.name()
+                            );
+                            if !skipped.contains(&reason) {
+                                skipped.push(reason);
+                            }
+                            continue;
+                        }
                         let measured = measure_gpu(
                             gpu,
                             &batch,

@@ -29,8 +29,10 @@ pub struct BenchArgs {
     /// gpu-kernel, cpu-pairwise, cpu-brute, parry3d].
     #[arg(long, value_delimiter = ',', value_enum)]
     pub backends: Vec<BenchBackendArg>,
-    /// 3D: the shape kinds, comma-separated: `boxes`, or a hull vertex count
-    /// (4 to 256).
+    /// 3D: the shape kinds, comma-separated: `boxes`, a hull vertex count
+    /// (4 to 256), `capsules`, `rounded` and a vertex count (`rounded32`:
+    /// hulls grown by a tenth of their radius), `capsules` and a vertex
+    /// count (`capsules32`: half capsules, half hulls).
     #[arg(long, value_delimiter = ',', default_value = "boxes,16,32,64,128,256")]
     pub shapes: Vec<String>,
     /// 3D: the brute force and parry3d run on at most this many pairs.
@@ -240,19 +242,25 @@ fn options_3d(args: &BenchArgs) -> Result<bench::d3::BenchOptions, Error> {
     let (sizes, backends) = bench_common(args)?;
     let mut kinds = Vec::new();
     for shape in &args.shapes {
-        let kind = match shape.trim() {
-            "boxes" => gpusat::generate::d3::ShapeKind::Boxes,
-            count => match count.parse::<usize>() {
-                Ok(n) if (4..=gpusat::d3::MAX_HULL_VERTICES).contains(&n) => {
-                    gpusat::generate::d3::ShapeKind::Hulls(n)
-                }
-                _ => {
-                    return Err(invalid(format!(
-                        "--shapes: {count:?} is neither `boxes` nor a vertex count from 4 to {}",
-                        gpusat::d3::MAX_HULL_VERTICES
-                    )));
-                }
-            },
+        use gpusat::generate::d3::ShapeKind as Kind3;
+        let name = shape.trim();
+        let count = |digits: &str| match digits.parse::<usize>() {
+            Ok(n) if (4..=gpusat::d3::MAX_HULL_VERTICES).contains(&n) => Ok(n),
+            _ => Err(invalid(format!(
+                "--shapes: {name:?} is none of `boxes`, `capsules`, a vertex count from 4 to {} \
+                 (hulls), `rounded` or `capsules` followed by one (`rounded32`: hulls grown by a \
+                 radius; `capsules32`: half capsules, half hulls)",
+                gpusat::d3::MAX_HULL_VERTICES
+            ))),
+        };
+        let kind = match name {
+            "boxes" => Kind3::Boxes,
+            "capsules" => Kind3::Capsules,
+            _ if name.starts_with("rounded") => Kind3::Rounded(count(&name["rounded".len()..])?),
+            _ if name.starts_with("capsules") => {
+                Kind3::CapsulesAndHulls(count(&name["capsules".len()..])?)
+            }
+            _ => Kind3::Hulls(count(name)?),
         };
         if !kinds.contains(&kind) {
             kinds.push(kind);

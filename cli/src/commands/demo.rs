@@ -11,7 +11,7 @@ use glam::Vec2;
 use gpusat::generate::d2::{
     DEMO_DT, DEMO_FRAMES, DEMO_PARTICLES, DEMO_SEED, DemoScene, DemoShapes,
 };
-use gpusat::generate::d3::{DEMO_BODIES, DemoScene as DemoScene3D};
+use gpusat::generate::d3::{DEMO_BODIES, DemoScene as DemoScene3D, DemoShapes as DemoShapes3D};
 use gpusat::{World, WorldOptions};
 use gpusat_cli::CliError as Error;
 use gpusat_cli::output::write_atomically;
@@ -28,7 +28,8 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
     pub dim: u8,
     /// Bodies dropped [2D: 3,000 polygons of 3 to 8 vertices and
-    /// circles; 3D: 1,000 hulls of 4 to 64 vertices, boxes and spheres].
+    /// circles; 3D: 1,000 hulls of 4 to 64 vertices, boxes, spheres,
+    /// capsules and rounded hulls and boxes].
     #[arg(long)]
     pub bodies: Option<usize>,
     #[arg(long, default_value_t = DEMO_FRAMES)]
@@ -55,8 +56,11 @@ pub struct DemoArgs {
     /// Time step in seconds.
     #[arg(long, default_value_t = DEMO_DT)]
     pub dt: f32,
-    /// 2D: the particles' shapes, comma-separated: `polygons`, `circles`,
-    /// `capsules`, `rounded` [default: all four].
+    /// The bodies' shapes, comma-separated. 2D: `polygons`, `circles`,
+    /// `capsules`, `rounded` [default: all four]. 3D: `hulls`, `boxes`,
+    /// `spheres`, `capsules`, `rounded` [default: all five on the CPU
+    /// backends; the first three with `--backend gpu`, whose 3D kernels
+    /// collide hulls and spheres only].
     #[arg(long)]
     pub shapes: Option<String>,
 }
@@ -66,12 +70,6 @@ fn demo_shapes(args: &DemoArgs) -> Result<DemoShapes, Error> {
     let Some(list) = &args.shapes else {
         return Ok(DemoShapes::ALL);
     };
-    if args.dim == 3 {
-        return Err(Error::option(
-            "--shapes",
-            "chooses the 2D demo's shapes; the 3D demo has hulls, boxes and spheres".to_string(),
-        ));
-    }
     let mut shapes = DemoShapes {
         polygons: false,
         circles: false,
@@ -91,6 +89,49 @@ fn demo_shapes(args: &DemoArgs) -> Result<DemoShapes, Error> {
                 ));
             }
         }
+    }
+    Ok(shapes)
+}
+
+/// The 3D demo's shapes from `--shapes`, and whether the narrowphase runs
+/// on a GPU (its kernels collide hulls, boxes and spheres only).
+fn demo_shapes_3d(args: &DemoArgs, on_gpu: bool) -> Result<DemoShapes3D, Error> {
+    let Some(list) = &args.shapes else {
+        return Ok(if on_gpu {
+            DemoShapes3D::PLAIN
+        } else {
+            DemoShapes3D::ALL
+        });
+    };
+    let mut shapes = DemoShapes3D {
+        hulls: false,
+        boxes: false,
+        spheres: false,
+        capsules: false,
+        rounded: false,
+    };
+    for name in list.split(',').map(str::trim) {
+        match name {
+            "hulls" => shapes.hulls = true,
+            "boxes" => shapes.boxes = true,
+            "spheres" => shapes.spheres = true,
+            "capsules" => shapes.capsules = true,
+            "rounded" => shapes.rounded = true,
+            other => {
+                return Err(Error::option(
+                    "--shapes",
+                    format!("{other:?} is not one of hulls, boxes, spheres, capsules, rounded"),
+                ));
+            }
+        }
+    }
+    if on_gpu && (shapes.capsules || shapes.rounded) {
+        return Err(Error::option(
+            "--shapes",
+            "the 3D GPU kernels collide hulls, boxes and spheres only; run capsules and \
+             rounded shapes with --backend cpu or cpu-parallel"
+                .to_string(),
+        ));
     }
     Ok(shapes)
 }
@@ -361,7 +402,6 @@ fn camera_3d(scene: &DemoScene3D, width: u32, height: u32) -> render::d3::Camera
 fn run_3d(args: &DemoArgs, bodies: usize) -> Result<bool, Error> {
     let (backend, adapter) = (args.backend, args.adapter.as_str());
     check_demo_args(args)?;
-    demo_shapes(args)?;
     if backend == BackendArg::GpuResident {
         return Err(Error::option(
             "gpusat demo",
@@ -370,8 +410,9 @@ fn run_3d(args: &DemoArgs, bodies: usize) -> Result<bool, Error> {
                 .to_string(),
         ));
     }
-    let scene = DemoScene3D::new(bodies, args.seed)?;
     let narrowphase = narrowphase_3d(backend, adapter)?;
+    let which = demo_shapes_3d(args, narrowphase.adapter().is_some())?;
+    let scene = DemoScene3D::with_shapes(bodies, args.seed, which)?;
     let backend_name = narrowphase.name();
     let adapter_name = narrowphase.adapter().map(|a| a.to_string());
     let walls = scene.walls;

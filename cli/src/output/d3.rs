@@ -24,12 +24,14 @@ pub struct ContactOut {
 pub enum FeatureOut {
     /// A face, an edge, a vertex (0 for two spheres' centres).
     One(u32),
-    /// `[edge of A, edge of B]`.
+    /// `[edge of A, edge of B]`, or for two cores' closest features
+    /// `[A's vertex, B's edge]`, `[A's edge, B's vertex]`, `[A's vertex, B's vertex]`.
     Two([u32; 2]),
 }
 
 /// A 3D axis as written: `{"kind": "face_a" | "face_b" | "edges" | "edge_a"
-/// | "edge_b" | "vertex_a" | "vertex_b" | "centres", "feature": ...}`.
+/// | "edge_b" | "vertex_a" | "vertex_b" | "centres" | "vertex_edge" |
+/// "edge_vertex" | "vertices", "feature": ...}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AxisOut {
@@ -83,6 +85,9 @@ pub fn axis_out(axis: gpusat::d3::Axis) -> (&'static str, FeatureOut) {
         Axis::VertexA(i) => ("vertex_a", FeatureOut::One(i)),
         Axis::VertexB(i) => ("vertex_b", FeatureOut::One(i)),
         Axis::Centres => ("centres", FeatureOut::One(0)),
+        Axis::VertexEdge(v, e) => ("vertex_edge", FeatureOut::Two([v, e])),
+        Axis::EdgeVertex(e, v) => ("edge_vertex", FeatureOut::Two([e, v])),
+        Axis::Vertices(v, w) => ("vertices", FeatureOut::Two([v, w])),
     }
 }
 

@@ -7,11 +7,37 @@ use gpusat::d3::{Body, Shape, ShapeSet};
 
 /// parry3d's narrowphase on the same shapes and bodies: convex polyhedra
 /// built from our hulls' vertices and faces (fan-triangulated, parry merges
-/// the coplanar triangles back), balls for spheres.
+/// the coplanar triangles back), `RoundShape`s of them for rounded hulls,
+/// balls for spheres, its `Capsule` for capsules.
 pub struct Peer {
     shapes: Vec<parry3d::shape::SharedShape>,
     poses: Vec<parry3d::math::Pose>,
     body_shapes: Vec<u32>,
+}
+
+/// A hull as parry3d's convex polyhedron, rounded by `radius` when it is
+/// positive (a ball of the hull's size if parry refuses the mesh).
+fn convex(hull: &gpusat::d3::Hull, radius: f32) -> parry3d::shape::SharedShape {
+    use parry3d::math::Vector;
+    use parry3d::shape::SharedShape;
+    let points: Vec<Vector> = hull
+        .vertices()
+        .iter()
+        .map(|v| Vector::new(v.x, v.y, v.z))
+        .collect();
+    let mut triangles = Vec::new();
+    for face in 0..hull.face_count() {
+        let loop_ = hull.face(face);
+        for k in 1..loop_.len() - 1 {
+            triangles.push([loop_[0], loop_[k], loop_[k + 1]]);
+        }
+    }
+    let shape = if radius > 0.0 {
+        SharedShape::round_convex_mesh(points, &triangles, radius)
+    } else {
+        SharedShape::convex_mesh(points, &triangles)
+    };
+    shape.unwrap_or_else(|| SharedShape::ball(hull.size() + radius))
 }
 
 impl Peer {
@@ -22,23 +48,17 @@ impl Peer {
             .shapes()
             .iter()
             .map(|shape| match shape {
-                Shape::Hull(hull) => {
-                    let points: Vec<Vector> = hull
-                        .vertices()
-                        .iter()
-                        .map(|v| Vector::new(v.x, v.y, v.z))
-                        .collect();
-                    let mut triangles = Vec::new();
-                    for face in 0..hull.face_count() {
-                        let loop_ = hull.face(face);
-                        for k in 1..loop_.len() - 1 {
-                            triangles.push([loop_[0], loop_[k], loop_[k + 1]]);
-                        }
-                    }
-                    parry3d::shape::SharedShape::convex_mesh(points, &triangles)
-                        .unwrap_or_else(|| parry3d::shape::SharedShape::ball(hull.size()))
-                }
+                Shape::Hull(hull) => convex(hull, 0.0),
+                Shape::RoundedHull(rounded) => convex(rounded.hull(), rounded.radius()),
                 Shape::Sphere(sphere) => parry3d::shape::SharedShape::ball(sphere.radius()),
+                Shape::Capsule(capsule) => {
+                    let [a, b] = capsule.points();
+                    parry3d::shape::SharedShape::capsule(
+                        Vector::new(a.x, a.y, a.z),
+                        Vector::new(b.x, b.y, b.z),
+                        capsule.radius(),
+                    )
+                }
             })
             .collect();
         let poses = bodies

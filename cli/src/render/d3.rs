@@ -85,15 +85,36 @@ pub struct RenderOptions {
 
 /// The unit sphere as a hull, for drawing spheres.
 fn sphere_mesh() -> Option<Hull> {
-    let count = 42;
+    Hull::new(&sphere_points(42)).ok()
+}
+
+/// `count` points spread evenly over the unit sphere (a golden spiral).
+fn sphere_points(count: usize) -> Vec<Vec3> {
     let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
-    let points: Vec<Vec3> = (0..count)
+    (0..count)
         .map(|i| {
             let y = 1.0 - 2.0 * (i as f32 + 0.5) / count as f32;
             let ring = (1.0 - y * y).max(0.0).sqrt();
             let angle = golden * i as f32;
             Vec3::new(ring * angle.cos(), y, ring * angle.sin())
         })
+        .collect()
+}
+
+/// The picture's mesh of a capsule or rounded hull: the hull of its core's
+/// vertices each grown by a small sphere of the radius (fewer directions
+/// the more vertices, under the hull's vertex limit). None for a plain
+/// shape, or a mesh that cannot be built.
+fn rounded_mesh(shape: &Shape) -> Option<Hull> {
+    let (core, radius): (Vec<Vec3>, f32) = match shape {
+        Shape::Capsule(capsule) => (capsule.points().to_vec(), capsule.radius()),
+        Shape::RoundedHull(rounded) => (rounded.hull().vertices().to_vec(), rounded.radius()),
+        Shape::Hull(_) | Shape::Sphere(_) => return None,
+    };
+    let directions = sphere_points((400 / core.len()).clamp(6, 42));
+    let points: Vec<Vec3> = core
+        .iter()
+        .flat_map(|&v| directions.iter().map(move |&u| v + radius * u))
         .collect();
     Hull::new(&points).ok()
 }
@@ -148,6 +169,7 @@ pub fn render(
     pixmap.fill(Color::from_rgba8(246, 246, 242, 255));
     let light = Vec3::new(-0.4, 1.0, 0.6).normalize();
     let sphere = sphere_mesh();
+    let rounded: Vec<Option<Hull>> = shapes.shapes().iter().map(rounded_mesh).collect();
     let mut faces = Vec::new();
     for (index, body) in bodies.iter().enumerate() {
         if options.hidden.contains(&index) {
@@ -160,6 +182,12 @@ pub fn render(
                 Some(mesh) => (mesh, ball.radius(), false),
                 None => continue,
             },
+            Some(Shape::Capsule(_) | Shape::RoundedHull(_)) => {
+                match &rounded[body.shape as usize] {
+                    Some(mesh) => (mesh, 1.0, false),
+                    None => continue,
+                }
+            }
             None => continue,
         };
         let colour = base_colour(index, body);

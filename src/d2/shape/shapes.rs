@@ -202,27 +202,8 @@ pub(crate) fn outline_extent(vertices: &[DVec2]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// A radius may be at most this many times its core's extent: a larger one
-/// makes the core a point for single precision (use a circle).
-pub const MAX_RADIUS_RATIO: f64 = 1e3;
-
-/// Checks a radius that may be 0 against its core's extent.
-pub(crate) fn check_radius(radius: f32, extent: f64) -> Result<(), ShapeError> {
-    if !radius.is_finite() {
-        return Err(ShapeError::RadiusNotFinite { radius });
-    }
-    if radius < 0.0 {
-        return Err(ShapeError::RadiusNegative { radius });
-    }
-    if f64::from(radius) > MAX_RADIUS_RATIO * extent {
-        return Err(ShapeError::RadiusTooLarge {
-            radius,
-            extent,
-            ratio: MAX_RADIUS_RATIO,
-        });
-    }
-    crate::core::limits::check_size(extent + 2.0 * f64::from(radius))
-}
+pub use crate::core::limits::MAX_RADIUS_RATIO;
+pub(crate) use crate::core::limits::check_radius;
 
 /// A circle centred on its body's position.
 #[derive(Clone, Copy, Debug, PartialEq)]

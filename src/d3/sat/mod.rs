@@ -75,6 +75,7 @@ pub(crate) mod edges;
 mod faces;
 mod lanes;
 mod pair;
+pub(crate) mod rounded;
 mod separation;
 mod sphere;
 mod walk;
@@ -93,6 +94,7 @@ pub use pair::{
     WALK_MIN_VERTICES, WALK_MIN_VERTICES_AVX, axis_normal, collide_hulls, collide_pair,
     complete_hit, edge_pair_axis, walk_min_vertices,
 };
+pub use rounded::{collide_rounded, rounded_axis_normal};
 pub use separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, EdgeSeparation, PARALLEL_TOLERANCE, PairResult,
     Separation, TIE_TOLERANCE, edge_floor,

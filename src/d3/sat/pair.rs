@@ -14,6 +14,7 @@ use super::edges::{
 };
 use super::faces::find_max_face_separation;
 use super::lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
+use super::rounded::{collide_rounded, rounded_axis_normal};
 use super::separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE, choose_hull_axis, edge_floor,
 };
@@ -204,6 +205,16 @@ pub fn collide_pair(
         (Shape::Sphere(a), Shape::Sphere(b)) => {
             collide_spheres(xf_ab.p, a.radius(), b.radius(), margin)
         }
+        // A capsule or a rounded hull on either side.
+        _ => collide_rounded(
+            shape_a,
+            shape_b,
+            (xf_ab, xf_ba),
+            tolerance,
+            margin,
+            search,
+            stats,
+        ),
     }
 }
 
@@ -265,6 +276,9 @@ pub fn axis_normal(
     axis: Axis,
     search: EdgeSearch,
 ) -> Vec3 {
+    if !(shape_a.is_plain() && shape_b.is_plain()) {
+        return rounded_axis_normal((xf_a, shape_a), (xf_b, shape_b), axis, search);
+    }
     match (axis, shape_a, shape_b) {
         (Axis::FaceA(i), Shape::Hull(a), _) => rotate(xf_a.r, face_normal(a, i)),
         (Axis::FaceB(i), _, Shape::Hull(b)) => -rotate(xf_b.r, face_normal(b, i)),

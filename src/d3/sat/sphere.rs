@@ -30,7 +30,7 @@ pub enum Closest {
 
 /// Whether `point`, in face `face`'s plane, lies inside its loop.
 #[inline]
-fn inside_face(hull: &Hull, face: usize, point: Vec3) -> bool {
+pub(crate) fn inside_face(hull: &Hull, face: usize, point: Vec3) -> bool {
     let normal = hull.normals()[face];
     let vertices = hull.vertices();
     let loop_ = hull.face(face);
@@ -205,6 +205,10 @@ pub fn sphere_axis(hull: &Hull, centre: Vec3, axis: Axis) -> (Vec3, Vec3, f32) {
             };
             (normal, point, distance)
         }
-        Axis::Edges(..) | Axis::Centres => (Vec3::X, centre, length3(centre)),
+        Axis::Edges(..)
+        | Axis::Centres
+        | Axis::VertexEdge(..)
+        | Axis::EdgeVertex(..)
+        | Axis::Vertices(..) => (Vec3::X, centre, length3(centre)),
     }
 }

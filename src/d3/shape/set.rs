@@ -2,8 +2,10 @@
 
 use glam::Vec3;
 
+use super::rounded::{Capsule, RoundedHull};
 use super::shapes::{Hull, Shape, Sphere};
 use crate::core::error::Error;
+use crate::core::error::ShapeError;
 use crate::core::uid::next_uid;
 
 /// The 3D shape library. Bodies refer to a shape by its index, so ten
@@ -47,32 +49,51 @@ impl ShapeSet {
         (self.shapes.len() - 1) as u32
     }
 
-    /// Validates a point cloud, adds its hull, and returns its index; the
-    /// error names the index it would have had.
-    pub fn add_hull(&mut self, points: &[Vec3]) -> Result<u32, Error> {
-        let hull = Hull::new(points).map_err(|reason| Error::Shape {
+    /// Adds a shape that validation built, or names the index it would
+    /// have had with the reason it was refused.
+    fn add_built<S: Into<Shape>>(&mut self, built: Result<S, ShapeError>) -> Result<u32, Error> {
+        let shape = built.map_err(|reason| Error::Shape {
             index: self.shapes.len(),
             reason,
         })?;
-        Ok(self.push(Shape::Hull(hull)))
+        Ok(self.push(shape.into()))
+    }
+
+    /// Validates a point cloud, adds its hull, and returns its index; the
+    /// error names the index it would have had.
+    pub fn add_hull(&mut self, points: &[Vec3]) -> Result<u32, Error> {
+        self.add_built(Hull::new(points))
     }
 
     /// Adds a box with these half extents.
     pub fn add_cuboid(&mut self, half_extents: Vec3) -> Result<u32, Error> {
-        let hull = Hull::cuboid(half_extents).map_err(|reason| Error::Shape {
-            index: self.shapes.len(),
-            reason,
-        })?;
-        Ok(self.push(Shape::Hull(hull)))
+        self.add_built(Hull::cuboid(half_extents))
     }
 
     /// Adds a sphere.
     pub fn add_sphere(&mut self, radius: f32) -> Result<u32, Error> {
-        let sphere = Sphere::new(radius).map_err(|reason| Error::Shape {
-            index: self.shapes.len(),
-            reason,
-        })?;
-        Ok(self.push(Shape::Sphere(sphere)))
+        self.add_built(Sphere::new(radius))
+    }
+
+    /// Adds a capsule around the segment `a`-`b`.
+    pub fn add_capsule(&mut self, a: Vec3, b: Vec3, radius: f32) -> Result<u32, Error> {
+        self.add_built(Capsule::new(a, b, radius))
+    }
+
+    /// Adds the hull of `points` grown by `radius` (0: a plain hull).
+    pub fn add_rounded_hull(&mut self, points: &[Vec3], radius: f32) -> Result<u32, Error> {
+        if radius == 0.0 {
+            return self.add_hull(points);
+        }
+        self.add_built(RoundedHull::new(points, radius))
+    }
+
+    /// Adds a box with these half extents grown by `radius` (0: a plain box).
+    pub fn add_rounded_cuboid(&mut self, half_extents: Vec3, radius: f32) -> Result<u32, Error> {
+        if radius == 0.0 {
+            return self.add_cuboid(half_extents);
+        }
+        self.add_built(RoundedHull::cuboid(half_extents, radius))
     }
 
     /// Shapes in the library.

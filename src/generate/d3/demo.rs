@@ -1,11 +1,11 @@
-//! `gpusat demo --dim 3`'s scene: hulls, boxes and spheres dropped into an
-//! open static box.
+//! `gpusat demo --dim 3`'s scene: hulls, boxes, spheres, capsules and
+//! rounded hulls and boxes dropped into an open static box.
 
 use glam::{Quat, Vec3};
 use rand::RngExt;
 
 use super::super::rng;
-use super::{random_hull, random_rotation};
+use super::{random_direction, random_hull, random_rotation};
 use crate::core::error::Error;
 use crate::d3::{Body, Shape, ShapeSet};
 
@@ -15,6 +15,40 @@ pub const DEMO_BODIES: usize = 1000;
 /// One over the density of the bodies: the volume of a unit mass, a cube
 /// 0.25 across.
 const DENSITY_VOLUME: f32 = 0.25 * 0.25 * 0.25;
+
+/// Which shapes the 3D demo's bodies are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DemoShapes {
+    /// Hulls of 4 to 64 vertices.
+    pub hulls: bool,
+    /// Boxes.
+    pub boxes: bool,
+    /// Spheres.
+    pub spheres: bool,
+    /// Capsules.
+    pub capsules: bool,
+    /// Rounded hulls and boxes.
+    pub rounded: bool,
+}
+
+impl DemoShapes {
+    /// Hulls, boxes and spheres: the kinds every backend collides.
+    pub const PLAIN: DemoShapes = DemoShapes {
+        hulls: true,
+        boxes: true,
+        spheres: true,
+        capsules: false,
+        rounded: false,
+    };
+    /// Every kind.
+    pub const ALL: DemoShapes = DemoShapes {
+        hulls: true,
+        boxes: true,
+        spheres: true,
+        capsules: true,
+        rounded: true,
+    };
+}
 
 /// The 3D demo: bodies dropped into an open box of static walls.
 #[derive(Clone, Debug)]
@@ -36,19 +70,32 @@ pub struct DemoScene {
 
 impl DemoScene {
     /// `bodies` random hulls (4 to 64 vertices), boxes and spheres, 0.1 to
-    /// 0.4 units across, of one density (mass from the volume), in a
-    /// jittered grid above the floor of a box sized for them, turned at
-    /// random, with a little sideways speed.
+    /// 0.4 units across ([`DemoShapes::PLAIN`]).
     pub fn new(bodies: usize, seed: u64) -> Result<DemoScene, Error> {
+        DemoScene::with_shapes(bodies, seed, DemoShapes::PLAIN)
+    }
+
+    /// `bodies` random shapes of the kinds `which` names, 0.1 to 0.4 units
+    /// across, of one density (mass from the volume), in a jittered grid
+    /// above the floor of a box sized for them, turned at random, with a
+    /// little sideways speed. The hulls, boxes and spheres are drawn the
+    /// same whichever other kinds join them.
+    pub fn with_shapes(bodies: usize, seed: u64, which: DemoShapes) -> Result<DemoScene, Error> {
         const SPACING: f32 = 0.45;
         let mut rng = rng(seed);
         let mut shapes = ShapeSet::new();
         let mut kinds = Vec::new();
+        let mut keep = |kind: u32, wanted: bool| {
+            if wanted {
+                kinds.push(kind);
+            }
+        };
         for _ in 0..40 {
             let radius = rng.random_range(0.05..=0.2);
             let count = rng.random_range(4..=64);
             let flatness = rng.random_range(0.5..=1.0);
-            kinds.push(shapes.push(Shape::Hull(random_hull(&mut rng, count, radius, flatness))));
+            let hull = random_hull(&mut rng, count, radius, flatness);
+            keep(shapes.push(Shape::Hull(hull)), which.hulls);
         }
         for _ in 0..16 {
             let half = Vec3::new(
@@ -56,10 +103,53 @@ impl DemoScene {
                 rng.random_range(0.05..=0.2),
                 rng.random_range(0.05..=0.2),
             );
-            kinds.push(shapes.add_cuboid(half)?);
+            keep(shapes.add_cuboid(half)?, which.boxes);
         }
         for _ in 0..8 {
-            kinds.push(shapes.add_sphere(rng.random_range(0.05..=0.2))?);
+            keep(
+                shapes.add_sphere(rng.random_range(0.05..=0.2))?,
+                which.spheres,
+            );
+        }
+        if which.capsules {
+            for _ in 0..16 {
+                let half_length = rng.random_range(0.05..=0.15);
+                let direction = random_direction(&mut rng);
+                let radius = rng.random_range(0.04..=0.08);
+                keep(
+                    shapes.add_capsule(
+                        -half_length * direction,
+                        half_length * direction,
+                        radius,
+                    )?,
+                    true,
+                );
+            }
+        }
+        if which.rounded {
+            for k in 0..24 {
+                let radius = rng.random_range(0.01..=0.05);
+                let shape = if k % 2 == 0 {
+                    let half = Vec3::new(
+                        rng.random_range(0.04..=0.15),
+                        rng.random_range(0.04..=0.15),
+                        rng.random_range(0.04..=0.15),
+                    );
+                    shapes.add_rounded_cuboid(half, radius)?
+                } else {
+                    let count = rng.random_range(4..=32);
+                    let size = rng.random_range(0.05..=0.15);
+                    let core = random_hull(&mut rng, count, size, 1.0);
+                    shapes.add_rounded_hull(core.vertices(), radius)?
+                };
+                keep(shape, true);
+            }
+        }
+        if kinds.is_empty() {
+            return Err(Error::Argument {
+                name: "shapes",
+                message: "the demo needs at least one kind of shape".to_string(),
+            });
         }
 
         // A square column of layers of `columns x columns` bodies.

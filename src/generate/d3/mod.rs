@@ -9,7 +9,7 @@ use rand::RngExt;
 
 use super::SceneRng;
 use crate::core::pair::Pair;
-use crate::d3::{Body, Hull, Shape, ShapeSet, Sphere};
+use crate::d3::{Body, Capsule, Hull, RoundedHull, Shape, ShapeSet, Sphere};
 
 /// A unit vector drawn uniformly on the sphere.
 pub fn random_direction(rng: &mut SceneRng) -> Vec3 {
@@ -91,6 +91,12 @@ pub struct SceneSpec {
     pub box_fraction: f64,
     /// Fraction that is flat plates (hulls squashed 1:50).
     pub plate_fraction: f64,
+    /// Fraction that is capsules: a segment of 0.5 to 1.5 times the radius
+    /// drawn for it, grown by 0.3 of it.
+    pub capsule_fraction: f64,
+    /// Fraction of the hulls and boxes grown by a radius of 0.1 of their
+    /// own (rounded).
+    pub rounded_fraction: f64,
     /// Bodies are placed uniformly in the cube `offset ± half_extent`.
     pub half_extent: f32,
     /// The centre of that cube.
@@ -110,6 +116,8 @@ impl SceneSpec {
             sphere_fraction: 0.15,
             box_fraction: 0.15,
             plate_fraction: 0.1,
+            capsule_fraction: 0.0,
+            rounded_fraction: 0.0,
             half_extent: 2.5,
             offset: Vec3::ZERO,
         }
@@ -138,9 +146,37 @@ impl SceneSpec {
             } else if kind < self.sphere_fraction + self.box_fraction + self.plate_fraction {
                 let count = rng.random_range(self.vertices.0.max(8)..=self.vertices.1.max(8));
                 Shape::Hull(random_hull(&mut rng, count, radius, 0.02))
+            } else if kind
+                < self.sphere_fraction
+                    + self.box_fraction
+                    + self.plate_fraction
+                    + self.capsule_fraction
+            {
+                let half_length = 0.5 * radius * rng.random_range(0.5..1.5f32);
+                let direction = random_direction(&mut rng);
+                Shape::Capsule(
+                    Capsule::new(
+                        -half_length * direction,
+                        half_length * direction,
+                        0.3 * radius,
+                    )
+                    .expect("a valid capsule"),
+                )
             } else {
                 let count = rng.random_range(self.vertices.0..=self.vertices.1);
                 Shape::Hull(random_hull(&mut rng, count, radius, 1.0))
+            };
+            // Rounded: a radius of a tenth of the shape's.
+            let shape = match shape {
+                Shape::Hull(hull)
+                    if self.rounded_fraction > 0.0
+                        && rng.random::<f64>() < self.rounded_fraction =>
+                {
+                    Shape::RoundedHull(
+                        RoundedHull::from_hull(hull, 0.1 * radius).expect("a valid radius"),
+                    )
+                }
+                shape => shape,
             };
             shapes.push(shape);
         }
@@ -177,5 +213,5 @@ pub struct GeneratedScene {
     pub pairs: Vec<Pair>,
 }
 
-pub use demo::{DEMO_BODIES, DemoScene};
+pub use demo::{DEMO_BODIES, DemoScene, DemoShapes};
 pub use workload::{ShapeKind, workload, workload_spec};

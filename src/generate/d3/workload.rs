@@ -5,7 +5,10 @@
 //! exactly `n` vertices: random points on a sphere of that radius, hulled),
 //! 4,096 bodies each at a uniform random position in [-1, 1]³ with a random
 //! rotation, random pairs. Nearly every pair overlaps, so every pair runs
-//! the whole SAT (no early exit) and most produce contacts.
+//! the whole SAT (no early exit) and most produce contacts. The kinds with
+//! a radius: capsules (a segment of 0.5 to 1.5 times the drawn radius,
+//! grown by 0.3 of it), half of them with hulls, or hulls grown by a tenth
+//! of their radius.
 
 use super::{GeneratedScene, SceneSpec};
 
@@ -16,6 +19,12 @@ pub enum ShapeKind {
     Boxes,
     /// Hulls of exactly this many vertices.
     Hulls(usize),
+    /// Capsules.
+    Capsules,
+    /// Half capsules, half hulls of this many vertices.
+    CapsulesAndHulls(usize),
+    /// Hulls of this many vertices, each grown by a tenth of its radius.
+    Rounded(usize),
 }
 
 impl ShapeKind {
@@ -24,7 +33,16 @@ impl ShapeKind {
         match self {
             ShapeKind::Boxes => "boxes".to_string(),
             ShapeKind::Hulls(n) => format!("{n}-hulls"),
+            ShapeKind::Capsules => "capsules".to_string(),
+            ShapeKind::CapsulesAndHulls(n) => format!("capsules-{n}-hulls"),
+            ShapeKind::Rounded(n) => format!("rounded-{n}-hulls"),
         }
+    }
+
+    /// Whether the kind has capsules or rounded hulls (which the GPU
+    /// kernels do not collide).
+    pub fn has_radius(self) -> bool {
+        !matches!(self, ShapeKind::Boxes | ShapeKind::Hulls(_))
     }
 
     /// The kinds of `gpusat bench --dim 3`.
@@ -58,6 +76,23 @@ pub fn workload_spec(kind: ShapeKind, pairs: usize) -> SceneSpec {
         ShapeKind::Hulls(n) => SceneSpec {
             vertices: (n, n),
             box_fraction: 0.0,
+            ..base
+        },
+        ShapeKind::Capsules => SceneSpec {
+            box_fraction: 0.0,
+            capsule_fraction: 1.0,
+            ..base
+        },
+        ShapeKind::CapsulesAndHulls(n) => SceneSpec {
+            vertices: (n, n),
+            box_fraction: 0.0,
+            capsule_fraction: 0.5,
+            ..base
+        },
+        ShapeKind::Rounded(n) => SceneSpec {
+            vertices: (n, n),
+            box_fraction: 0.0,
+            rounded_fraction: 1.0,
             ..base
         },
     }

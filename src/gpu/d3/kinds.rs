@@ -160,8 +160,10 @@ pub(super) fn hull_classes(kinds: HullKinds) -> &'static [u8] {
 ///   above.
 pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
     let hull = match shape {
-        Shape::Sphere(_) => return SPHERE_CLASS,
         Shape::Hull(hull) => hull,
+        // Spheres; a batch with a capsule or rounded hull is refused
+        // before its bodies are classified (`GpuError::UnsupportedShape`).
+        _ => return SPHERE_CLASS,
     };
     let flag = if gridded { 0 } else { NO_GRID };
     let vertices = hull.vertices().len();
@@ -259,10 +261,7 @@ mod tests {
             (sphere, 1, 1),
         ];
         for (shape, on_gpu, on_software) in &cases {
-            let vertices = match shape {
-                Shape::Hull(hull) => hull.vertices().len(),
-                Shape::Sphere(_) => 0,
-            };
+            let vertices = shape.hull().map_or(0, |hull| hull.vertices().len());
             assert_eq!(
                 (
                     body_class(shape, HullKinds::Hardware, true),

@@ -107,6 +107,16 @@ impl Dimension for Spatial {
     }
 
     fn check(batch: &Batch<'_>) -> Result<(), GpuError> {
+        for (index, body) in batch.bodies().iter().enumerate() {
+            let shape = batch.shape_of(index as u32);
+            if !shape.is_plain() {
+                return Err(GpuError::UnsupportedShape {
+                    body: index as u32,
+                    shape: body.shape,
+                    kind: shape.kind_name(),
+                });
+            }
+        }
         match batch.edge_search() {
             EdgeSearch::Pruned | EdgeSearch::Pairwise | EdgeSearch::Walk => Ok(()),
             EdgeSearch::BruteForce => Err(GpuError::InvalidOption {

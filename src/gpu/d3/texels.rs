@@ -24,8 +24,10 @@ pub(crate) fn library_texels(
     ints.clear();
     for shape in shapes.shapes() {
         let record = match shape {
-            Shape::Sphere(sphere) => HullRecord {
-                radius: sphere.radius(),
+            // A sphere; a capsule or rounded hull gets its radius alone, never
+            // read (a batch with one is refused: `GpuError::UnsupportedShape`).
+            Shape::Sphere(_) | Shape::Capsule(_) | Shape::RoundedHull(_) => HullRecord {
+                radius: shape.radius(),
                 size: shape.size(),
                 ..HullRecord::default()
             },
@@ -136,7 +138,7 @@ pub(crate) fn library_texels(
                 record
             }
         };
-        if matches!(shape, Shape::Sphere(_)) {
+        if !matches!(shape, Shape::Hull(_)) {
             gridded.push(false);
         }
         records.push(record);

@@ -23,6 +23,9 @@ fn distance_to(shape: &Placed, p: glam::DVec3) -> f64 {
             edges,
         } => hull_distance(vertices, faces, edges, p),
         Placed::Sphere { centre, radius } => (p - *centre).length() - radius,
+        Placed::Capsule { .. } | Placed::RoundedHull { .. } => {
+            crate::common::oracle3::distance_to_placed(p, shape)
+        }
     }
 }
 

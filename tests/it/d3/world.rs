@@ -104,6 +104,114 @@ fn a_stack_of_five_boxes_stands() {
     }
 }
 
+/// Every body of a stack where it started (sideways within `slide`, in
+/// height within 0.03 of `heights`), and at rest.
+fn assert_stands(what: &str, world: &World, start: &[Body], heights: &[f32], slide: f32) {
+    for (level, ((now, then), height)) in world.bodies()[1..]
+        .iter()
+        .zip(&start[1..])
+        .zip(heights)
+        .enumerate()
+    {
+        let sideways = Vec3::new(
+            now.position.x - then.position.x,
+            0.0,
+            now.position.z - then.position.z,
+        );
+        assert!(
+            sideways.length() < slide,
+            "{what} {level} slid by {sideways} (now at {})",
+            now.position
+        );
+        assert!(
+            (now.position.y - height).abs() < 0.03,
+            "{what} {level} at height {}, expected about {height}",
+            now.position.y
+        );
+        assert!(
+            now.velocity.length() < 0.02,
+            "{what} {level} still moving at {}",
+            now.velocity
+        );
+    }
+}
+
+#[test]
+fn a_stack_of_five_rounded_boxes_stands() {
+    let mut shapes = ShapeSet::new();
+    let floor = ground(&mut shapes);
+    // Half extents 0.4 grown by 0.1: a unit rounded cube.
+    let cube = shapes
+        .add_rounded_cuboid(Vec3::splat(0.4), 0.1)
+        .expect("rounded cube");
+    let mut bodies = vec![floor];
+    for level in 0..5 {
+        let position = Vec3::new(0.01 * level as f32, 0.5 + 1.002 * level as f32, 0.0);
+        bodies.push(Body::new(
+            cube,
+            position,
+            Quat::from_rotation_y(0.05 * level as f32),
+        ));
+    }
+    let start = bodies.clone();
+    let mut world = world(shapes, bodies);
+    for _ in 0..600 {
+        world.step(DT).expect("step");
+    }
+    let heights: Vec<f32> = (0..5).map(|level| 0.5 + level as f32).collect();
+    assert_stands("rounded box", &world, &start, &heights, 0.02);
+    // Each resting pair touches at its four flat corners.
+    assert!(
+        world.manifolds().iter().all(|m| m.points().len() == 4),
+        "{:?}",
+        world
+            .manifolds()
+            .iter()
+            .map(|m| m.points().len())
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_log_pile_of_capsules_stands() {
+    let mut shapes = ShapeSet::new();
+    let floor = ground(&mut shapes);
+    // Logs along x, 2 long and 0.4 thick; each layer two logs crossed on
+    // the two below.
+    let log = shapes
+        .add_capsule(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), 0.2)
+        .expect("capsule");
+    let mut bodies = vec![floor];
+    let mut heights = Vec::new();
+    for layer in 0..4 {
+        let turn = if layer % 2 == 0 {
+            Quat::IDENTITY
+        } else {
+            Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)
+        };
+        for side in [-0.6f32, 0.6] {
+            let across = if layer % 2 == 0 {
+                Vec3::new(0.0, 0.0, side)
+            } else {
+                Vec3::new(side, 0.0, 0.0)
+            };
+            let height = 0.2 + 0.401 * layer as f32;
+            bodies.push(Body::new(log, across + Vec3::Y * height, turn));
+            heights.push(0.2 + 0.4 * layer as f32);
+        }
+    }
+    let start = bodies.clone();
+    let mut world = world(shapes, bodies);
+    for _ in 0..600 {
+        world.step(DT).expect("step");
+    }
+    // A log on two crossed logs may roll along without slipping anywhere
+    // and without rising (a neutral equilibrium, as in a real pile with no
+    // rolling resistance): the pile stands if it comes to rest where it was
+    // built, within what the first landings roll it.
+    assert_stands("log", &world, &start, &heights, 0.05);
+}
+
 #[test]
 fn a_sphere_rolls_down_a_ramp() {
     let mut shapes = ShapeSet::new();

@@ -31,10 +31,24 @@ fn scene_file(seed: u64, pairs: usize, listed: bool) -> SceneFile {
         .shapes()
         .iter()
         .map(|shape| match shape {
-            Shape::Hull(hull) => {
-                ShapeDesc::Hull(hull.vertices().iter().map(|v| v.to_array()).collect())
-            }
+            Shape::Hull(hull) => ShapeDesc::Hull {
+                points: hull.vertices().iter().map(|v| v.to_array()).collect(),
+                radius: 0.0,
+            },
             Shape::Sphere(sphere) => ShapeDesc::Sphere(sphere.radius()),
+            Shape::Capsule(capsule) => ShapeDesc::Capsule {
+                points: capsule.points().map(|p| p.to_array()),
+                radius: capsule.radius(),
+            },
+            Shape::RoundedHull(rounded) => ShapeDesc::Hull {
+                points: rounded
+                    .hull()
+                    .vertices()
+                    .iter()
+                    .map(|v| v.to_array())
+                    .collect(),
+                radius: rounded.radius(),
+            },
         })
         .collect();
     let bodies = scene
@@ -216,6 +230,56 @@ fn resolve_separates_a_3d_scene() {
     }
 }
 
+/// Capsules, a rounded hull and a rounded box from a scene file: the same
+/// hits on both CPU backends, their axes written with the new kinds; the
+/// GPU backend refuses them in one line naming the body, with no output.
+#[test]
+fn capsules_and_rounded_shapes_collide_on_the_cpu_and_the_gpu_refuses_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let json = r#"{"shapes": [
+        {"capsule": [[-0.5, 0, 0], [0.5, 0, 0]], "radius": 0.2},
+        {"hull": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "radius": 0.1},
+        {"cuboid": [2, 0.5, 2], "radius": 0.05},
+        {"sphere": 0.3}],
+      "bodies": [
+        {"shape": 2, "position": [0, -0.5, 0], "inv_mass": 0},
+        {"shape": 0, "position": [0, 0.24, 0]},
+        {"shape": 0, "position": [0.3, 0.62, 0.1], "rotation": [0, 0.7071068, 0, 0.7071068]},
+        {"shape": 1, "position": [-1.0, 0.1, 0.5]},
+        {"shape": 3, "position": [0.9, 0.3, 0.0]}],
+      "pairs": [[0, 1], [1, 2], [0, 3], [0, 4], [1, 4], [3, 1]],
+      "margin": 0.05}"#;
+    let scene = dir.path().join("rounded.json");
+    std::fs::write(&scene, json).expect("write");
+    let scene = scene.display().to_string();
+    let cpu = collide(&scene, "cpu", &dir.path().join("cpu.json"));
+    let parallel = collide(&scene, "cpu-parallel", &dir.path().join("parallel.json"));
+    assert_eq!(cpu.hits, parallel.hits);
+    // The capsule lies on the rounded floor (2 points), the crossed capsules
+    // touch (1 point), the ball rests on the floor.
+    let by_pair = |pair: u32| cpu.hits.iter().find(|hit| hit.pair == pair);
+    assert_eq!(by_pair(0).expect("capsule on the floor").contacts.len(), 2);
+    assert_eq!(by_pair(1).expect("crossed capsules").contacts.len(), 1);
+    assert!(by_pair(3).is_some(), "the ball on the floor");
+    let out = dir.path().join("gpu.json");
+    let run = gpusat(&[
+        "collide",
+        &scene,
+        "--backend",
+        "gpu",
+        "-o",
+        &out.display().to_string(),
+    ]);
+    let message = stderr(&run);
+    assert!(!run.status.success(), "the GPU took capsules");
+    assert!(
+        message.contains("capsule") || message.contains("no GPU") || message.contains("adapter"),
+        "{message}"
+    );
+    assert_eq!(message.trim_end().lines().count(), 1, "{message}");
+    assert!(!out.exists());
+}
+
 #[test]
 fn bad_3d_input_is_one_line_naming_the_item_and_no_output() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -251,6 +315,26 @@ fn bad_3d_input_is_one_line_naming_the_item_and_no_output() {
         (
             r#"{"shapes": [{"sphere": 1}], "bodies": [{"shape": 3, "position": [0,0,0]}]}"#,
             "body 0",
+        ),
+        (
+            r#"{"shapes": [{"capsule": [[0,0,0],[1,0,0]]}], "bodies": []}"#,
+            "a capsule needs a \"radius\"",
+        ),
+        (
+            r#"{"shapes": [{"capsule": [[0,0,0],[0,0,0]], "radius": 0.5}], "bodies": []}"#,
+            "shape 0 has its two points",
+        ),
+        (
+            r#"{"shapes": [{"cuboid": [1,1,1], "radius": -0.1}], "bodies": []}"#,
+            "shape 0 has a negative radius",
+        ),
+        (
+            r#"{"shapes": [{"sphere": 1, "radius": 0.5}], "bodies": []}"#,
+            "a sphere's radius is its value",
+        ),
+        (
+            r#"{"shapes": [{"capsule": [[0,0,0],[1,0,0]], "radius": 0.5}, {"circle": 1}], "bodies": []}"#,
+            "shapes[1]: a 2D shape",
         ),
         (
             r#"{"shapes": [{"sphere": 1}], "bodies": [{"shape": 0, "position": [0,0,0]}], "pairs": [[0, 5]]}"#,

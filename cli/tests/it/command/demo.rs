@@ -266,8 +266,17 @@ fn bad_demo_and_render_arguments_are_errors() {
         vec!["demo", "--size", "wide", "--frames", "1"],
         vec!["demo", "--shapes", "triangles", "--frames", "1"],
         vec!["demo", "--shapes", "", "--frames", "1"],
+        vec!["demo", "--dim", "3", "--shapes", "cones", "--frames", "1"],
         vec![
-            "demo", "--dim", "3", "--shapes", "capsules", "--frames", "1",
+            "demo",
+            "--dim",
+            "3",
+            "--backend",
+            "gpu",
+            "--shapes",
+            "capsules",
+            "--frames",
+            "1",
         ],
         vec![
             "render",
@@ -281,6 +290,29 @@ fn bad_demo_and_render_arguments_are_errors() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     }
     assert!(!png.exists());
+}
+
+/// The 3D demo of capsules and rounded hulls alone, checked against the
+/// CPU reference on every frame, settles without a disagreement.
+#[test]
+fn demo_in_3d_with_capsules_and_rounded_shapes_alone() {
+    let stdout = gpusat_stdout(&[
+        "demo",
+        "--dim",
+        "3",
+        "--backend",
+        "cpu-parallel",
+        "--check",
+        "--shapes",
+        "capsules,rounded",
+        "--bodies",
+        "60",
+        "--frames",
+        "90",
+    ]);
+    for words in ["gpusat demo --dim 3: 60 bodies", "; 0 disagreements"] {
+        assert!(stdout.contains(words), "{words:?} missing from:\n{stdout}");
+    }
 }
 
 /// The whole default 3D demo (1,000 bodies, 300 frames) on the GPU with the

@@ -1,0 +1,788 @@
+//! Shapes with a radius: capsules (a segment core), rounded hulls (a hull
+//! core) and spheres (a point core), against each other and against plain
+//! hulls.
+//!
+//! A rounded shape is the set of points within `r` of its convex core. With
+//! `M = core_b - core_a` the cores' Minkowski difference and `R = r_a + r_b`,
+//! the depth is `R` minus the signed distance from the origin to `M`:
+//!
+//! * **Cores overlapping or touching** (the cores' SAT separation
+//!   `s <= 0`): the origin is inside `M` and its nearest face is the SAT's
+//!   best axis, so the depth is `R - s` along it. The SAT runs with the
+//!   limit `margin + R`.
+//! * **Cores apart** (`s > 0`): `s` is the largest distance from the origin
+//!   to a face *plane* of `M`, a lower bound of the distance. The closest
+//!   point of `M` lies in a face of `M` (then `s` is the distance, and the
+//!   SAT's face or edge pair is the axis), on an edge of `M` (a vertex of one
+//!   core against an edge of the other) or at a vertex of `M` (a vertex
+//!   against a vertex). So the exact closest features are searched, and
+//!   the SAT's axis kept when their distance is within the tie tolerance of
+//!   `s`:
+//!
+//!   ```text
+//!   candidates (the features whose points can be nearest, below):
+//!       a vertex of one core over the inside of a face of the other   rank 2
+//!       two edges, closest at inner points of both                    rank 2
+//!       a vertex and an edge's inner point                            rank 1
+//!       two vertices                                                  rank 0
+//!   nearest = the least distance; within the tolerance of it the higher rank
+//!   if nearest <= s + tolerance:  the SAT's axis, separation s - R
+//!   else:                         the nearest pair's axis (VertexEdge,
+//!                                 EdgeVertex or Vertices), separation
+//!                                 |q - p| - R from its two closest points
+//!   ```
+//!
+//!   Near a vertex an edge's inner point is nearer than the vertex by less
+//!   than single precision resolves, yet the direction from the two differs
+//!   by their distance over the gap (seed issue: 2.3 mrad); the rank keeps
+//!   the inner point, whose direction is the right one.
+//!
+//! Which features can be nearest, by pair of cores:
+//!
+//! * **Hull and hull**: the SAT's axis `n` and the two support vertices
+//!   bound the distance from above (`d_up = |w - v|`). The nearest points
+//!   lie within `d_up - s` of each hull's extreme plane along `n` (the
+//!   vertices in that slab, the edges with an end in it, the faces with a
+//!   vertex in it), so only those are measured: for a resting pair, about a
+//!   face's worth on each side.
+//! * **Hull and segment** (a capsule's core): the SAT of the segment is the
+//!   hull's faces against its two ends, and each hull edge crossed with the
+//!   segment where the edge's arc on the Gauss map crosses the segment's
+//!   great circle (its two faces' normals on opposite sides of the
+//!   segment); apart, each end's closest feature on the hull
+//!   (`closest_feature`, by regions) and every hull edge against the
+//!   segment's inside.
+//! * **Hull and point** (a sphere against a rounded hull): the sphere's own
+//!   test (`sphere.rs`) with the radius `R`.
+//! * **Segment and segment**: their closest points (Ericson's clamped
+//!   parameters); inside both, the axis is the line between them, or where
+//!   the cores cross (distance 0) the normal of the two directions.
+//! * **Segment and point**: the point's closest point on the segment.
+//!
+//! A segment core has vertices 0 and 1 and edge 0; a point core vertex 0.
+
+use std::cell::RefCell;
+
+use glam::Vec3;
+
+use super::super::math::{
+    Transform, cross3, dot3, inv_mul_transforms, length3, rotate, transform_point,
+};
+use super::super::shape::shapes::{Core, Hull, Shape};
+use super::super::types::{Axis, EdgeSearch, EdgeStats};
+use super::pair::{collide_hulls, edge_pair_axis};
+use super::separation::{
+    EDGE_TOLERANCE, PARALLEL_TOLERANCE, PairResult, Separation, TIE_TOLERANCE,
+};
+use super::sphere::{
+    Closest, closest_feature, collide_hull_sphere, collide_spheres, inside_face, sphere_axis,
+};
+use crate::core::pair::Owner;
+
+/// The closest points of segments `[p1, q1]` and `[p2, q2]` and their
+/// parameters along each, clamped to `[0, 1]` (Ericson, *Real-Time
+/// Collision Detection*, 5.1.9; parallel segments take `s = 0` first).
+pub(crate) fn closest_points_of_segments(
+    p1: Vec3,
+    q1: Vec3,
+    p2: Vec3,
+    q2: Vec3,
+) -> (Vec3, Vec3, f32, f32) {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (dot3(d1, d1), dot3(d2, d2), dot3(d2, r));
+    let c = dot3(d1, r);
+    let b = dot3(d1, d2);
+    let denominator = a * e - b * b;
+    let mut s = if denominator > 0.0 {
+        ((b * f - c * e) / denominator).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t = if e > 0.0 { (b * s + f) / e } else { 0.0 };
+    if t < 0.0 {
+        t = 0.0;
+        s = if a > 0.0 {
+            (-c / a).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+    } else if t > 1.0 {
+        t = 1.0;
+        s = if a > 0.0 {
+            ((b - c) / a).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+    }
+    (p1 + s * d1, p2 + t * d2, s, t)
+}
+
+/// The end a clamped parameter sits at (`None`: strictly inside).
+#[inline]
+fn end_of(t: f32) -> Option<u32> {
+    if t <= 0.0 {
+        Some(0)
+    } else if t >= 1.0 {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// The closest point of segment `[e0, e1]` to `p`.
+#[inline]
+fn closest_on_segment(e0: Vec3, e1: Vec3, p: Vec3) -> Vec3 {
+    let along = e1 - e0;
+    let t = (dot3(p - e0, along) / dot3(along, along)).clamp(0.0, 1.0);
+    e0 + t * along
+}
+
+/// A unit vector perpendicular to `d` (not zero), the same for the same
+/// bits: the normal of a pair whose closest points coincide on a segment.
+fn perpendicular(d: Vec3) -> Vec3 {
+    let a = d.abs();
+    let other = if a.x <= a.y && a.x <= a.z {
+        Vec3::X
+    } else if a.y <= a.z {
+        Vec3::Y
+    } else {
+        Vec3::Z
+    };
+    let normal = cross3(d, other);
+    let length = length3(normal);
+    if length > 0.0 {
+        normal / length
+    } else {
+        Vec3::X
+    }
+}
+
+/// Vertex `i` of a core (the last for an index past them: a backend's
+/// garbage, made total).
+fn core_vertex(core: Core, i: u32) -> Vec3 {
+    match core {
+        Core::Hull(hull) => hull.vertices()[(i as usize).min(hull.vertices().len() - 1)],
+        Core::Segment(points) => points[(i as usize).min(1)],
+        Core::Point => Vec3::ZERO,
+    }
+}
+
+/// Edge `e` of a core, its two ends (a point core's edge is the point).
+fn core_edge(core: Core, e: u32) -> (Vec3, Vec3) {
+    match core {
+        Core::Hull(hull) => {
+            let edge = hull.edges()[(e as usize).min(hull.edges().len() - 1)];
+            (
+                hull.vertices()[edge.v0 as usize],
+                hull.vertices()[edge.v1 as usize],
+            )
+        }
+        Core::Segment([a, b]) => (a, b),
+        Core::Point => (Vec3::ZERO, Vec3::ZERO),
+    }
+}
+
+/// The geometry of a closest-feature axis, in A's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FeaturePair {
+    /// Unit normal from A to B.
+    pub normal: Vec3,
+    /// The closest point of A's core.
+    pub on_a: Vec3,
+    /// The closest point of B's core.
+    pub on_b: Vec3,
+    /// Their distance.
+    pub distance: f32,
+}
+
+/// Two segments in A's frame: their axis (`Edges(0, 0)` where the closest
+/// points are inside both, else the vertex and edge features) and its
+/// geometry.
+///
+/// ```text
+/// p, q = the closest points (clamped parameters)
+/// inside both, not parallel:  normal = normalise(d_a x d_b), turned along q - p
+///                             (where p = q, the cores cross: from A's midpoint
+///                             towards B's); distance = normal . (b0 - a0)
+///                             (the line between inner closest points is the
+///                             common normal: this stays accurate however
+///                             close the cores, where (q - p) / |q - p| would not)
+/// else:                       the end(s) clamped name the features,
+///                             normal (q - p) / |q - p|
+/// p = q at an end:            a perpendicular of A's segment
+/// ```
+pub(crate) fn segment_pair(a: [Vec3; 2], b: [Vec3; 2]) -> (Axis, FeaturePair) {
+    let (on_a, on_b, s, t) = closest_points_of_segments(a[0], a[1], b[0], b[1]);
+    let axis = match (end_of(s), end_of(t)) {
+        (None, None) => Axis::Edges(0, 0),
+        (None, Some(j)) => Axis::EdgeVertex(0, j),
+        (Some(i), None) => Axis::VertexEdge(i, 0),
+        (Some(i), Some(j)) => Axis::Vertices(i, j),
+    };
+    let (da, db) = (a[1] - a[0], b[1] - b[0]);
+    let offset = on_b - on_a;
+    let crossed = cross3(da, db);
+    let length = length3(crossed);
+    if axis == Axis::Edges(0, 0) && length > PARALLEL_TOLERANCE * length3(da) * length3(db) {
+        let normal = crossed / length;
+        let side = dot3(normal, offset);
+        let side = if side != 0.0 {
+            side
+        } else {
+            dot3(normal, (b[0] + b[1]) - (a[0] + a[1]))
+        };
+        let normal = if side < 0.0 { -normal } else { normal };
+        let pair = FeaturePair {
+            normal,
+            on_a,
+            on_b,
+            distance: dot3(normal, b[0] - a[0]).max(0.0),
+        };
+        return (axis, pair);
+    }
+    let distance = length3(offset);
+    let normal = if distance > 0.0 {
+        offset / distance
+    } else {
+        perpendicular(da)
+    };
+    (
+        axis,
+        FeaturePair {
+            normal,
+            on_a,
+            on_b,
+            distance,
+        },
+    )
+}
+
+/// The geometry of a vertex-edge or vertex-vertex axis between two cores
+/// (B's placed in A's frame by `xf_ab`); `None` for the other kinds.
+pub(crate) fn feature_pair(
+    core_a: Core,
+    core_b: Core,
+    xf_ab: Transform,
+    axis: Axis,
+) -> Option<FeaturePair> {
+    let (on_a, on_b, edge) = match axis {
+        Axis::VertexEdge(v, e) => {
+            let p = core_vertex(core_a, v);
+            let (e0, e1) = core_edge(core_b, e);
+            let (e0, e1) = (transform_point(xf_ab, e0), transform_point(xf_ab, e1));
+            (p, closest_on_segment(e0, e1, p), e1 - e0)
+        }
+        Axis::EdgeVertex(e, v) => {
+            let q = transform_point(xf_ab, core_vertex(core_b, v));
+            let (e0, e1) = core_edge(core_a, e);
+            (closest_on_segment(e0, e1, q), q, e1 - e0)
+        }
+        Axis::Vertices(v, w) => {
+            let (p, q) = (
+                core_vertex(core_a, v),
+                transform_point(xf_ab, core_vertex(core_b, w)),
+            );
+            let edge = match (core_a, core_b) {
+                (Core::Segment([a0, a1]), _) => a1 - a0,
+                (_, Core::Segment([b0, b1])) => rotate(xf_ab.r, b1 - b0),
+                _ => Vec3::X,
+            };
+            (p, q, edge)
+        }
+        _ => return None,
+    };
+    let offset = on_b - on_a;
+    let distance = length3(offset);
+    let normal = if distance > 0.0 {
+        offset / distance
+    } else {
+        perpendicular(edge)
+    };
+    Some(FeaturePair {
+        normal,
+        on_a,
+        on_b,
+        distance,
+    })
+}
+
+/// Hull edge `e` crossed with a segment's direction `along` (both in the
+/// hull's frame), where the edge's arc crosses the segment's great circle on
+/// the Gauss map: the unit axis out of the hull, and the edge's first
+/// vertex.
+///
+/// ```text
+/// u, v = the edge's faces' normals; a face of M only if (u . d)(v . d) < 0
+/// axis = normalise(edge x d), turned towards u + v (the arc's side)
+/// ```
+pub(crate) fn hull_segment_axis(hull: &Hull, e: usize, along: Vec3) -> Option<(Vec3, Vec3)> {
+    let gauss = hull.edge_gauss()[e];
+    let (du, dv) = (dot3(gauss.u, along), dot3(gauss.v, along));
+    if du * dv >= 0.0 {
+        return None;
+    }
+    let edge = hull.edges()[e];
+    let (p0, p1) = (
+        hull.vertices()[edge.v0 as usize],
+        hull.vertices()[edge.v1 as usize],
+    );
+    let direction = p1 - p0;
+    let crossed = cross3(direction, along);
+    let length = length3(crossed);
+    if length <= PARALLEL_TOLERANCE * length3(direction) * length3(along) {
+        return None;
+    }
+    let axis = crossed / length;
+    if dot3(axis, gauss.u + gauss.v) < 0.0 {
+        Some((-axis, p0))
+    } else {
+        Some((axis, p0))
+    }
+}
+
+/// The nearest feature pair found so far: its distance, its rank (2: a
+/// face of `M`, 1: an edge of `M`, 0: a vertex of `M`), and its axis (none
+/// for rank 2: the SAT's axis stands for it).
+#[derive(Clone, Copy, Debug)]
+struct Nearest {
+    distance: f32,
+    rank: u8,
+    axis: Option<Axis>,
+}
+
+impl Nearest {
+    const NONE: Nearest = Nearest {
+        distance: f32::MAX,
+        rank: 0,
+        axis: None,
+    };
+
+    /// Takes a candidate nearer by more than `tolerance`, or one as near
+    /// within it and of a higher rank.
+    #[inline]
+    fn offer(&mut self, distance: f32, rank: u8, axis: Option<Axis>, tolerance: f32) {
+        if distance < self.distance - tolerance
+            || (distance <= self.distance + tolerance && rank > self.rank)
+        {
+            *self = Nearest {
+                distance,
+                rank,
+                axis,
+            };
+        }
+    }
+}
+
+/// The end of a pair whose cores' SAT gave `sat` (with the limit
+/// `margin + R`): overlapping cores keep the SAT's axis; apart, the nearest
+/// features decide (see the module's table).
+fn finish(
+    (core_a, core_b, xf_ab): (Core, Core, Transform),
+    sat: PairResult,
+    nearest: impl FnOnce() -> Nearest,
+    (radii, tolerance, margin): (f32, f32, f32),
+) -> Option<PairResult> {
+    if sat.separation > 0.0 {
+        let nearest = nearest();
+        if nearest.distance > sat.separation + tolerance
+            && let Some(axis) = nearest.axis
+        {
+            return finish_feature((core_a, core_b, xf_ab), axis, radii, margin);
+        }
+    }
+    let separation = sat.separation - radii;
+    (separation < margin).then_some(PairResult {
+        axis: sat.axis,
+        separation,
+    })
+}
+
+/// A feature pair's result: its distance minus the radii, if within the margin.
+fn finish_feature(
+    (core_a, core_b, xf_ab): (Core, Core, Transform),
+    axis: Axis,
+    radii: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let pair = feature_pair(core_a, core_b, xf_ab, axis)?;
+    let separation = pair.distance - radii;
+    (separation < margin).then_some(PairResult { axis, separation })
+}
+
+/// Where `point`'s projection falls along a segment (0 and 1 at its ends).
+#[inline]
+fn segment_parameter(points: [Vec3; 2], point: Vec3) -> f32 {
+    let along = points[1] - points[0];
+    dot3(point - points[0], along) / dot3(along, along)
+}
+
+thread_local! {
+    /// B's vertices in A's frame and both hulls' slab flags, reused.
+    static SLAB: RefCell<(Vec<Vec3>, Vec<bool>, Vec<bool>)> =
+        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+}
+
+/// The SAT axis of a hull pair's result, in A's frame.
+fn hull_pair_axis(a: &Hull, b: &Hull, xf_ab: Transform, axis: Axis, search: EdgeSearch) -> Vec3 {
+    match axis {
+        Axis::FaceA(i) => a.normals()[(i as usize).min(a.face_count() - 1)],
+        Axis::FaceB(i) => -rotate(xf_ab.r, b.normals()[(i as usize).min(b.face_count() - 1)]),
+        Axis::Edges(i, j) => edge_pair_axis(a, b, xf_ab, (i, j), search),
+        _ => Vec3::X,
+    }
+}
+
+/// The nearest features of two hulls apart along `normal` by `separation`
+/// (in A's frame), among those in the slab that can hold them.
+fn nearest_of_hulls(
+    a: &Hull,
+    b: &Hull,
+    (xf_ab, xf_ba): (Transform, Transform),
+    (normal, separation): (Vec3, f32),
+    tolerance: f32,
+) -> Nearest {
+    SLAB.with_borrow_mut(|(vertices_b, flags_a, flags_b)| {
+        vertices_b.clear();
+        vertices_b.extend(b.vertices().iter().map(|&w| transform_point(xf_ab, w)));
+        let vertices_a = a.vertices();
+        let (mut top_a, mut support_a) = (f32::MIN, 0);
+        for (i, &v) in vertices_a.iter().enumerate() {
+            let h = dot3(normal, v);
+            if h > top_a {
+                (top_a, support_a) = (h, i);
+            }
+        }
+        let (mut low_b, mut support_b) = (f32::MAX, 0);
+        for (i, &w) in vertices_b.iter().enumerate() {
+            let h = dot3(normal, w);
+            if h < low_b {
+                (low_b, support_b) = (h, i);
+            }
+        }
+        let slack = length3(vertices_b[support_b] - vertices_a[support_a]) - separation + tolerance;
+        flags_a.clear();
+        flags_a.extend(vertices_a.iter().map(|&v| dot3(normal, v) >= top_a - slack));
+        flags_b.clear();
+        flags_b.extend(vertices_b.iter().map(|&w| dot3(normal, w) <= low_b + slack));
+        let mut nearest = Nearest::NONE;
+        // A vertex over the inside of a face of the other hull.
+        for face in 0..b.face_count() {
+            if !b.face(face).iter().any(|&w| flags_b[w as usize]) {
+                continue;
+            }
+            let (n, d) = (b.normals()[face], b.offsets()[face]);
+            for (v, &p) in vertices_a.iter().enumerate() {
+                if !flags_a[v] {
+                    continue;
+                }
+                let p = transform_point(xf_ba, p);
+                let gap = dot3(n, p) - d;
+                if gap > 0.0 && inside_face(b, face, p - gap * n) {
+                    nearest.offer(gap, 2, None, tolerance);
+                }
+            }
+        }
+        for face in 0..a.face_count() {
+            if !a.face(face).iter().any(|&v| flags_a[v as usize]) {
+                continue;
+            }
+            let (n, d) = (a.normals()[face], a.offsets()[face]);
+            for (w, &q) in vertices_b.iter().enumerate() {
+                if !flags_b[w] {
+                    continue;
+                }
+                let gap = dot3(n, q) - d;
+                if gap > 0.0 && inside_face(a, face, q - gap * n) {
+                    nearest.offer(gap, 2, None, tolerance);
+                }
+            }
+        }
+        // Two edges, each with an end in the slab.
+        for (i, edge_a) in a.edges().iter().enumerate() {
+            if !(flags_a[edge_a.v0 as usize] || flags_a[edge_a.v1 as usize]) {
+                continue;
+            }
+            let (a0, a1) = (
+                vertices_a[edge_a.v0 as usize],
+                vertices_a[edge_a.v1 as usize],
+            );
+            for (j, edge_b) in b.edges().iter().enumerate() {
+                if !(flags_b[edge_b.v0 as usize] || flags_b[edge_b.v1 as usize]) {
+                    continue;
+                }
+                let (on_a, on_b, s, t) = closest_points_of_segments(
+                    a0,
+                    a1,
+                    vertices_b[edge_b.v0 as usize],
+                    vertices_b[edge_b.v1 as usize],
+                );
+                let ends = [edge_a.v0, edge_a.v1];
+                let ends_b = [edge_b.v0, edge_b.v1];
+                let (rank, axis) = match (end_of(s), end_of(t)) {
+                    (None, None) => (2, None),
+                    (None, Some(k)) => (1, Some(Axis::EdgeVertex(i as u32, ends_b[k as usize]))),
+                    (Some(k), None) => (1, Some(Axis::VertexEdge(ends[k as usize], j as u32))),
+                    (Some(k), Some(l)) => (
+                        0,
+                        Some(Axis::Vertices(ends[k as usize], ends_b[l as usize])),
+                    ),
+                };
+                nearest.offer(length3(on_b - on_a), rank, axis, tolerance);
+            }
+        }
+        nearest
+    })
+}
+
+/// A hull against a segment `[s0, s1]` given in the hull's frame; `owner`
+/// says whether the hull is A or B. The SAT of the segment, then, apart,
+/// the nearest features (see the module).
+///
+/// ```text
+/// face = the hull's best face against the nearer end      # stop if >= limit
+/// edge = the best edge x segment axis, where the arcs cross # stop if >= limit
+/// axis = edge if it beats the face by the edge tolerance, else the face
+/// ```
+#[allow(clippy::too_many_arguments)]
+fn collide_hull_segment(
+    hull: &Hull,
+    segment: [Vec3; 2],
+    owner: Owner,
+    (core_a, core_b, xf_ab): (Core, Core, Transform),
+    (radii, tolerance, edge_tolerance, margin): (f32, f32, f32, f32),
+) -> Option<PairResult> {
+    let limit = margin + radii;
+    let mut face = Separation::NONE;
+    for (f, (&normal, &offset)) in hull.normals().iter().zip(hull.offsets()).enumerate() {
+        let separation = dot3(normal, segment[0]).min(dot3(normal, segment[1])) - offset;
+        face.offer(separation, f as u32, tolerance);
+        if separation >= limit {
+            return None;
+        }
+    }
+    let along = segment[1] - segment[0];
+    let mut edge = Separation::NONE;
+    for e in 0..hull.edges().len() {
+        if let Some((axis, p0)) = hull_segment_axis(hull, e, along) {
+            let separation = dot3(axis, segment[0] - p0);
+            edge.offer(separation, e as u32, tolerance);
+            if separation >= limit {
+                return None;
+            }
+        }
+    }
+    let owned = |a: Axis, b: Axis| if owner == Owner::A { a } else { b };
+    let sat = if edge.value > face.value + edge_tolerance {
+        PairResult {
+            axis: owned(Axis::Edges(edge.index, 0), Axis::Edges(0, edge.index)),
+            separation: edge.value,
+        }
+    } else {
+        PairResult {
+            axis: owned(Axis::FaceA(face.index), Axis::FaceB(face.index)),
+            separation: face.value,
+        }
+    };
+    let nearest = || {
+        let mut nearest = Nearest::NONE;
+        // Each end's closest feature on the hull, by its regions.
+        for (end, &point) in segment.iter().enumerate() {
+            let end = end as u32;
+            let (feature, distance) = closest_feature(hull, point);
+            let (rank, axis) = match feature {
+                Closest::Face(_) => (2, None),
+                Closest::Edge(e) => (
+                    1,
+                    Some(owned(Axis::EdgeVertex(e, end), Axis::VertexEdge(end, e))),
+                ),
+                Closest::Vertex(v) => (
+                    0,
+                    Some(owned(Axis::Vertices(v, end), Axis::Vertices(end, v))),
+                ),
+            };
+            nearest.offer(distance, rank, axis, tolerance);
+        }
+        // The segment's inside against every edge.
+        for data in hull.edges() {
+            let (p0, p1) = (
+                hull.vertices()[data.v0 as usize],
+                hull.vertices()[data.v1 as usize],
+            );
+            let (on_hull, on_segment, s, t) =
+                closest_points_of_segments(p0, p1, segment[0], segment[1]);
+            if end_of(t).is_some() {
+                continue;
+            }
+            let (rank, axis) = match end_of(s) {
+                None => (2, None),
+                Some(k) => {
+                    let v = if k == 0 { data.v0 } else { data.v1 };
+                    (
+                        1,
+                        Some(owned(Axis::VertexEdge(v, 0), Axis::EdgeVertex(0, v))),
+                    )
+                }
+            };
+            nearest.offer(length3(on_segment - on_hull), rank, axis, tolerance);
+        }
+        nearest
+    };
+    finish(
+        (core_a, core_b, xf_ab),
+        sat,
+        nearest,
+        (radii, tolerance, margin),
+    )
+}
+
+/// One pair of which at least one shape has a radius or a segment core
+/// (a capsule or a rounded hull), given `B`'s frame in A's and A's in B's.
+///
+/// ```text
+/// R = r_a + r_b, limit = margin + R
+/// hull, hull:       collide_hulls to the limit; apart, the slab's nearest features
+/// hull, segment:    collide_hull_segment in the hull's frame
+/// hull, point:      the sphere's test with the radius R
+/// segment, segment: segment_pair
+/// segment, point:   the point's closest point on the segment
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn collide_rounded(
+    shape_a: &Shape,
+    shape_b: &Shape,
+    (xf_ab, xf_ba): (Transform, Transform),
+    tolerance: f32,
+    margin: f32,
+    search: EdgeSearch,
+    stats: &mut EdgeStats,
+) -> Option<PairResult> {
+    let ((core_a, r_a), (core_b, r_b)) = (shape_a.core(), shape_b.core());
+    let radii = r_a + r_b;
+    // Faces win near-ties with edge pairs by the plain hulls' margin: a
+    // rounded box resting on a rounded box, turned a little, keeps its face
+    // and four points instead of rocking on an edge pair's one.
+    let edge_tolerance = EDGE_TOLERANCE / TIE_TOLERANCE * tolerance;
+    let cores = (core_a, core_b, xf_ab);
+    match (core_a, core_b) {
+        (Core::Hull(a), Core::Hull(b)) => {
+            let sat = collide_hulls(
+                a,
+                b,
+                (xf_ab, xf_ba),
+                tolerance,
+                edge_tolerance,
+                margin + radii,
+                search,
+                stats,
+            )?;
+            let nearest = || {
+                let normal = hull_pair_axis(a, b, xf_ab, sat.axis, search);
+                nearest_of_hulls(a, b, (xf_ab, xf_ba), (normal, sat.separation), tolerance)
+            };
+            finish(cores, sat, nearest, (radii, tolerance, margin))
+        }
+        (Core::Hull(a), Core::Segment(points)) => collide_hull_segment(
+            a,
+            points.map(|p| transform_point(xf_ab, p)),
+            Owner::A,
+            cores,
+            (radii, tolerance, edge_tolerance, margin),
+        ),
+        (Core::Segment(points), Core::Hull(b)) => collide_hull_segment(
+            b,
+            points.map(|p| transform_point(xf_ba, p)),
+            Owner::B,
+            cores,
+            (radii, tolerance, edge_tolerance, margin),
+        ),
+        (Core::Hull(a), Core::Point) => {
+            collide_hull_sphere(a, xf_ab.p, radii, Owner::A, tolerance, margin)
+        }
+        (Core::Point, Core::Hull(b)) => {
+            collide_hull_sphere(b, xf_ba.p, radii, Owner::B, tolerance, margin)
+        }
+        (Core::Segment(a), Core::Segment(b)) => {
+            let (axis, pair) = segment_pair(a, b.map(|p| transform_point(xf_ab, p)));
+            let separation = pair.distance - radii;
+            (separation < margin).then_some(PairResult { axis, separation })
+        }
+        (Core::Segment(points), Core::Point) => {
+            let axis = match end_of(segment_parameter(points, xf_ab.p)) {
+                None => Axis::EdgeVertex(0, 0),
+                Some(i) => Axis::Vertices(i, 0),
+            };
+            finish_feature(cores, axis, radii, margin)
+        }
+        (Core::Point, Core::Segment(points)) => {
+            let axis = match end_of(segment_parameter(points, xf_ba.p)) {
+                None => Axis::VertexEdge(0, 0),
+                Some(i) => Axis::Vertices(0, i),
+            };
+            finish_feature(cores, axis, radii, margin)
+        }
+        (Core::Point, Core::Point) => collide_spheres(xf_ab.p, r_a, r_b, margin),
+    }
+}
+
+/// The world normal (from A to B) of a rounded pair's axis, rebuilt with
+/// the operations the search used.
+pub fn rounded_axis_normal(
+    (xf_a, shape_a): (Transform, &Shape),
+    (xf_b, shape_b): (Transform, &Shape),
+    axis: Axis,
+    search: EdgeSearch,
+) -> Vec3 {
+    let ((core_a, _), (core_b, _)) = (shape_a.core(), shape_b.core());
+    let xf_ab = inv_mul_transforms(xf_a, xf_b);
+    let local = match (axis, core_a, core_b) {
+        (Axis::FaceA(i), Core::Hull(a), _) => a.normals()[(i as usize).min(a.face_count() - 1)],
+        (Axis::FaceB(i), _, Core::Hull(b)) => {
+            return -rotate(xf_b.r, b.normals()[(i as usize).min(b.face_count() - 1)]);
+        }
+        (Axis::Edges(i, j), Core::Hull(a), Core::Hull(b)) => {
+            let i = i.min(a.edges().len() as u32 - 1);
+            let j = j.min(b.edges().len() as u32 - 1);
+            edge_pair_axis(a, b, xf_ab, (i, j), search)
+        }
+        (Axis::Edges(e, _), Core::Hull(a), Core::Segment(points)) => {
+            let along = transform_point(xf_ab, points[1]) - transform_point(xf_ab, points[0]);
+            hull_segment_axis(a, (e as usize).min(a.edges().len() - 1), along)
+                .map_or(Vec3::X, |(axis, _)| axis)
+        }
+        (Axis::Edges(_, e), Core::Segment(points), Core::Hull(b)) => {
+            let xf_ba = inv_mul_transforms(xf_b, xf_a);
+            let along = transform_point(xf_ba, points[1]) - transform_point(xf_ba, points[0]);
+            let normal = hull_segment_axis(b, (e as usize).min(b.edges().len() - 1), along)
+                .map_or(Vec3::X, |(axis, _)| axis);
+            return -rotate(xf_b.r, normal);
+        }
+        (Axis::Edges(..), Core::Segment(a), Core::Segment(b)) => {
+            segment_pair(a, b.map(|p| transform_point(xf_ab, p)))
+                .1
+                .normal
+        }
+        (
+            Axis::EdgeA(_) | Axis::VertexA(_) | Axis::EdgeB(_) | Axis::VertexB(_),
+            Core::Hull(_),
+            _,
+        )
+        | (
+            Axis::EdgeA(_) | Axis::VertexA(_) | Axis::EdgeB(_) | Axis::VertexB(_),
+            _,
+            Core::Hull(_),
+        ) => {
+            return match (axis, core_a, core_b) {
+                (Axis::EdgeA(_) | Axis::VertexA(_), Core::Hull(a), _) => {
+                    rotate(xf_a.r, sphere_axis(a, xf_ab.p, axis).0)
+                }
+                (_, _, Core::Hull(b)) => {
+                    let centre = inv_mul_transforms(xf_b, xf_a).p;
+                    -rotate(xf_b.r, sphere_axis(b, centre, axis).0)
+                }
+                _ => rotate(xf_a.r, Vec3::X),
+            };
+        }
+        _ => feature_pair(core_a, core_b, xf_ab, axis).map_or(Vec3::X, |pair| pair.normal),
+    };
+    rotate(xf_a.r, local)
+}
