@@ -4,7 +4,6 @@ use super::batch::Batch;
 use super::manifold::{Manifold, contact_points};
 use super::sat;
 use super::sat::EDGE_TOLERANCE;
-use super::shape::shapes::Shape;
 use super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 
 impl Batch<'_> {
@@ -51,7 +50,7 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
         _ => sat::walk_min_vertices(),
     };
     for body in [pair.a, pair.b] {
-        let Shape::Hull(hull) = batch.shape_of(body) else {
+        let Some(hull) = batch.shape_of(body).core_hull() else {
             continue;
         };
         if hull.vertices().len() < walk_min {
@@ -136,7 +135,7 @@ fn pair_weight(batch: &Batch) -> usize {
         .map(|body| {
             batch
                 .shape_of(body)
-                .hull()
+                .core_hull()
                 .map_or(1, |h| h.vertices().len())
         })
         .sum();

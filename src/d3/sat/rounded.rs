@@ -39,23 +39,25 @@
 //!
 //! Which features can be nearest, by pair of cores:
 //!
-//! * **Hull and hull**: the SAT's axis `n` and the two support vertices
-//!   bound the distance from above (`d_up = |w - v|`). The nearest points
-//!   lie within `d_up - s` of each hull's extreme plane along `n` (the
-//!   vertices in that slab, the edges with an end in it, the faces with a
-//!   vertex in it), so only those are measured: for a resting pair, about a
-//!   face's worth on each side.
-//! * **Hull and segment** (a capsule's core): the SAT of the segment is the
-//!   hull's faces against its two ends, and each hull edge crossed with the
-//!   segment where the edge's arc on the Gauss map crosses the segment's
-//!   great circle (its two faces' normals on opposite sides of the
-//!   segment); apart, each end's closest feature on the hull
-//!   (`closest_feature`, by regions) and every hull edge against the
-//!   segment's inside.
+//! * **Hull and hull, hull and segment** (a capsule's core): first the
+//!   features that made the SAT's axis (the other core's support vertex
+//!   over the face, or the edge pair's inner closest points): where they
+//!   are within the tolerance of `s`, the SAT's axis is the answer, the
+//!   common case of a resting pair. Otherwise the slab search: the axis
+//!   `n` and the two supports bound the distance from above
+//!   (`d_up = |w - v|`), the nearest points lie within `d_up - s` of each
+//!   core's extreme plane along `n`, so only the vertices in that slab,
+//!   the edges with an end in it and the faces with a vertex in it are
+//!   measured: a vertex over a face, and every two edges (a segment is one
+//!   edge, its ends its vertices).
+//! * **Hull and segment, the SAT**: the hull's faces against the segment's
+//!   two ends, and each hull edge crossed with the segment where the
+//!   edge's arc on the Gauss map crosses the segment's great circle (its
+//!   two faces' normals on opposite sides of the segment).
 //! * **Hull and point** (a sphere against a rounded hull): the sphere's own
 //!   test (`sphere.rs`) with the radius `R`.
 //! * **Segment and segment**: their closest points (Ericson's clamped
-//!   parameters); inside both, the axis is the line between them, or where
+//!   parameters); inside both, the axis is the common normal, or where
 //!   the cores cross (distance 0) the normal of the two directions.
 //! * **Segment and point**: the point's closest point on the segment.
 //!
@@ -68,15 +70,15 @@ use glam::Vec3;
 use super::super::math::{
     Transform, cross3, dot3, inv_mul_transforms, length3, rotate, transform_point,
 };
+use super::super::shape::edge::HullEdge;
+use super::super::shape::lanes::LANES;
 use super::super::shape::shapes::{Core, Hull, Shape};
 use super::super::types::{Axis, EdgeSearch, EdgeStats};
 use super::pair::{collide_hulls, edge_pair_axis};
 use super::separation::{
     EDGE_TOLERANCE, PARALLEL_TOLERANCE, PairResult, Separation, TIE_TOLERANCE,
 };
-use super::sphere::{
-    Closest, closest_feature, collide_hull_sphere, collide_spheres, inside_face, sphere_axis,
-};
+use super::sphere::{collide_hull_sphere, collide_spheres, inside_face, sphere_axis};
 use crate::core::pair::Owner;
 
 /// The closest points of segments `[p1, q1]` and `[p2, q2]` and their
@@ -316,16 +318,25 @@ pub(crate) fn feature_pair(
 /// axis = normalise(edge x d), turned towards u + v (the arc's side)
 /// ```
 pub(crate) fn hull_segment_axis(hull: &Hull, e: usize, along: Vec3) -> Option<(Vec3, Vec3)> {
-    let gauss = hull.edge_gauss()[e];
+    let gauss = hull.lanes().edge_gauss(e);
     let (du, dv) = (dot3(gauss.u, along), dot3(gauss.v, along));
     if du * dv >= 0.0 {
         return None;
     }
-    let edge = hull.edges()[e];
-    let (p0, p1) = (
-        hull.vertices()[edge.v0 as usize],
-        hull.vertices()[edge.v1 as usize],
-    );
+    segment_edge_axis(hull, e, (gauss.u, gauss.v), along)
+}
+
+/// The axis of hull edge `e` crossed with `along`, whose arc crosses the
+/// segment's great circle (the normals `u`, `v` of its faces on opposite
+/// sides): `hull_segment_axis` past its test.
+#[inline]
+fn segment_edge_axis(
+    hull: &Hull,
+    e: usize,
+    (u, v): (Vec3, Vec3),
+    along: Vec3,
+) -> Option<(Vec3, Vec3)> {
+    let (p0, p1) = hull.lanes().edge_vertices(e);
     let direction = p1 - p0;
     let crossed = cross3(direction, along);
     let length = length3(crossed);
@@ -333,7 +344,7 @@ pub(crate) fn hull_segment_axis(hull: &Hull, e: usize, along: Vec3) -> Option<(V
         return None;
     }
     let axis = crossed / length;
-    if dot3(axis, gauss.u + gauss.v) < 0.0 {
+    if dot3(axis, u + v) < 0.0 {
         Some((-axis, p0))
     } else {
         Some((axis, p0))
@@ -417,8 +428,8 @@ fn segment_parameter(points: [Vec3; 2], point: Vec3) -> f32 {
 }
 
 thread_local! {
-    /// B's vertices in A's frame and both hulls' slab flags, reused.
-    static SLAB: RefCell<(Vec<Vec3>, Vec<bool>, Vec<bool>)> =
+    /// B's vertices in A's frame and both cores' depths into the slab, reused.
+    static SLAB: RefCell<(Vec<Vec3>, Vec<f32>, Vec<f32>)> =
         const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
@@ -432,19 +443,93 @@ fn hull_pair_axis(a: &Hull, b: &Hull, xf_ab: Transform, axis: Axis, search: Edge
     }
 }
 
-/// The nearest features of two hulls apart along `normal` by `separation`
-/// (in A's frame), among those in the slab that can hold them.
-fn nearest_of_hulls(
-    a: &Hull,
-    b: &Hull,
+/// A segment core's one edge, as a hull's edges are read.
+const SEGMENT_EDGE: [HullEdge; 1] = [HullEdge {
+    v0: 0,
+    v1: 1,
+    f0: 0,
+    f1: 0,
+}];
+
+/// A core as the slab search reads it: its vertices in its own frame, its
+/// edges, and its faces if it is a hull.
+#[derive(Clone, Copy)]
+struct Mesh<'a> {
+    vertices: &'a [Vec3],
+    edges: &'a [HullEdge],
+    hull: Option<&'a Hull>,
+}
+
+impl<'a> Mesh<'a> {
+    fn of_hull(hull: &'a Hull) -> Mesh<'a> {
+        Mesh {
+            vertices: hull.vertices(),
+            edges: hull.edges(),
+            hull: Some(hull),
+        }
+    }
+
+    fn of_segment(points: &'a [Vec3; 2]) -> Mesh<'a> {
+        Mesh {
+            vertices: points,
+            edges: &SEGMENT_EDGE,
+            hull: None,
+        }
+    }
+}
+
+/// `vertex` of a core over the inside of `hull`'s face `face` (both in the
+/// hull's frame): its height over the face, if positive and inside.
+#[inline]
+fn over_face(hull: &Hull, face: usize, vertex: Vec3) -> Option<f32> {
+    let (n, d) = (hull.normals()[face], hull.offsets()[face]);
+    let gap = dot3(n, vertex) - d;
+    (gap > 0.0 && inside_face(hull, face, vertex - gap * n)).then_some(gap)
+}
+
+/// The features two edges' closest points lie on, from their clamped
+/// parameters: rank 2 (inner points of both) with no axis, else the
+/// vertex-edge or vertex-vertex axis and its rank.
+#[inline]
+fn edge_pair_features(
+    (i, edge_a): (usize, HullEdge),
+    (j, edge_b): (usize, HullEdge),
+    (s, t): (f32, f32),
+) -> (u8, Option<Axis>) {
+    let end = |edge: HullEdge, k: u32| if k == 0 { edge.v0 } else { edge.v1 };
+    match (end_of(s), end_of(t)) {
+        (None, None) => (2, None),
+        (None, Some(k)) => (1, Some(Axis::EdgeVertex(i as u32, end(edge_b, k)))),
+        (Some(k), None) => (1, Some(Axis::VertexEdge(end(edge_a, k), j as u32))),
+        (Some(k), Some(l)) => (0, Some(Axis::Vertices(end(edge_a, k), end(edge_b, l)))),
+    }
+}
+
+/// The nearest features of two cores apart along `normal` by `separation`
+/// (the SAT's axis and value, in A's frame), a hull and a hull or a hull
+/// and a segment:
+///
+/// ```text
+/// d_up  = |w - v| for the supports v of A along normal, w of B against it
+/// slack = d_up - separation: the nearest points lie within it of each
+///         core's extreme plane along normal
+/// candidates among the vertices in that slab, the edges with an end in it
+/// and the faces with a vertex in it: a vertex over a face, two edges
+/// stop at the first within the tolerance of separation (the SAT's axis
+/// is then the answer: nothing is nearer than separation)
+/// ```
+fn nearest_in_slab(
+    a: Mesh,
+    b: Mesh,
     (xf_ab, xf_ba): (Transform, Transform),
     (normal, separation): (Vec3, f32),
     tolerance: f32,
 ) -> Nearest {
-    SLAB.with_borrow_mut(|(vertices_b, flags_a, flags_b)| {
+    let enough = separation + tolerance;
+    SLAB.with_borrow_mut(|(vertices_b, heights_a, heights_b)| {
         vertices_b.clear();
-        vertices_b.extend(b.vertices().iter().map(|&w| transform_point(xf_ab, w)));
-        let vertices_a = a.vertices();
+        vertices_b.extend(b.vertices.iter().map(|&w| transform_point(xf_ab, w)));
+        let vertices_a = a.vertices;
         let (mut top_a, mut support_a) = (f32::MIN, 0);
         for (i, &v) in vertices_a.iter().enumerate() {
             let h = dot3(normal, v);
@@ -460,54 +545,76 @@ fn nearest_of_hulls(
             }
         }
         let slack = length3(vertices_b[support_b] - vertices_a[support_a]) - separation + tolerance;
-        flags_a.clear();
-        flags_a.extend(vertices_a.iter().map(|&v| dot3(normal, v) >= top_a - slack));
-        flags_b.clear();
-        flags_b.extend(vertices_b.iter().map(|&w| dot3(normal, w) <= low_b + slack));
+        // Each vertex's depth into the slab (negative: outside it): how far
+        // below A's top plane, above B's bottom plane, along the normal.
+        heights_a.clear();
+        heights_a.extend(
+            vertices_a
+                .iter()
+                .map(|&v| slack - (top_a - dot3(normal, v))),
+        );
+        heights_b.clear();
+        heights_b.extend(
+            vertices_b
+                .iter()
+                .map(|&w| slack - (dot3(normal, w) - low_b)),
+        );
+        let in_a = |v: u32| heights_a[v as usize] >= 0.0;
+        let in_b = |w: u32| heights_b[w as usize] >= 0.0;
         let mut nearest = Nearest::NONE;
-        // A vertex over the inside of a face of the other hull.
-        for face in 0..b.face_count() {
-            if !b.face(face).iter().any(|&w| flags_b[w as usize]) {
-                continue;
-            }
-            let (n, d) = (b.normals()[face], b.offsets()[face]);
-            for (v, &p) in vertices_a.iter().enumerate() {
-                if !flags_a[v] {
+        // A vertex over the inside of a face of the other core: B's over
+        // A's faces first (A's face wins a tie, as in the SAT).
+        if let Some(hull) = a.hull {
+            for face in 0..hull.face_count() {
+                if !hull.face(face).iter().any(|&v| in_a(v)) {
                     continue;
                 }
-                let p = transform_point(xf_ba, p);
-                let gap = dot3(n, p) - d;
-                if gap > 0.0 && inside_face(b, face, p - gap * n) {
-                    nearest.offer(gap, 2, None, tolerance);
+                for (w, &q) in vertices_b.iter().enumerate() {
+                    if in_b(w as u32)
+                        && let Some(gap) = over_face(hull, face, q)
+                    {
+                        nearest.offer(gap, 2, None, tolerance);
+                        if gap <= enough {
+                            return nearest;
+                        }
+                    }
                 }
             }
         }
-        for face in 0..a.face_count() {
-            if !a.face(face).iter().any(|&v| flags_a[v as usize]) {
-                continue;
-            }
-            let (n, d) = (a.normals()[face], a.offsets()[face]);
-            for (w, &q) in vertices_b.iter().enumerate() {
-                if !flags_b[w] {
+        if let Some(hull) = b.hull {
+            for face in 0..hull.face_count() {
+                if !hull.face(face).iter().any(|&w| in_b(w)) {
                     continue;
                 }
-                let gap = dot3(n, q) - d;
-                if gap > 0.0 && inside_face(a, face, q - gap * n) {
-                    nearest.offer(gap, 2, None, tolerance);
+                for (v, &p) in vertices_a.iter().enumerate() {
+                    if in_a(v as u32)
+                        && let Some(gap) = over_face(hull, face, transform_point(xf_ba, p))
+                    {
+                        nearest.offer(gap, 2, None, tolerance);
+                        if gap <= enough {
+                            return nearest;
+                        }
+                    }
                 }
             }
         }
-        // Two edges, each with an end in the slab.
-        for (i, edge_a) in a.edges().iter().enumerate() {
-            if !(flags_a[edge_a.v0 as usize] || flags_a[edge_a.v1 as usize]) {
+        // Two edges, each with an end in the slab, unless their gap along
+        // the normal alone puts them farther than the nearest so far.
+        // (low_b + slack - depth_b) - (top_a - slack + depth_a): B's edge's
+        // lowest end above A's edge's highest, along the normal.
+        let gap_floor = (low_b - top_a) + 2.0 * slack;
+        for (i, &edge_a) in a.edges.iter().enumerate() {
+            let depth_a = heights_a[edge_a.v0 as usize].max(heights_a[edge_a.v1 as usize]);
+            if depth_a < 0.0 {
                 continue;
             }
             let (a0, a1) = (
                 vertices_a[edge_a.v0 as usize],
                 vertices_a[edge_a.v1 as usize],
             );
-            for (j, edge_b) in b.edges().iter().enumerate() {
-                if !(flags_b[edge_b.v0 as usize] || flags_b[edge_b.v1 as usize]) {
+            for (j, &edge_b) in b.edges.iter().enumerate() {
+                let depth_b = heights_b[edge_b.v0 as usize].max(heights_b[edge_b.v1 as usize]);
+                if depth_b < 0.0 || gap_floor - depth_a - depth_b > nearest.distance + tolerance {
                     continue;
                 }
                 let (on_a, on_b, s, t) = closest_points_of_segments(
@@ -516,22 +623,72 @@ fn nearest_of_hulls(
                     vertices_b[edge_b.v0 as usize],
                     vertices_b[edge_b.v1 as usize],
                 );
-                let ends = [edge_a.v0, edge_a.v1];
-                let ends_b = [edge_b.v0, edge_b.v1];
-                let (rank, axis) = match (end_of(s), end_of(t)) {
-                    (None, None) => (2, None),
-                    (None, Some(k)) => (1, Some(Axis::EdgeVertex(i as u32, ends_b[k as usize]))),
-                    (Some(k), None) => (1, Some(Axis::VertexEdge(ends[k as usize], j as u32))),
-                    (Some(k), Some(l)) => (
-                        0,
-                        Some(Axis::Vertices(ends[k as usize], ends_b[l as usize])),
-                    ),
-                };
-                nearest.offer(length3(on_b - on_a), rank, axis, tolerance);
+                let (rank, axis) = edge_pair_features((i, edge_a), (j, edge_b), (s, t));
+                let distance = length3(on_b - on_a);
+                nearest.offer(distance, rank, axis, tolerance);
+                if rank == 2 && distance <= enough {
+                    return nearest;
+                }
             }
         }
         nearest
     })
+}
+
+/// The distance of the features that made a hull pair's SAT axis, where
+/// they are nearest as a face of `M`: the other hull's support vertex over
+/// the inside of the face, or the two edges' inner closest points. `None`
+/// where they are not (the slab search then decides).
+fn sat_feature_distance(
+    a: &Hull,
+    b: &Hull,
+    (xf_ab, xf_ba): (Transform, Transform),
+    sat: PairResult,
+    normal: Vec3,
+) -> Option<f32> {
+    let support = |vertices: &mut dyn Iterator<Item = Vec3>, direction: Vec3| {
+        vertices
+            .map(|v| (dot3(direction, v), v))
+            .fold(
+                (f32::MAX, Vec3::ZERO),
+                |best, x| if x.0 < best.0 { x } else { best },
+            )
+            .1
+    };
+    match sat.axis {
+        Axis::FaceA(i) => {
+            let w = support(
+                &mut b.vertices().iter().map(|&w| transform_point(xf_ab, w)),
+                normal,
+            );
+            over_face(a, i as usize, w)
+        }
+        Axis::FaceB(j) => {
+            let v = support(&mut a.vertices().iter().copied(), -normal);
+            over_face(b, j as usize, transform_point(xf_ba, v))
+        }
+        Axis::Edges(i, j) => {
+            let (edge_a, edge_b) = (a.edges()[i as usize], b.edges()[j as usize]);
+            let (on_a, on_b, s, t) = closest_points_of_segments(
+                a.vertices()[edge_a.v0 as usize],
+                a.vertices()[edge_a.v1 as usize],
+                transform_point(xf_ab, b.vertices()[edge_b.v0 as usize]),
+                transform_point(xf_ab, b.vertices()[edge_b.v1 as usize]),
+            );
+            (end_of(s).is_none() && end_of(t).is_none()).then(|| length3(on_b - on_a))
+        }
+        _ => None,
+    }
+}
+
+/// The same feature named from the other side (A's and B's roles swapped).
+fn swapped(axis: Axis) -> Axis {
+    match axis {
+        Axis::VertexEdge(v, e) => Axis::EdgeVertex(e, v),
+        Axis::EdgeVertex(e, v) => Axis::VertexEdge(v, e),
+        Axis::Vertices(v, w) => Axis::Vertices(w, v),
+        other => other,
+    }
 }
 
 /// A hull against a segment `[s0, s1]` given in the hull's frame; `owner`
@@ -562,12 +719,30 @@ fn collide_hull_segment(
     }
     let along = segment[1] - segment[0];
     let mut edge = Separation::NONE;
-    for e in 0..hull.edges().len() {
-        if let Some((axis, p0)) = hull_segment_axis(hull, e, along) {
-            let separation = dot3(axis, segment[0] - p0);
-            edge.offer(separation, e as u32, tolerance);
-            if separation >= limit {
-                return None;
+    // Eight edges' arc test at a time from the lanes' rows (the faces'
+    // normals of each edge), the axis only for the edges that pass.
+    let edge_count = hull.edges().len();
+    for (chunk, rows) in hull.lanes().edge_normals.iter().enumerate() {
+        let mut crossing = [false; LANES];
+        for k in 0..LANES {
+            let du = rows[0][k] * along.x + rows[1][k] * along.y + rows[2][k] * along.z;
+            let dv = rows[3][k] * along.x + rows[4][k] * along.y + rows[5][k] * along.z;
+            crossing[k] = du * dv < 0.0;
+        }
+        // The same products as `dot3` (hull_segment_axis's test), so the
+        // rebuild accepts every edge this takes.
+        for k in (0..LANES).filter(|&k| crossing[k]) {
+            let e = chunk * LANES + k;
+            if e >= edge_count {
+                break;
+            }
+            let gauss = hull.lanes().edge_gauss(e);
+            if let Some((axis, p0)) = segment_edge_axis(hull, e, (gauss.u, gauss.v), along) {
+                let separation = dot3(axis, segment[0] - p0);
+                edge.offer(separation, e as u32, tolerance);
+                if separation >= limit {
+                    return None;
+                }
             }
         }
     }
@@ -584,46 +759,52 @@ fn collide_hull_segment(
         }
     };
     let nearest = || {
-        let mut nearest = Nearest::NONE;
-        // Each end's closest feature on the hull, by its regions.
-        for (end, &point) in segment.iter().enumerate() {
-            let end = end as u32;
-            let (feature, distance) = closest_feature(hull, point);
-            let (rank, axis) = match feature {
-                Closest::Face(_) => (2, None),
-                Closest::Edge(e) => (
-                    1,
-                    Some(owned(Axis::EdgeVertex(e, end), Axis::VertexEdge(end, e))),
-                ),
-                Closest::Vertex(v) => (
-                    0,
-                    Some(owned(Axis::Vertices(v, end), Axis::Vertices(end, v))),
-                ),
-            };
-            nearest.offer(distance, rank, axis, tolerance);
-        }
-        // The segment's inside against every edge.
-        for data in hull.edges() {
-            let (p0, p1) = (
-                hull.vertices()[data.v0 as usize],
-                hull.vertices()[data.v1 as usize],
-            );
-            let (on_hull, on_segment, s, t) =
-                closest_points_of_segments(p0, p1, segment[0], segment[1]);
-            if end_of(t).is_some() {
-                continue;
+        // In the hull's frame, the hull as A: the SAT's own feature first
+        // (the deeper end over the face, or the edge pair's inner points),
+        // then the slab.
+        let normal = match sat.axis {
+            Axis::Edges(..) => {
+                hull_segment_axis(hull, edge.index as usize, along).map_or(Vec3::X, |(n, _)| n)
             }
-            let (rank, axis) = match end_of(s) {
-                None => (2, None),
-                Some(k) => {
-                    let v = if k == 0 { data.v0 } else { data.v1 };
-                    (
-                        1,
-                        Some(owned(Axis::VertexEdge(v, 0), Axis::EdgeVertex(0, v))),
-                    )
-                }
+            _ => hull.normals()[face.index as usize],
+        };
+        let fast = match sat.axis {
+            Axis::Edges(..) => {
+                let data = hull.edges()[edge.index as usize];
+                let (on_hull, on_segment, s, t) = closest_points_of_segments(
+                    hull.vertices()[data.v0 as usize],
+                    hull.vertices()[data.v1 as usize],
+                    segment[0],
+                    segment[1],
+                );
+                (end_of(s).is_none() && end_of(t).is_none()).then(|| length3(on_segment - on_hull))
+            }
+            _ => {
+                let deeper = if dot3(normal, segment[1]) < dot3(normal, segment[0]) {
+                    segment[1]
+                } else {
+                    segment[0]
+                };
+                over_face(hull, face.index as usize, deeper)
+            }
+        };
+        if let Some(distance) = fast.filter(|&d| d <= sat.separation + tolerance) {
+            return Nearest {
+                distance,
+                rank: 2,
+                axis: None,
             };
-            nearest.offer(length3(on_segment - on_hull), rank, axis, tolerance);
+        }
+        let identity = Transform::new(Vec3::ZERO, glam::Quat::IDENTITY);
+        let mut nearest = nearest_in_slab(
+            Mesh::of_hull(hull),
+            Mesh::of_segment(&segment),
+            (identity, identity),
+            (normal, sat.separation),
+            tolerance,
+        );
+        if owner == Owner::B {
+            nearest.axis = nearest.axis.map(swapped);
         }
         nearest
     };
@@ -677,7 +858,22 @@ pub fn collide_rounded(
             )?;
             let nearest = || {
                 let normal = hull_pair_axis(a, b, xf_ab, sat.axis, search);
-                nearest_of_hulls(a, b, (xf_ab, xf_ba), (normal, sat.separation), tolerance)
+                if let Some(distance) = sat_feature_distance(a, b, (xf_ab, xf_ba), sat, normal)
+                    .filter(|&d| d <= sat.separation + tolerance)
+                {
+                    return Nearest {
+                        distance,
+                        rank: 2,
+                        axis: None,
+                    };
+                }
+                nearest_in_slab(
+                    Mesh::of_hull(a),
+                    Mesh::of_hull(b),
+                    (xf_ab, xf_ba),
+                    (normal, sat.separation),
+                    tolerance,
+                )
             };
             finish(cores, sat, nearest, (radii, tolerance, margin))
         }

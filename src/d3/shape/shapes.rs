@@ -435,6 +435,15 @@ impl Shape {
         }
     }
 
+    /// The hull core: a plain hull, or a rounded hull's core.
+    pub fn core_hull(&self) -> Option<&Hull> {
+        match self {
+            Shape::Hull(hull) => Some(hull),
+            Shape::RoundedHull(rounded) => Some(rounded.hull()),
+            Shape::Sphere(_) | Shape::Capsule(_) => None,
+        }
+    }
+
     /// The radius the shape's core is grown by (0 for a plain hull).
     pub fn radius(&self) -> f32 {
         self.core().1
