@@ -6,7 +6,8 @@
 //!   finite vertices, unit normals, every vertex on or behind every face
 //!   plane, every edge shared by two faces whose loops run it both ways,
 //!   Euler's `V - E + F = 2`, a positive volume.
-//! * [`check_pair`]: two shapes (hulls from bytes, boxes, spheres) placed
+//! * [`check_pair`]: two shapes (hulls from bytes, boxes, spheres,
+//!   capsules, rounded boxes and hulls) placed
 //!   from bytes, near each other or far out, with or without a margin:
 //!   nothing panics; every hit has a finite depth and a finite unit normal;
 //!   the output-sensitive search, the pairwise loops agree bit for bit and

@@ -72,6 +72,21 @@ fn seeded_bytes_through_the_3d_checks() {
     }
 }
 
+/// Without cargo-fuzz: seeded random bytes through the 3D pair check with
+/// a capsule, a rounded box or a rounded hull as the first shape (the
+/// second of any kind).
+#[test]
+fn seeded_bytes_through_the_rounded_3d_check() {
+    use rand::RngExt;
+    let mut random = gpusat::generate::rng(2029);
+    for round in 0..3000 {
+        let length = [16usize, 60, 200][round % 3];
+        let mut data: Vec<u8> = (0..length).map(|_| random.random()).collect();
+        data[0] = 4 + (round % 3) as u8;
+        gpusat::d3::fuzzing::check_pair(&data);
+    }
+}
+
 /// Without cargo-fuzz: seeded random bytes through the 2D rounded shapes'
 /// check (capsules, segments and rounded polygons against any shape).
 #[test]
