@@ -73,7 +73,7 @@ pub(super) fn rounded_contact_points(
             manifold.push(ContactPoint {
                 point: transform_point(xf_a, 0.5 * (on_a + on_b)),
                 depth: -dot3(normal, on_b - on_a),
-                id: contact_id(3, 0, 0, hit.axis.pack()),
+                id: rounded_id(hit.axis, 0),
             });
         }
     }
@@ -82,6 +82,22 @@ pub(super) fn rounded_contact_points(
         point.point += shift;
         point.depth += radii;
     }
+}
+
+/// A one-point or side-by-side contact's id: [`contact_id`]'s kind 3 with
+/// the point's number (0 alone, 1 and 2 side by side) in bits 28-29, the
+/// axis's kind in bits 24-27 and its two features' low 12 bits below, so
+/// the new axis kinds do not share ids with the others.
+fn rounded_id(axis: Axis, point: u32) -> u32 {
+    let bits = axis.pack();
+    let (kind, index) = (bits >> 28, bits & 0x0fff_ffff);
+    let (high, low) = (index >> 14, index & 0x3fff);
+    contact_id(
+        3,
+        0,
+        0,
+        point << 28 | kind << 24 | (high & 0xfff) << 12 | (low & 0xfff),
+    )
 }
 
 /// The closest points of the two cores along a one-point axis, in A's frame.

@@ -16,20 +16,24 @@
 //!   SAT's face or edge pair is the axis), on an edge of `M` (a vertex of one
 //!   core against an edge of the other) or at a vertex of `M` (a vertex
 //!   against a vertex). So the exact closest features are searched, and
-//!   the SAT's axis kept when their distance is within the tie tolerance of
-//!   `s`:
+//!   the SAT's axis kept when their distance is within the tie tolerance
+//!   of `s`, or for a face the edge tolerance (the margin by which the SAT
+//!   prefers a face to an edge pair, so that a resting pair keeps its face
+//!   and its four points):
 //!
 //!   ```text
 //!   candidates (the features whose points can be nearest, below):
-//!       a vertex of one core over the inside of a face of the other   rank 2
-//!       two edges, closest at inner points of both                    rank 2
+//!       a vertex of one core over the inside of a face of the other   rank 3
+//!       two edges, closest at inner points of both (not parallel)     rank 2
 //!       a vertex and an edge's inner point                            rank 1
 //!       two vertices                                                  rank 0
-//!   nearest = the least distance; within the tolerance of it the higher rank
-//!   if nearest <= s + tolerance:  the SAT's axis, separation s - R
-//!   else:                         the nearest pair's axis (VertexEdge,
-//!                                 EdgeVertex or Vertices), separation
-//!                                 |q - p| - R from its two closest points
+//!   nearest = the least distance; within the tie tolerance of it the higher rank
+//!   if nearest <= s + tolerance (a face: the edge tolerance):
+//!          the SAT's axis, separation s - R
+//!   else:  the nearest pair's axis (FaceA, FaceB or Edges for a face of M
+//!          the SAT passed over, as an edge pair it skips as parallel; else
+//!          VertexEdge, EdgeVertex or Vertices), separation d - R with d
+//!          from its two closest points
 //!   ```
 //!
 //!   Near a vertex an edge's inner point is nearer than the vertex by less
@@ -131,12 +135,24 @@ fn end_of(t: f32) -> Option<u32> {
     }
 }
 
-/// The closest point of segment `[e0, e1]` to `p`.
+/// The closest point of segment `[e0, e1]` to `p` (`e0` for a segment of
+/// no length: a point core's edge, from a backend's garbage).
 #[inline]
 fn closest_on_segment(e0: Vec3, e1: Vec3, p: Vec3) -> Vec3 {
     let along = e1 - e0;
-    let t = (dot3(p - e0, along) / dot3(along, along)).clamp(0.0, 1.0);
+    let squared = dot3(along, along);
+    if squared <= 0.0 {
+        return e0;
+    }
+    let t = (dot3(p - e0, along) / squared).clamp(0.0, 1.0);
     e0 + t * along
+}
+
+/// Whether two directions are within [`PARALLEL_TOLERANCE`] of parallel
+/// (the sine of their angle), as the SAT skips such edge pairs.
+#[inline]
+fn parallel(da: Vec3, db: Vec3) -> bool {
+    length3(cross3(da, db)) <= PARALLEL_TOLERANCE * length3(da) * length3(db)
 }
 
 /// A unit vector perpendicular to `d` (not zero), the same for the same
@@ -184,6 +200,38 @@ fn core_edge(core: Core, e: u32) -> (Vec3, Vec3) {
     }
 }
 
+/// The normal of two segments (B's in A's frame) that touch or cross: the
+/// normal of their directions, from A's midpoint towards B's (any sign is
+/// the same depth: the cores' Minkowski difference is flat); for parallel
+/// segments a perpendicular of A's.
+fn crossing_normal(a: [Vec3; 2], b: [Vec3; 2]) -> Vec3 {
+    let crossed = cross3(a[1] - a[0], b[1] - b[0]);
+    let length = length3(crossed);
+    if length <= 0.0 {
+        return perpendicular(a[1] - a[0]);
+    }
+    let normal = crossed / length;
+    if dot3(normal, (b[0] + b[1]) - (a[0] + a[1])) < 0.0 {
+        -normal
+    } else {
+        normal
+    }
+}
+
+/// The normal of two cores whose closest points coincide (at a segment's
+/// end or inside it): the crossing normal of two segments, else a
+/// perpendicular of the segment.
+fn touching_normal(core_a: Core, core_b: Core, xf_ab: Transform) -> Vec3 {
+    match (core_a, core_b) {
+        (Core::Segment(a), Core::Segment(b)) => {
+            crossing_normal(a, b.map(|p| transform_point(xf_ab, p)))
+        }
+        (Core::Segment([a0, a1]), _) => perpendicular(a1 - a0),
+        (_, Core::Segment([b0, b1])) => perpendicular(rotate(xf_ab.r, b1 - b0)),
+        _ => Vec3::X,
+    }
+}
+
 /// The geometry of a closest-feature axis, in A's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct FeaturePair {
@@ -223,17 +271,17 @@ pub(crate) fn segment_pair(a: [Vec3; 2], b: [Vec3; 2]) -> (Axis, FeaturePair) {
     };
     let (da, db) = (a[1] - a[0], b[1] - b[0]);
     let offset = on_b - on_a;
-    let crossed = cross3(da, db);
-    let length = length3(crossed);
-    if axis == Axis::Edges(0, 0) && length > PARALLEL_TOLERANCE * length3(da) * length3(db) {
-        let normal = crossed / length;
+    if axis == Axis::Edges(0, 0) && !parallel(da, db) {
+        let crossed = cross3(da, db);
+        let normal = crossed / length3(crossed);
         let side = dot3(normal, offset);
-        let side = if side != 0.0 {
-            side
+        let normal = if side > 0.0 {
+            normal
+        } else if side < 0.0 {
+            -normal
         } else {
-            dot3(normal, (b[0] + b[1]) - (a[0] + a[1]))
+            crossing_normal(a, b)
         };
-        let normal = if side < 0.0 { -normal } else { normal };
         let pair = FeaturePair {
             normal,
             on_a,
@@ -246,7 +294,7 @@ pub(crate) fn segment_pair(a: [Vec3; 2], b: [Vec3; 2]) -> (Axis, FeaturePair) {
     let normal = if distance > 0.0 {
         offset / distance
     } else {
-        perpendicular(da)
+        crossing_normal(a, b)
     };
     (
         axis,
@@ -267,30 +315,22 @@ pub(crate) fn feature_pair(
     xf_ab: Transform,
     axis: Axis,
 ) -> Option<FeaturePair> {
-    let (on_a, on_b, edge) = match axis {
+    let (on_a, on_b) = match axis {
         Axis::VertexEdge(v, e) => {
             let p = core_vertex(core_a, v);
             let (e0, e1) = core_edge(core_b, e);
             let (e0, e1) = (transform_point(xf_ab, e0), transform_point(xf_ab, e1));
-            (p, closest_on_segment(e0, e1, p), e1 - e0)
+            (p, closest_on_segment(e0, e1, p))
         }
         Axis::EdgeVertex(e, v) => {
             let q = transform_point(xf_ab, core_vertex(core_b, v));
             let (e0, e1) = core_edge(core_a, e);
-            (closest_on_segment(e0, e1, q), q, e1 - e0)
+            (closest_on_segment(e0, e1, q), q)
         }
-        Axis::Vertices(v, w) => {
-            let (p, q) = (
-                core_vertex(core_a, v),
-                transform_point(xf_ab, core_vertex(core_b, w)),
-            );
-            let edge = match (core_a, core_b) {
-                (Core::Segment([a0, a1]), _) => a1 - a0,
-                (_, Core::Segment([b0, b1])) => rotate(xf_ab.r, b1 - b0),
-                _ => Vec3::X,
-            };
-            (p, q, edge)
-        }
+        Axis::Vertices(v, w) => (
+            core_vertex(core_a, v),
+            transform_point(xf_ab, core_vertex(core_b, w)),
+        ),
         _ => return None,
     };
     let offset = on_b - on_a;
@@ -298,7 +338,7 @@ pub(crate) fn feature_pair(
     let normal = if distance > 0.0 {
         offset / distance
     } else {
-        perpendicular(edge)
+        touching_normal(core_a, core_b, xf_ab)
     };
     Some(FeaturePair {
         normal,
@@ -351,9 +391,10 @@ fn segment_edge_axis(
     }
 }
 
-/// The nearest feature pair found so far: its distance, its rank (2: a
-/// face of `M`, 1: an edge of `M`, 0: a vertex of `M`), and its axis (none
-/// for rank 2: the SAT's axis stands for it).
+/// The nearest feature pair found so far: its distance, its rank (3: a
+/// vertex over a face, 2: two edges' inner points, both a face of `M`; 1:
+/// an edge of `M`; 0: a vertex of `M`), and its axis (none where the SAT's
+/// own axis stands for it).
 #[derive(Clone, Copy, Debug)]
 struct Nearest {
     distance: f32,
@@ -391,14 +432,27 @@ fn finish(
     (core_a, core_b, xf_ab): (Core, Core, Transform),
     sat: PairResult,
     nearest: impl FnOnce() -> Nearest,
-    (radii, tolerance, margin): (f32, f32, f32),
+    (radii, (tolerance, edge_tolerance), margin): (f32, (f32, f32), f32),
 ) -> Option<PairResult> {
     if sat.separation > 0.0 {
         let nearest = nearest();
-        if nearest.distance > sat.separation + tolerance
+        let stands = if sat.axis.is_face() {
+            edge_tolerance
+        } else {
+            tolerance
+        };
+        if nearest.distance > sat.separation + stands
             && let Some(axis) = nearest.axis
         {
-            return finish_feature((core_a, core_b, xf_ab), axis, radii, margin);
+            return match axis {
+                // A face of M the SAT passed over (an edge pair it skipped
+                // as parallel): its own distance.
+                Axis::FaceA(_) | Axis::FaceB(_) | Axis::Edges(..) => {
+                    let separation = nearest.distance - radii;
+                    (separation < margin).then_some(PairResult { axis, separation })
+                }
+                _ => finish_feature((core_a, core_b, xf_ab), axis, radii, margin),
+            };
         }
     }
     let separation = sat.separation - radii;
@@ -488,8 +542,8 @@ fn over_face(hull: &Hull, face: usize, vertex: Vec3) -> Option<f32> {
 }
 
 /// The features two edges' closest points lie on, from their clamped
-/// parameters: rank 2 (inner points of both) with no axis, else the
-/// vertex-edge or vertex-vertex axis and its rank.
+/// parameters: rank 2 (inner points of both) with the edge pair's axis,
+/// else the vertex-edge or vertex-vertex axis and its rank.
 #[inline]
 fn edge_pair_features(
     (i, edge_a): (usize, HullEdge),
@@ -498,7 +552,7 @@ fn edge_pair_features(
 ) -> (u8, Option<Axis>) {
     let end = |edge: HullEdge, k: u32| if k == 0 { edge.v0 } else { edge.v1 };
     match (end_of(s), end_of(t)) {
-        (None, None) => (2, None),
+        (None, None) => (2, Some(Axis::Edges(i as u32, j as u32))),
         (None, Some(k)) => (1, Some(Axis::EdgeVertex(i as u32, end(edge_b, k)))),
         (Some(k), None) => (1, Some(Axis::VertexEdge(end(edge_a, k), j as u32))),
         (Some(k), Some(l)) => (0, Some(Axis::Vertices(end(edge_a, k), end(edge_b, l)))),
@@ -523,9 +577,10 @@ fn nearest_in_slab(
     b: Mesh,
     (xf_ab, xf_ba): (Transform, Transform),
     (normal, separation): (Vec3, f32),
-    tolerance: f32,
+    (tolerance, stands): (f32, f32),
 ) -> Nearest {
-    let enough = separation + tolerance;
+    // Within this the SAT's axis stands (see `finish`).
+    let enough = separation + stands;
     SLAB.with_borrow_mut(|(vertices_b, heights_a, heights_b)| {
         vertices_b.clear();
         vertices_b.extend(b.vertices.iter().map(|&w| transform_point(xf_ab, w)));
@@ -573,8 +628,9 @@ fn nearest_in_slab(
                     if in_b(w as u32)
                         && let Some(gap) = over_face(hull, face, q)
                     {
-                        nearest.offer(gap, 2, None, tolerance);
+                        nearest.offer(gap, 3, Some(Axis::FaceA(face as u32)), tolerance);
                         if gap <= enough {
+                            nearest.axis = None;
                             return nearest;
                         }
                     }
@@ -590,8 +646,9 @@ fn nearest_in_slab(
                     if in_a(v as u32)
                         && let Some(gap) = over_face(hull, face, transform_point(xf_ba, p))
                     {
-                        nearest.offer(gap, 2, None, tolerance);
+                        nearest.offer(gap, 3, Some(Axis::FaceB(face as u32)), tolerance);
                         if gap <= enough {
+                            nearest.axis = None;
                             return nearest;
                         }
                     }
@@ -617,16 +674,42 @@ fn nearest_in_slab(
                 if depth_b < 0.0 || gap_floor - depth_a - depth_b > nearest.distance + tolerance {
                     continue;
                 }
-                let (on_a, on_b, s, t) = closest_points_of_segments(
-                    a0,
-                    a1,
+                let (b0, b1) = (
                     vertices_b[edge_b.v0 as usize],
                     vertices_b[edge_b.v1 as usize],
                 );
+                if parallel(a1 - a0, b1 - b0) {
+                    // Their inner points' parameters are noise: each end
+                    // against the other edge instead (a face of M the SAT
+                    // passed over shows as a vertex and an edge at its
+                    // distance).
+                    for (k, p) in [(edge_a.v0, a0), (edge_a.v1, a1)] {
+                        let q = closest_on_segment(b0, b1, p);
+                        nearest.offer(
+                            length3(q - p),
+                            1,
+                            Some(Axis::VertexEdge(k, j as u32)),
+                            tolerance,
+                        );
+                    }
+                    for (k, q) in [(edge_b.v0, b0), (edge_b.v1, b1)] {
+                        let p = closest_on_segment(a0, a1, q);
+                        nearest.offer(
+                            length3(q - p),
+                            1,
+                            Some(Axis::EdgeVertex(i as u32, k)),
+                            tolerance,
+                        );
+                    }
+                    continue;
+                }
+                let (on_a, on_b, s, t) = closest_points_of_segments(a0, a1, b0, b1);
                 let (rank, axis) = edge_pair_features((i, edge_a), (j, edge_b), (s, t));
                 let distance = length3(on_b - on_a);
                 nearest.offer(distance, rank, axis, tolerance);
                 if rank == 2 && distance <= enough {
+                    // The SAT's own axis stands for a face of M at its value.
+                    nearest.axis = None;
                     return nearest;
                 }
             }
@@ -684,6 +767,9 @@ fn sat_feature_distance(
 /// The same feature named from the other side (A's and B's roles swapped).
 fn swapped(axis: Axis) -> Axis {
     match axis {
+        Axis::FaceA(f) => Axis::FaceB(f),
+        Axis::FaceB(f) => Axis::FaceA(f),
+        Axis::Edges(i, j) => Axis::Edges(j, i),
         Axis::VertexEdge(v, e) => Axis::EdgeVertex(e, v),
         Axis::EdgeVertex(e, v) => Axis::VertexEdge(v, e),
         Axis::Vertices(v, w) => Axis::Vertices(w, v),
@@ -788,7 +874,12 @@ fn collide_hull_segment(
                 over_face(hull, face.index as usize, deeper)
             }
         };
-        if let Some(distance) = fast.filter(|&d| d <= sat.separation + tolerance) {
+        let stands = if sat.axis.is_face() {
+            edge_tolerance
+        } else {
+            tolerance
+        };
+        if let Some(distance) = fast.filter(|&d| d <= sat.separation + stands) {
             return Nearest {
                 distance,
                 rank: 2,
@@ -801,7 +892,7 @@ fn collide_hull_segment(
             Mesh::of_segment(&segment),
             (identity, identity),
             (normal, sat.separation),
-            tolerance,
+            (tolerance, stands),
         );
         if owner == Owner::B {
             nearest.axis = nearest.axis.map(swapped);
@@ -812,7 +903,7 @@ fn collide_hull_segment(
         (core_a, core_b, xf_ab),
         sat,
         nearest,
-        (radii, tolerance, margin),
+        (radii, (tolerance, edge_tolerance), margin),
     )
 }
 
@@ -858,8 +949,13 @@ pub fn collide_rounded(
             )?;
             let nearest = || {
                 let normal = hull_pair_axis(a, b, xf_ab, sat.axis, search);
+                let stands = if sat.axis.is_face() {
+                    edge_tolerance
+                } else {
+                    tolerance
+                };
                 if let Some(distance) = sat_feature_distance(a, b, (xf_ab, xf_ba), sat, normal)
-                    .filter(|&d| d <= sat.separation + tolerance)
+                    .filter(|&d| d <= sat.separation + stands)
                 {
                     return Nearest {
                         distance,
@@ -872,10 +968,15 @@ pub fn collide_rounded(
                     Mesh::of_hull(b),
                     (xf_ab, xf_ba),
                     (normal, sat.separation),
-                    tolerance,
+                    (tolerance, stands),
                 )
             };
-            finish(cores, sat, nearest, (radii, tolerance, margin))
+            finish(
+                cores,
+                sat,
+                nearest,
+                (radii, (tolerance, edge_tolerance), margin),
+            )
         }
         (Core::Hull(a), Core::Segment(points)) => collide_hull_segment(
             a,
@@ -899,6 +1000,10 @@ pub fn collide_rounded(
         }
         (Core::Segment(a), Core::Segment(b)) => {
             let (axis, pair) = segment_pair(a, b.map(|p| transform_point(xf_ab, p)));
+            if axis != Axis::Edges(0, 0) {
+                // A vertex's: measured as the rebuild measures it.
+                return finish_feature(cores, axis, radii, margin);
+            }
             let separation = pair.distance - radii;
             (separation < margin).then_some(PairResult { axis, separation })
         }
@@ -917,6 +1022,26 @@ pub fn collide_rounded(
             finish_feature(cores, axis, radii, margin)
         }
         (Core::Point, Core::Point) => collide_spheres(xf_ab.p, r_a, r_b, margin),
+    }
+}
+
+/// The normal (out of the hull) of hull edge `e` against a segment in the
+/// hull's frame: the edge crossed with the segment where their arcs cross,
+/// else (an edge pair the slab found at its inner points whose arcs test
+/// as not crossing, by rounding) the line between their closest points.
+fn hull_segment_normal(hull: &Hull, e: u32, segment: [Vec3; 2]) -> Vec3 {
+    let e = (e as usize).min(hull.edges().len() - 1);
+    if let Some((axis, _)) = hull_segment_axis(hull, e, segment[1] - segment[0]) {
+        return axis;
+    }
+    let (p0, p1) = hull.lanes().edge_vertices(e);
+    let (on_hull, on_segment, _, _) = closest_points_of_segments(p0, p1, segment[0], segment[1]);
+    let offset = on_segment - on_hull;
+    let length = length3(offset);
+    if length > 0.0 {
+        offset / length
+    } else {
+        Vec3::X
     }
 }
 
@@ -941,15 +1066,11 @@ pub fn rounded_axis_normal(
             edge_pair_axis(a, b, xf_ab, (i, j), search)
         }
         (Axis::Edges(e, _), Core::Hull(a), Core::Segment(points)) => {
-            let along = transform_point(xf_ab, points[1]) - transform_point(xf_ab, points[0]);
-            hull_segment_axis(a, (e as usize).min(a.edges().len() - 1), along)
-                .map_or(Vec3::X, |(axis, _)| axis)
+            hull_segment_normal(a, e, points.map(|p| transform_point(xf_ab, p)))
         }
         (Axis::Edges(_, e), Core::Segment(points), Core::Hull(b)) => {
             let xf_ba = inv_mul_transforms(xf_b, xf_a);
-            let along = transform_point(xf_ba, points[1]) - transform_point(xf_ba, points[0]);
-            let normal = hull_segment_axis(b, (e as usize).min(b.edges().len() - 1), along)
-                .map_or(Vec3::X, |(axis, _)| axis);
+            let normal = hull_segment_normal(b, e, points.map(|p| transform_point(xf_ba, p)));
             return -rotate(xf_b.r, normal);
         }
         (Axis::Edges(..), Core::Segment(a), Core::Segment(b)) => {

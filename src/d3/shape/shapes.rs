@@ -400,7 +400,7 @@ impl Shape {
             Shape::Hull(hull) => hull.centroid,
             Shape::Sphere(_) => Vec3::ZERO,
             Shape::Capsule(capsule) => capsule.centroid(),
-            Shape::RoundedHull(rounded) => rounded.hull().centroid,
+            Shape::RoundedHull(rounded) => rounded.centroid(),
         }
     }
 
