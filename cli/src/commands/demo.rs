@@ -65,32 +65,35 @@ pub struct DemoArgs {
     pub shapes: Option<String>,
 }
 
+/// Which of `names` a `--shapes` list names, in their order: an unknown
+/// name is an error naming the choices.
+fn named_shapes<const N: usize>(list: &str, names: [&str; N]) -> Result<[bool; N], Error> {
+    let mut chosen = [false; N];
+    for name in list.split(',').map(str::trim) {
+        let Some(index) = names.iter().position(|known| *known == name) else {
+            return Err(Error::option(
+                "--shapes",
+                format!("{name:?} is not one of {}", names.join(", ")),
+            ));
+        };
+        chosen[index] = true;
+    }
+    Ok(chosen)
+}
+
 /// The 2D demo's shapes from `--shapes` (and the backend, for the default).
 fn demo_shapes(args: &DemoArgs) -> Result<DemoShapes, Error> {
     let Some(list) = &args.shapes else {
         return Ok(DemoShapes::ALL);
     };
-    let mut shapes = DemoShapes {
-        polygons: false,
-        circles: false,
-        capsules: false,
-        rounded: false,
-    };
-    for name in list.split(',').map(str::trim) {
-        match name {
-            "polygons" => shapes.polygons = true,
-            "circles" => shapes.circles = true,
-            "capsules" => shapes.capsules = true,
-            "rounded" => shapes.rounded = true,
-            other => {
-                return Err(Error::option(
-                    "--shapes",
-                    format!("{other:?} is not one of polygons, circles, capsules, rounded"),
-                ));
-            }
-        }
-    }
-    Ok(shapes)
+    let [polygons, circles, capsules, rounded] =
+        named_shapes(list, ["polygons", "circles", "capsules", "rounded"])?;
+    Ok(DemoShapes {
+        polygons,
+        circles,
+        capsules,
+        rounded,
+    })
 }
 
 /// The 3D demo's shapes from `--shapes`, and whether the narrowphase runs
@@ -103,28 +106,15 @@ fn demo_shapes_3d(args: &DemoArgs, on_gpu: bool) -> Result<DemoShapes3D, Error> 
             DemoShapes3D::ALL
         });
     };
-    let mut shapes = DemoShapes3D {
-        hulls: false,
-        boxes: false,
-        spheres: false,
-        capsules: false,
-        rounded: false,
+    let [hulls, boxes, spheres, capsules, rounded] =
+        named_shapes(list, ["hulls", "boxes", "spheres", "capsules", "rounded"])?;
+    let shapes = DemoShapes3D {
+        hulls,
+        boxes,
+        spheres,
+        capsules,
+        rounded,
     };
-    for name in list.split(',').map(str::trim) {
-        match name {
-            "hulls" => shapes.hulls = true,
-            "boxes" => shapes.boxes = true,
-            "spheres" => shapes.spheres = true,
-            "capsules" => shapes.capsules = true,
-            "rounded" => shapes.rounded = true,
-            other => {
-                return Err(Error::option(
-                    "--shapes",
-                    format!("{other:?} is not one of hulls, boxes, spheres, capsules, rounded"),
-                ));
-            }
-        }
-    }
     if on_gpu && (shapes.capsules || shapes.rounded) {
         return Err(Error::option(
             "--shapes",

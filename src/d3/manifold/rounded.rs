@@ -20,7 +20,7 @@
 use glam::Vec3;
 
 use super::super::math::{Transform, cross3, dot3, inv_mul_transforms, length3, transform_point};
-use super::super::sat::rounded::{closest_points_of_segments, feature_pair};
+use super::super::sat::rounded::{closest_points_of_segments, core_edge, feature_pair};
 use super::super::sat::sphere_axis;
 use super::super::shape::shapes::{Core, Hull, Shape};
 use super::super::types::{Axis, Hit};
@@ -124,8 +124,8 @@ fn closest_points(
         }
         // A hull edge against a segment, or two segments: their closest points.
         (Axis::Edges(i, j), _, _) => {
-            let (a0, a1) = core_edge_ends(core_a, i);
-            let (b0, b1) = core_edge_ends(core_b, j);
+            let (a0, a1) = core_edge(core_a, i);
+            let (b0, b1) = core_edge(core_b, j);
             let (on_a, on_b, _, _) = closest_points_of_segments(
                 a0,
                 a1,
@@ -137,21 +137,6 @@ fn closest_points(
         // A face against a point of the other core (a backend's garbage
         // for anything else, made total): the cores' reference points.
         _ => (Vec3::ZERO, xf_ab.p),
-    }
-}
-
-/// A core's edge `e` (a segment's only edge; a point's is the point).
-fn core_edge_ends(core: Core, e: u32) -> (Vec3, Vec3) {
-    match core {
-        Core::Hull(hull) => {
-            let edge = hull.edges()[(e as usize).min(hull.edges().len() - 1)];
-            (
-                hull.vertices()[edge.v0 as usize],
-                hull.vertices()[edge.v1 as usize],
-            )
-        }
-        Core::Segment([p, q]) => (p, q),
-        Core::Point => (Vec3::ZERO, Vec3::ZERO),
     }
 }
 

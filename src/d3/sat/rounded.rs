@@ -186,7 +186,7 @@ fn core_vertex(core: Core, i: u32) -> Vec3 {
 }
 
 /// Edge `e` of a core, its two ends (a point core's edge is the point).
-fn core_edge(core: Core, e: u32) -> (Vec3, Vec3) {
+pub(crate) fn core_edge(core: Core, e: u32) -> (Vec3, Vec3) {
     match core {
         Core::Hull(hull) => {
             let edge = hull.edges()[(e as usize).min(hull.edges().len() - 1)];
@@ -618,35 +618,39 @@ fn nearest_in_slab(
         let in_b = |w: u32| heights_b[w as usize] >= 0.0;
         let mut nearest = Nearest::NONE;
         // A vertex over the inside of a face of the other core: B's over
-        // A's faces first (A's face wins a tie, as in the SAT).
-        if let Some(hull) = a.hull {
+        // A's faces first (A's face wins a tie, as in the SAT). Each pass:
+        // the hull with its slab test, the other core's vertices in the
+        // hull's frame with theirs, and the axis of a face.
+        let passes = [
+            (a.hull, true, Axis::FaceA as fn(u32) -> Axis),
+            (b.hull, false, Axis::FaceB as fn(u32) -> Axis),
+        ];
+        for (hull, of_a, face_axis) in passes {
+            let Some(hull) = hull else {
+                continue;
+            };
+            let (hull_in, other_in): (&dyn Fn(u32) -> bool, &dyn Fn(u32) -> bool) =
+                if of_a { (&in_a, &in_b) } else { (&in_b, &in_a) };
             for face in 0..hull.face_count() {
-                if !hull.face(face).iter().any(|&v| in_a(v)) {
+                if !hull.face(face).iter().any(|&v| hull_in(v)) {
                     continue;
                 }
-                for (w, &q) in vertices_b.iter().enumerate() {
-                    if in_b(w as u32)
-                        && let Some(gap) = over_face(hull, face, q)
-                    {
-                        nearest.offer(gap, 3, Some(Axis::FaceA(face as u32)), tolerance);
-                        if gap <= enough {
-                            nearest.axis = None;
-                            return nearest;
-                        }
+                let others = if of_a {
+                    vertices_b.len()
+                } else {
+                    vertices_a.len()
+                };
+                for w in 0..others {
+                    if !other_in(w as u32) {
+                        continue;
                     }
-                }
-            }
-        }
-        if let Some(hull) = b.hull {
-            for face in 0..hull.face_count() {
-                if !hull.face(face).iter().any(|&w| in_b(w)) {
-                    continue;
-                }
-                for (v, &p) in vertices_a.iter().enumerate() {
-                    if in_a(v as u32)
-                        && let Some(gap) = over_face(hull, face, transform_point(xf_ba, p))
-                    {
-                        nearest.offer(gap, 3, Some(Axis::FaceB(face as u32)), tolerance);
+                    let point = if of_a {
+                        vertices_b[w]
+                    } else {
+                        transform_point(xf_ba, vertices_a[w])
+                    };
+                    if let Some(gap) = over_face(hull, face, point) {
+                        nearest.offer(gap, 3, Some(face_axis(face as u32)), tolerance);
                         if gap <= enough {
                             nearest.axis = None;
                             return nearest;
