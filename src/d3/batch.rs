@@ -2,8 +2,8 @@
 
 use super::body::Body;
 use super::math::Transform;
+use super::shape::kind::Shape;
 use super::shape::set::ShapeSet;
-use super::shape::shapes::Shape;
 use super::types::EdgeSearch;
 use crate::core::error::Error;
 use crate::core::pair::Pair;

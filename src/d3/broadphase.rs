@@ -9,8 +9,8 @@ use glam::Vec3;
 
 use super::body::Body;
 use super::math::transform_point;
+use super::shape::kind::Core;
 use super::shape::set::ShapeSet;
-use super::shape::shapes::Core;
 use crate::core::pair::Pair;
 use crate::core::pair::PairFilter;
 use crate::core::sweep::{SweepBox, sweep};

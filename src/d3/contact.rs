@@ -5,7 +5,7 @@ use glam::Vec3;
 use super::manifold::{ContactPoint, Manifold, contact_points};
 use super::math::Transform;
 use super::sat;
-use super::shape::shapes::Shape;
+use super::shape::kind::Shape;
 use super::types::{Axis, EdgeSearch, EdgeStats, Hit};
 
 /// The contact of two overlapping (or, with a margin, nearly touching) 3D

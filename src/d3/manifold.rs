@@ -26,7 +26,8 @@ use super::math::{
 };
 use super::sat::rounded::closest_points_of_segments;
 use super::sat::{most_opposed_face, sphere_axis};
-use super::shape::shapes::{Hull, Shape};
+use super::shape::kind::Shape;
+use super::shape::shapes::Hull;
 use super::types::{Axis, Hit};
 
 mod rounded;

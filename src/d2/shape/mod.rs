@@ -10,12 +10,14 @@
 
 mod capsule;
 pub mod hull;
+mod kind;
 mod mass;
 mod set;
 mod shapes;
 
 pub use capsule::{Capsule, Segment};
+pub use kind::Shape;
+pub(crate) use kind::{Faces, ShapeView};
 pub(crate) use set::FaceView;
 pub use set::{FACE_LANES, FaceLanes, ShapeRecord, ShapeSet};
-pub use shapes::{Circle, EdgeRecord, MAX_RADIUS_RATIO, Polygon, Shape};
-pub(crate) use shapes::{Faces, ShapeView};
+pub use shapes::{Circle, EdgeRecord, MAX_RADIUS_RATIO, Polygon};

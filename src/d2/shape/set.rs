@@ -12,7 +12,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 use super::capsule::{Capsule, Segment};
-use super::shapes::{Circle, EdgeRecord, Faces, Polygon, Shape, ShapeView};
+use super::kind::{Faces, Shape, ShapeView};
+use super::shapes::{Circle, EdgeRecord, Polygon};
 use crate::core::error::{Error, ShapeError};
 use crate::core::uid::next_uid;
 

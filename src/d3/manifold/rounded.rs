@@ -22,7 +22,8 @@ use glam::Vec3;
 use super::super::math::{Transform, cross3, dot3, inv_mul_transforms, length3, transform_point};
 use super::super::sat::rounded::{closest_points_of_segments, core_edge, feature_pair};
 use super::super::sat::sphere_axis;
-use super::super::shape::shapes::{Core, Hull, Shape};
+use super::super::shape::kind::{Core, Shape};
+use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, Hit};
 use super::{ContactPoint, Manifold, contact_id, edge_contact, face_contact};
 

@@ -73,6 +73,7 @@
 
 pub(crate) mod edges;
 mod faces;
+mod hulls;
 mod lanes;
 mod pair;
 pub(crate) mod rounded;
@@ -86,14 +87,14 @@ pub(crate) use lanes::most_opposed_face;
 // The kernel's hot_faces bounds runs of faces as the face queries do.
 #[cfg(test)]
 pub(crate) use faces::{FaceOrder, face_cone_bound};
+pub use hulls::{
+    WALK_MIN_VERTICES, WALK_MIN_VERTICES_AVX, collide_hulls, edge_pair_axis, walk_min_vertices,
+};
 pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use lanes::{find_max_edge_separation_portable, find_max_face_separation_portable};
-pub use pair::{
-    WALK_MIN_VERTICES, WALK_MIN_VERTICES_AVX, axis_normal, collide_hulls, collide_pair,
-    complete_hit, edge_pair_axis, walk_min_vertices,
-};
+pub use pair::{axis_normal, collide_pair, complete_hit};
 pub use rounded::{collide_rounded, rounded_axis_normal};
 pub use separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, EdgeSeparation, PARALLEL_TOLERANCE, PairResult,

@@ -75,10 +75,11 @@ use super::super::math::{
     Transform, cross3, dot3, inv_mul_transforms, length3, rotate, transform_point,
 };
 use super::super::shape::edge::HullEdge;
+use super::super::shape::kind::{Core, Shape};
 use super::super::shape::lanes::LANES;
-use super::super::shape::shapes::{Core, Hull, Shape};
+use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, EdgeSearch, EdgeStats};
-use super::pair::{collide_hulls, edge_pair_axis};
+use super::hulls::{collide_hulls, edge_pair_axis};
 use super::separation::{
     EDGE_TOLERANCE, PARALLEL_TOLERANCE, PairResult, Separation, TIE_TOLERANCE,
 };

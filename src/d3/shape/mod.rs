@@ -11,12 +11,14 @@
 pub(crate) mod edge;
 pub mod gauss_grid;
 pub mod hull;
+pub(crate) mod kind;
 pub(crate) mod lanes;
 pub(crate) mod rounded;
 pub(crate) mod set;
 pub(crate) mod shapes;
 
 pub use edge::{EdgeGauss, HullEdge};
+pub use kind::Shape;
 pub use rounded::{Capsule, RoundedHull};
 pub use set::ShapeSet;
-pub use shapes::{GRID_MIN_VERTICES, Hull, Shape, Sphere};
+pub use shapes::{GRID_MIN_VERTICES, Hull, Sphere};

@@ -2,8 +2,9 @@
 
 use glam::Vec3;
 
+use super::kind::Shape;
 use super::rounded::{Capsule, RoundedHull};
-use super::shapes::{Hull, Shape, Sphere};
+use super::shapes::{Hull, Sphere};
 use crate::core::error::Error;
 use crate::core::error::ShapeError;
 use crate::core::uid::next_uid;
