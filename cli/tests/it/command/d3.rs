@@ -19,13 +19,20 @@ fn stderr(out: &Output) -> String {
 
 /// A seeded 3D scene file: hulls, boxes, plates and spheres, some static.
 fn scene_file(seed: u64, pairs: usize, listed: bool) -> SceneFile {
-    let scene = SceneSpec {
-        shapes: 24,
-        bodies: 120,
-        half_extent: 2.0,
-        ..SceneSpec::mixed(seed, pairs)
-    }
-    .generate();
+    scene_file_of(
+        SceneSpec {
+            shapes: 24,
+            bodies: 120,
+            half_extent: 2.0,
+            ..SceneSpec::mixed(seed, pairs)
+        },
+        listed,
+    )
+}
+
+/// The scene file of a generated scene, every tenth body static.
+fn scene_file_of(spec: SceneSpec, listed: bool) -> SceneFile {
+    let scene = spec.generate();
     let shapes = scene
         .shapes
         .shapes()
@@ -195,9 +202,30 @@ fn without_pairs_the_3d_broadphase_finds_them() {
 
 #[test]
 fn resolve_separates_a_3d_scene() {
+    resolve_and_check(scene_file(1903, 0, false));
+}
+
+/// The same with capsules and rounded hulls and boxes among the shapes.
+#[test]
+fn resolve_separates_capsules_and_rounded_shapes() {
+    resolve_and_check(scene_file_of(
+        SceneSpec {
+            shapes: 24,
+            bodies: 120,
+            half_extent: 2.0,
+            capsule_fraction: 0.3,
+            rounded_fraction: 0.5,
+            ..SceneSpec::mixed(1904, 0)
+        },
+        false,
+    ));
+}
+
+/// Resolves `file` with one static body and checks that no two bodies
+/// that can move overlap by more than the slop afterwards.
+fn resolve_and_check(mut file: SceneFile) {
     let dir = tempfile::tempdir().expect("temp dir");
     // One static body: every other can be moved free.
-    let mut file = scene_file(1903, 0, false);
     for (index, body) in file.bodies.iter_mut().enumerate() {
         body.inv_mass = if index == 0 { 0.0 } else { 1.0 };
     }

@@ -1,7 +1,9 @@
-//! parry3d as a peer: on the same 3D pairs, its `query::contact` and our SAT
-//! agree on which pairs overlap, how deep, and along which normal.
+//! parry3d as a peer: on the same 3D pairs (hulls, boxes, spheres, and
+//! capsules and rounded hulls against its `Capsule` and `RoundShape`), its
+//! `query::contact` and our SAT agree on which pairs overlap, how deep, and
+//! along which normal.
 
-use crate::common::oracle3::{overlap_along, place};
+use crate::common::oracle3::{oracle_depth, overlap_along, place};
 use gpusat::d3::{Batch, collide_cpu};
 use gpusat::generate::d3::SceneSpec;
 use gpusat::generate::d3::{ShapeKind, workload};
@@ -17,19 +19,34 @@ fn compare(what: &str, scene: &gpusat::generate::d3::GeneratedScene) -> usize {
     }
     let (mut compared, mut worst_depth, mut worst_normal, mut other_normals) =
         (0, 0.0f32, 0.0f32, 0);
+    let mut parry_off = 0;
     for (index, pair) in scene.pairs.iter().enumerate() {
         let size = batch.pair_size(index as u32);
         let theirs = peer.contact(*pair);
         match (reported[index], theirs) {
             (Some(ours), Some((depth, normal))) => {
                 compared += 1;
+                let exact = || {
+                    oracle_depth(
+                        &place(&scene.shapes, &scene.bodies[pair.a as usize]),
+                        &place(&scene.shapes, &scene.bodies[pair.b as usize]),
+                    )
+                };
+                if (ours.depth - depth).abs() > 1e-3 * size {
+                    // Where the two differ, the exact oracle decides: ours
+                    // must be its depth (parry's capsule pairs can be off
+                    // by a few percent of their depth).
+                    let exact = exact();
+                    assert!(
+                        (f64::from(ours.depth) - exact).abs() <= 1e-4 * f64::from(size),
+                        "{what} pair {index}: depth {} ({:?}) vs parry {depth}, the oracle's {exact}",
+                        ours.depth,
+                        ours.axis,
+                    );
+                    parry_off += 1;
+                    continue;
+                }
                 worst_depth = worst_depth.max((ours.depth - depth).abs() / size);
-                assert!(
-                    (ours.depth - depth).abs() <= 1e-3 * size,
-                    "{what} pair {index}: depth {} ({:?}) vs parry {depth}",
-                    ours.depth,
-                    ours.axis
-                );
                 // Normals may differ where two axes give nearly the same
                 // depth, or by EPA's tolerance; ours must then be at least as
                 // short a translation as parry's (exact overlaps, in f64),
@@ -67,7 +84,8 @@ fn compare(what: &str, scene: &gpusat::generate::d3::GeneratedScene) -> usize {
     }
     eprintln!(
         "{what}: {compared} overlapping pairs compared, worst depth difference {worst_depth:.1e} of size, \
-         worst normal difference {worst_normal:.1e}, {other_normals} others (ours no longer)"
+         worst normal difference {worst_normal:.1e}, {other_normals} others (ours no longer), \
+         {parry_off} where parry's depth is off the oracle's and ours is not"
     );
     assert!(
         other_normals * 20 <= compared,
@@ -83,6 +101,9 @@ fn parry3d_agrees_with_the_reference_sat() {
         ShapeKind::Boxes,
         ShapeKind::Hulls(32),
         ShapeKind::Hulls(128),
+        ShapeKind::Capsules,
+        ShapeKind::CapsulesAndHulls(32),
+        ShapeKind::Rounded(32),
     ] {
         compared += compare(&kind.name(), &workload(kind, 2000));
     }
