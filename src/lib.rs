@@ -42,6 +42,12 @@
 //! let above = Transform::new(Vec3::new(0.1, 0.9, 0.2), Quat::IDENTITY);
 //! let contact = collide_shapes(&cube, &below, &cube, &above, 0.0).expect("they overlap");
 //! assert_eq!(contact.points().len(), 4); // a box resting on a box
+//!
+//! // A capsule lying on the box: two points, at its ends.
+//! let pill = Shape::from(gpusat::d3::Capsule::new(-0.3 * Vec3::X, 0.3 * Vec3::X, 0.1)?);
+//! let lying = Transform::new(Vec3::new(0.0, 0.59, 0.0), Quat::IDENTITY);
+//! let contact = collide_shapes(&cube, &below, &pill, &lying, 0.0).expect("touching");
+//! assert_eq!(contact.points().len(), 2);
 //! # Ok::<(), gpusat::ShapeError>(())
 //! ```
 //!
