@@ -801,11 +801,25 @@ fn collide_hull_segment(
 ) -> Option<PairResult> {
     let limit = margin + radii;
     let mut face = Separation::NONE;
-    for (f, (&normal, &offset)) in hull.normals().iter().zip(hull.offsets()).enumerate() {
-        let separation = dot3(normal, segment[0]).min(dot3(normal, segment[1])) - offset;
-        face.offer(separation, f as u32, tolerance);
-        if separation >= limit {
-            return None;
+    // Eight faces a step from the lanes' planes (the bits of `normals()`
+    // and `offsets()`, the products in `dot3`'s order), offered in order.
+    let face_count = hull.face_count();
+    let [s0, s1] = segment;
+    for (chunk, rows) in hull.lanes().face_planes.iter().enumerate() {
+        let mut separations = [0.0f32; LANES];
+        for k in 0..LANES {
+            let along = |p: Vec3| (rows[0][k] * p.x + rows[1][k] * p.y) + rows[2][k] * p.z;
+            separations[k] = along(s0).min(along(s1)) - rows[3][k];
+        }
+        for (k, &separation) in separations.iter().enumerate() {
+            let f = chunk * LANES + k;
+            if f >= face_count {
+                break;
+            }
+            face.offer(separation, f as u32, tolerance);
+            if separation >= limit {
+                return None;
+            }
         }
     }
     let along = segment[1] - segment[0];
