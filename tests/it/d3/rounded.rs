@@ -607,3 +607,39 @@ fn capsules_parallel_to_a_hull_edge_agree_with_the_oracle() {
     let tally = check("parallel to an edge", &shapes, &bodies, &pairs, 0.1);
     assert!(tally.reported > 150, "{tally:?}");
 }
+
+/// A rounded box resting on a box (4 points) and a capsule lying on it (2)
+/// keep their contact ids, all distinct, under small motions.
+#[test]
+fn rounded_contact_ids_stay_the_same_under_small_motion() {
+    let floor = Shape::from(Hull::cuboid(Vec3::new(3.0, 0.5, 3.0)).expect("floor"));
+    let crate_ = Shape::from(RoundedHull::cuboid(Vec3::splat(0.35), 0.05).expect("crate"));
+    let log = Shape::from(
+        Capsule::new(Vec3::new(-0.5, 0.0, 0.0), Vec3::new(0.5, 0.0, 0.0), 0.15).expect("log"),
+    );
+    let below = Transform::new(Vec3::ZERO, Quat::IDENTITY);
+    for (shape, height, count) in [(&crate_, 0.89f32, 4usize), (&log, 0.64, 2)] {
+        let ids = |offset: Vec3, yaw: f32| {
+            let above = Transform::new(
+                Vec3::new(0.3, height, -0.2) + offset,
+                Quat::from_rotation_y(yaw),
+            );
+            let contact = collide_shapes(&floor, &below, shape, &above, 0.0).expect("touching");
+            let mut ids: Vec<u32> = contact.points().iter().map(|p| p.id).collect();
+            ids.sort_unstable();
+            ids
+        };
+        let first = ids(Vec3::ZERO, 0.3);
+        assert_eq!(first.len(), count, "{first:?}");
+        let unique: std::collections::BTreeSet<u32> = first.iter().copied().collect();
+        assert_eq!(unique.len(), count, "ids repeat: {first:?}");
+        for step in 1..20 {
+            let t = step as f32 * 1e-3;
+            assert_eq!(
+                ids(Vec3::new(t, -0.1 * t, 0.5 * t), 0.3 + t),
+                first,
+                "step {step}"
+            );
+        }
+    }
+}
