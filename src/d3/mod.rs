@@ -1,7 +1,9 @@
-//! 3D: convex polyhedra and spheres, with the Gauss-map SAT.
+//! 3D: convex polyhedra, spheres, capsules and rounded polyhedra, with the
+//! Gauss-map SAT.
 //!
 //! The same pipeline as in 2D, in its own namespace: shapes validated once
-//! ([`Hull::new`] builds a hull from a point cloud), kept in a
+//! ([`Hull::new`] builds a hull from a point cloud; [`Capsule`] and
+//! [`RoundedHull`] grow a segment or a hull by a radius), kept in a
 //! [`ShapeSet`]; [`Body`]s place them (position and unit quaternion); a
 //! validated [`Batch`] of candidate pairs goes through a backend
 //! ([`collide_cpu`], [`collide_cpu_parallel`]) to [`SatHit`]s in pair

@@ -36,6 +36,12 @@
 //! * **Spheres** (`sphere.rs`): against a hull, the hull's closest feature to
 //!   the centre (a face, an edge or a vertex; the best face when the centre
 //!   is inside), minus the radius; two spheres, the centre line.
+//! * **Shapes with a radius** (`rounded.rs`): capsules and rounded hulls as
+//!   cores grown by their radii: the cores' SAT plus the radii where the
+//!   cores overlap, their exact nearest features where they are apart.
+//! * **Which test a pair takes** (`pair.rs`): two hulls (`hulls.rs`), a hull
+//!   and a sphere, two spheres, or a shape with a radius on either side;
+//!   and the normal rebuilt from the reported feature.
 //!
 //! # Conventions (as in 2D)
 //!
