@@ -55,6 +55,19 @@ pub(crate) fn check_radius(radius: f32, extent: f64) -> Result<(), ShapeError> {
     check_size(extent + 2.0 * f64::from(radius))
 }
 
+/// Checks a segment core of `length` grown by `radius` (a segment's 0, a
+/// capsule's): its points apart by at least [`MIN_SHAPE_SIZE`] and by
+/// `radius /` [`MAX_RADIUS_RATIO`] (closer, it is a circle or a sphere),
+/// its length and radius within range.
+pub(crate) fn check_segment_core(length: f64, radius: f32) -> Result<(), ShapeError> {
+    let min = MIN_SHAPE_SIZE.max(f64::from(radius) / MAX_RADIUS_RATIO);
+    if length < min {
+        return Err(ShapeError::CoincidentPoints { length, min });
+    }
+    check_size(length)?;
+    check_radius(radius, length)
+}
+
 /// The lowest separation: what a query's best starts from. A large finite
 /// value, not infinity, so that the GPU twins (which may assume no value is
 /// infinite) compute the same.

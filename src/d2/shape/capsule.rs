@@ -11,9 +11,9 @@
 use glam::Vec2;
 
 use super::mass::mass_properties;
-use super::shapes::{EdgeRecord, check_radius, core_edges};
+use super::shapes::{EdgeRecord, core_edges};
 use crate::core::error::ShapeError;
-use crate::core::limits::{MIN_SHAPE_SIZE, check_size};
+use crate::core::limits::check_segment_core;
 
 /// A validated segment from `a` to `b` in its local frame: a shape with no
 /// area (Box2D's `b2Segment`), for ground lines and walls. Build one with
@@ -29,7 +29,7 @@ pub struct Segment {
 
 impl Segment {
     /// The segment from `a` to `b`: finite points at least
-    /// [`MIN_SHAPE_SIZE`] apart.
+    /// [`MIN_SHAPE_SIZE`](crate::core::limits::MIN_SHAPE_SIZE) apart.
     pub fn new(a: Vec2, b: Vec2) -> Result<Segment, ShapeError> {
         Segment::with_radius(a, b, 0.0).map(|(segment, _)| segment)
     }
@@ -48,12 +48,7 @@ impl Segment {
         }
         let points = [a.as_dvec2(), b.as_dvec2()];
         let length = (points[1] - points[0]).length();
-        let min = MIN_SHAPE_SIZE.max(f64::from(radius) / super::shapes::MAX_RADIUS_RATIO);
-        if length < min {
-            return Err(ShapeError::CoincidentPoints { length, min });
-        }
-        check_size(length)?;
-        check_radius(radius, length)?;
+        check_segment_core(length, radius)?;
         let mass = mass_properties(&points, f64::from(radius));
         let (normals, edges) = core_edges(&points);
         let segment = Segment {

@@ -20,7 +20,7 @@
 use glam::Vec3;
 
 use super::super::math::{Transform, cross3, dot3, inv_mul_transforms, length3, transform_point};
-use super::super::sat::rounded::{closest_points_of_segments, core_edge, feature_pair};
+use super::super::sat::rounded::{closest_points_of_segments, feature_pair};
 use super::super::sat::sphere_axis;
 use super::super::shape::kind::{Core, Shape};
 use super::super::shape::shapes::Hull;
@@ -125,8 +125,8 @@ fn closest_points(
         }
         // A hull edge against a segment, or two segments: their closest points.
         (Axis::Edges(i, j), _, _) => {
-            let (a0, a1) = core_edge(core_a, i);
-            let (b0, b1) = core_edge(core_b, j);
+            let (a0, a1) = core_a.edge(i);
+            let (b0, b1) = core_b.edge(j);
             let (on_a, on_b, _, _) = closest_points_of_segments(
                 a0,
                 a1,

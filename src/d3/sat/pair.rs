@@ -62,7 +62,7 @@ pub fn collide_pair(
             shape_a,
             shape_b,
             (xf_ab, xf_ba),
-            tolerance,
+            (tolerance, EDGE_TOLERANCE * sizes),
             margin,
             search,
             stats,

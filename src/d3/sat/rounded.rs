@@ -80,9 +80,7 @@ use super::super::shape::lanes::LANES;
 use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, EdgeSearch, EdgeStats};
 use super::hulls::{collide_hulls, edge_pair_axis};
-use super::separation::{
-    EDGE_TOLERANCE, PARALLEL_TOLERANCE, PairResult, Separation, TIE_TOLERANCE,
-};
+use super::separation::{PARALLEL_TOLERANCE, PairResult, Separation};
 use super::sphere::{collide_hull_sphere, collide_spheres, inside_face, sphere_axis};
 use crate::core::pair::Owner;
 
@@ -173,31 +171,6 @@ fn perpendicular(d: Vec3) -> Vec3 {
         normal / length
     } else {
         Vec3::X
-    }
-}
-
-/// Vertex `i` of a core (the last for an index past them: a backend's
-/// garbage, made total).
-fn core_vertex(core: Core, i: u32) -> Vec3 {
-    match core {
-        Core::Hull(hull) => hull.vertices()[(i as usize).min(hull.vertices().len() - 1)],
-        Core::Segment(points) => points[(i as usize).min(1)],
-        Core::Point => Vec3::ZERO,
-    }
-}
-
-/// Edge `e` of a core, its two ends (a point core's edge is the point).
-pub(crate) fn core_edge(core: Core, e: u32) -> (Vec3, Vec3) {
-    match core {
-        Core::Hull(hull) => {
-            let edge = hull.edges()[(e as usize).min(hull.edges().len() - 1)];
-            (
-                hull.vertices()[edge.v0 as usize],
-                hull.vertices()[edge.v1 as usize],
-            )
-        }
-        Core::Segment([a, b]) => (a, b),
-        Core::Point => (Vec3::ZERO, Vec3::ZERO),
     }
 }
 
@@ -318,20 +291,17 @@ pub(crate) fn feature_pair(
 ) -> Option<FeaturePair> {
     let (on_a, on_b) = match axis {
         Axis::VertexEdge(v, e) => {
-            let p = core_vertex(core_a, v);
-            let (e0, e1) = core_edge(core_b, e);
+            let p = core_a.vertex(v);
+            let (e0, e1) = core_b.edge(e);
             let (e0, e1) = (transform_point(xf_ab, e0), transform_point(xf_ab, e1));
             (p, closest_on_segment(e0, e1, p))
         }
         Axis::EdgeVertex(e, v) => {
-            let q = transform_point(xf_ab, core_vertex(core_b, v));
-            let (e0, e1) = core_edge(core_a, e);
+            let q = transform_point(xf_ab, core_b.vertex(v));
+            let (e0, e1) = core_a.edge(e);
             (closest_on_segment(e0, e1, q), q)
         }
-        Axis::Vertices(v, w) => (
-            core_vertex(core_a, v),
-            transform_point(xf_ab, core_vertex(core_b, w)),
-        ),
+        Axis::Vertices(v, w) => (core_a.vertex(v), transform_point(xf_ab, core_b.vertex(w))),
         _ => return None,
     };
     let offset = on_b - on_a;
@@ -927,7 +897,10 @@ fn collide_hull_segment(
 }
 
 /// One pair of which at least one shape has a radius or a segment core
-/// (a capsule or a rounded hull), given `B`'s frame in A's and A's in B's.
+/// (a capsule or a rounded hull), given `B`'s frame in A's and A's in B's,
+/// and the tie rule's two tolerances: faces win near-ties with edge pairs
+/// by the plain hulls' margin (a rounded box resting on another, turned a
+/// little, keeps its face and four points).
 ///
 /// ```text
 /// R = r_a + r_b, limit = margin + R
@@ -942,17 +915,13 @@ pub fn collide_rounded(
     shape_a: &Shape,
     shape_b: &Shape,
     (xf_ab, xf_ba): (Transform, Transform),
-    tolerance: f32,
+    (tolerance, edge_tolerance): (f32, f32),
     margin: f32,
     search: EdgeSearch,
     stats: &mut EdgeStats,
 ) -> Option<PairResult> {
     let ((core_a, r_a), (core_b, r_b)) = (shape_a.core(), shape_b.core());
     let radii = r_a + r_b;
-    // Faces win near-ties with edge pairs by the plain hulls' margin: a
-    // rounded box resting on a rounded box, turned a little, keeps its face
-    // and four points instead of rocking on an edge pair's one.
-    let edge_tolerance = EDGE_TOLERANCE / TIE_TOLERANCE * tolerance;
     let cores = (core_a, core_b, xf_ab);
     match (core_a, core_b) {
         (Core::Hull(a), Core::Hull(b)) => {

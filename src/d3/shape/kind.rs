@@ -34,6 +34,33 @@ pub(crate) enum Core<'a> {
     Point,
 }
 
+impl Core<'_> {
+    /// Vertex `i` (the last for an index past them: a backend's garbage,
+    /// made total; a segment's are its ends, a point's the origin).
+    pub(crate) fn vertex(self, i: u32) -> Vec3 {
+        match self {
+            Core::Hull(hull) => hull.vertices()[(i as usize).min(hull.vertices().len() - 1)],
+            Core::Segment(points) => points[(i as usize).min(1)],
+            Core::Point => Vec3::ZERO,
+        }
+    }
+
+    /// Edge `e`'s two ends (a segment's one edge; a point's is the point).
+    pub(crate) fn edge(self, e: u32) -> (Vec3, Vec3) {
+        match self {
+            Core::Hull(hull) => {
+                let edge = hull.edges()[(e as usize).min(hull.edges().len() - 1)];
+                (
+                    hull.vertices()[edge.v0 as usize],
+                    hull.vertices()[edge.v1 as usize],
+                )
+            }
+            Core::Segment([a, b]) => (a, b),
+            Core::Point => (Vec3::ZERO, Vec3::ZERO),
+        }
+    }
+}
+
 impl From<Capsule> for Shape {
     fn from(capsule: Capsule) -> Shape {
         Shape::Capsule(capsule)

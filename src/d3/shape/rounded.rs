@@ -34,7 +34,7 @@ use glam::{Mat3, Vec3};
 use super::hull::{MAX_HULL_VERTICES, build_hull};
 use super::shapes::Hull;
 use crate::core::error::ShapeError;
-use crate::core::limits::{MAX_RADIUS_RATIO, MIN_SHAPE_SIZE, check_radius};
+use crate::core::limits::{check_radius, check_segment_core};
 
 /// A validated capsule: the points within `radius` of the segment from `a`
 /// to `b` in its local frame (Box3D's `b3Capsule`, parry's `Capsule`). Build
@@ -51,7 +51,7 @@ pub struct Capsule {
 impl Capsule {
     /// The capsule around `a`-`b` of `radius`: finite points, a positive
     /// finite radius, the points at least `radius /`
-    /// [`MAX_RADIUS_RATIO`] apart (closer, it is a sphere).
+    /// [`MAX_RADIUS_RATIO`](crate::core::limits::MAX_RADIUS_RATIO) apart (closer, it is a sphere).
     pub fn new(a: Vec3, b: Vec3, radius: f32) -> Result<Capsule, ShapeError> {
         for (point, p) in [a, b].into_iter().enumerate() {
             if !p.is_finite() {
@@ -71,11 +71,7 @@ impl Capsule {
         }
         let (pa, pb) = (a.as_dvec3(), b.as_dvec3());
         let length = (pb - pa).length();
-        let min = MIN_SHAPE_SIZE.max(f64::from(radius) / MAX_RADIUS_RATIO);
-        if length < min {
-            return Err(ShapeError::CoincidentPoints { length, min });
-        }
-        check_radius(radius, length)?;
+        check_segment_core(length, radius)?;
         // A cylinder of length L and two half balls, about the midpoint.
         let r = f64::from(radius);
         let cylinder = std::f64::consts::PI * r * r * length;
@@ -176,7 +172,7 @@ fn inscribed_points(hull: &Hull, radius: f32, arc_points: usize) -> Vec<Vec3> {
 impl RoundedHull {
     /// The hull of `points` grown by `radius`: the points validated as
     /// [`Hull::new`] does, the radius finite, at least 0 and at most
-    /// [`MAX_RADIUS_RATIO`] times the hull's extent.
+    /// [`MAX_RADIUS_RATIO`](crate::core::limits::MAX_RADIUS_RATIO) times the hull's extent.
     pub fn new(points: &[Vec3], radius: f32) -> Result<RoundedHull, ShapeError> {
         RoundedHull::from_hull(Hull::new(points)?, radius)
     }

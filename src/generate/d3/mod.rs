@@ -127,7 +127,9 @@ impl SceneSpec {
     ///
     /// # Panics
     ///
-    /// If a range is empty or the radii are not valid sphere radii.
+    /// If a range is empty or the radii are not valid sphere radii (nor,
+    /// with capsules or rounded hulls, their shapes': every radius from
+    /// 1e-8 to 1e8 is).
     pub fn generate(&self) -> GeneratedScene {
         let mut rng = super::rng(self.seed);
         let mut shapes = ShapeSet::new();
