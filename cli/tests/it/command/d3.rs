@@ -304,7 +304,13 @@ fn capsules_and_rounded_shapes_collide_on_the_cpu_and_the_gpu_refuses_them() {
         message.contains("capsule") || message.contains("no GPU") || message.contains("adapter"),
         "{message}"
     );
-    assert_eq!(message.trim_end().lines().count(), 1, "{message}");
+    // One line of ours; a software adapter may print its own warnings
+    // (lavapipe without XDG_RUNTIME_DIR).
+    assert_eq!(
+        message.lines().filter(|l| l.starts_with("gpusat")).count(),
+        1,
+        "{message}"
+    );
     assert!(!out.exists());
 }
 
