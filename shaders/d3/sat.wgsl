@@ -1381,15 +1381,32 @@ struct Closest {
     distance: f32,
 }
 
-// Whether `point`, in face `face`'s plane, lies inside its loop.
+// Whether `point` is on the inner side of edge `k` of a face's loop (from
+// its vertex k to k + 1; past the last, the last edge again).
+fn inside_face_edge(hull: HullRecord, start: u32, count: u32, k: u32, normal: vec3<f32>, point: vec3<f32>) -> bool {
+    let at = min(k, count - 1u);
+    let a = hull_vertex(hull, face_vertex(hull, start, at));
+    let b = hull_vertex(hull, face_vertex(hull, start, select(at + 1u, 0u, at + 1u == count)));
+    return dot3(cross3(b - a, point - a), normal) >= 0.0;
+}
+
+// Whether `point`, in face `face`'s plane, lies inside its loop: eight
+// edges a step in straight-line code (lavapipe's loop limit; an edge
+// tested again past the last changes nothing).
 fn inside_face(hull: HullRecord, face: u32, normal: vec3<f32>, point: vec3<f32>) -> bool {
     let info = textureLoad(hull_ints, texel(hull.int_base + hull.edge_count + face), 0);
     let start = info.x;
     let count = info.y;
-    for (var k = 0u; k < count; k++) {
-        let a = hull_vertex(hull, face_vertex(hull, start, k));
-        let b = hull_vertex(hull, face_vertex(hull, start, select(k + 1u, 0u, k + 1u == count)));
-        if !(dot3(cross3(b - a, point - a), normal) >= 0.0) {
+    for (var k = 0u; k < count; k += 8u) {
+        let inside = (inside_face_edge(hull, start, count, k, normal, point)
+            & inside_face_edge(hull, start, count, k + 1u, normal, point)
+            & inside_face_edge(hull, start, count, k + 2u, normal, point)
+            & inside_face_edge(hull, start, count, k + 3u, normal, point))
+            & (inside_face_edge(hull, start, count, k + 4u, normal, point)
+            & inside_face_edge(hull, start, count, k + 5u, normal, point)
+            & inside_face_edge(hull, start, count, k + 6u, normal, point)
+            & inside_face_edge(hull, start, count, k + 7u, normal, point));
+        if !inside {
             return false;
         }
     }

@@ -67,18 +67,19 @@ pub enum GpuError {
         /// What wgpu said.
         reason: String,
     },
-    /// A body whose shape the GPU kernels do not collide.
+    /// A pair the GPU kernels do not collide.
     #[error(
-        "body {body} has shape {shape}, a {kind}: the 3D GPU kernels collide hulls and spheres \
-         only; use the cpu or cpu-parallel backend for capsules and rounded hulls"
+        "pair {pair} (bodies {a} and {b}): {reason}; use the cpu or cpu-parallel backend for it"
     )]
-    UnsupportedShape {
-        /// The body.
-        body: u32,
-        /// Its shape's index.
-        shape: u32,
-        /// The shape's kind.
-        kind: &'static str,
+    UnsupportedPair {
+        /// The pair's index in the batch.
+        pair: u32,
+        /// Its body A.
+        a: u32,
+        /// Its body B.
+        b: u32,
+        /// Why the kernels do not take it.
+        reason: String,
     },
     /// Reading results back failed.
     #[error("cannot read the results back: {message}")]

@@ -2,8 +2,9 @@
 //! body classes by shape and size (and adapter), and the kind of each pair
 //! of classes, with the measurements behind each size limit.
 
-use crate::d3::{Hull, Shape};
+use crate::d3::{Batch, Hull, Shape};
 use crate::gpu::dimension::KindChoice;
+use crate::gpu::error::GpuError;
 
 /// Hulls of more vertices than this take the kernel's wide loops
 /// (`hulls_large`; see "Loops and lavapipe" in `shaders/d3/sat.wgsl`).
@@ -138,6 +139,62 @@ impl HullKinds {
 /// A sphere's class.
 pub(super) const SPHERE_CLASS: u8 = 1;
 
+/// A capsule's or a rounded hull's class: its pairs with any shape take
+/// `rounded` ([`ROUNDED_KIND`]).
+pub(super) const ROUNDED_CLASS: u8 = 12;
+
+/// The entry point of every pair with a capsule or a rounded hull.
+pub(super) const ROUNDED_KIND: u8 = 12;
+
+/// The most vertices of either hull core of a `rounded` pair of two hull
+/// cores (a rounded hull with a hull or a rounded hull): the cores' SAT is
+/// the narrow `hulls` query, then the nearest features' search runs over
+/// both cores' faces, vertices and edges, and lavapipe's loop limit allows
+/// no more with room to spare (`loop_budget.rs`). A hull of any size takes
+/// `rounded` with a capsule or a sphere.
+pub(crate) const ROUNDED_HULL_VERTICES: usize = 32;
+
+/// Refuses the pairs the 3D kernel does not collide: two hull cores, one
+/// of them rounded, one of more than [`ROUNDED_HULL_VERTICES`] vertices.
+pub(super) fn check_rounded_pairs(batch: &Batch<'_>) -> Result<(), GpuError> {
+    let shapes = batch.shapes();
+    let too_large = |shape: &Shape| {
+        shape
+            .core_hull()
+            .is_some_and(|hull| hull.vertices().len() > ROUNDED_HULL_VERTICES)
+    };
+    let any_rounded_hull = shapes
+        .shapes()
+        .iter()
+        .any(|shape| matches!(shape, Shape::RoundedHull(_)));
+    if !any_rounded_hull || !shapes.shapes().iter().any(too_large) {
+        return Ok(());
+    }
+    for (index, pair) in batch.pairs().iter().enumerate() {
+        let (shape_a, shape_b) = (batch.shape_of(pair.a), batch.shape_of(pair.b));
+        let rounded = !(shape_a.is_plain() && shape_b.is_plain());
+        let (Some(hull_a), Some(hull_b)) = (shape_a.core_hull(), shape_b.core_hull()) else {
+            continue;
+        };
+        if rounded && (too_large(shape_a) || too_large(shape_b)) {
+            return Err(GpuError::UnsupportedPair {
+                pair: index as u32,
+                a: pair.a,
+                b: pair.b,
+                reason: format!(
+                    "a {} of {} vertices and a {} of {}: the 3D GPU kernel collides a rounded \
+                     hull with a hull core of at most {ROUNDED_HULL_VERTICES} vertices",
+                    shape_a.kind_name(),
+                    hull_a.vertices().len(),
+                    shape_b.kind_name(),
+                    hull_b.vertices().len()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The classes [`body_class`] gives hulls with `kinds` (before [`NO_GRID`]).
 pub(super) fn hull_classes(kinds: HullKinds) -> &'static [u8] {
     match kinds {
@@ -147,7 +204,8 @@ pub(super) fn hull_classes(kinds: HullKinds) -> &'static [u8] {
     }
 }
 
-/// A body's class. A sphere: [`SPHERE_CLASS`]. A hull, with [`NO_GRID`] added where it
+/// A body's class. A sphere: [`SPHERE_CLASS`]; a capsule or a rounded hull:
+/// [`ROUNDED_CLASS`]. A hull, with [`NO_GRID`] added where it
 /// has no `gridded` grid ([`gpu_grid`]):
 /// - [`HullKinds::Hardware`]: 0 up to [`WIDE_HULL_VERTICES`] vertices, 8
 ///   above;
@@ -161,9 +219,8 @@ pub(super) fn hull_classes(kinds: HullKinds) -> &'static [u8] {
 pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
     let hull = match shape {
         Shape::Hull(hull) => hull,
-        // Spheres; a batch with a capsule or rounded hull is refused
-        // before its bodies are classified (`GpuError::UnsupportedShape`).
-        _ => return SPHERE_CLASS,
+        Shape::Sphere(_) => return SPHERE_CLASS,
+        Shape::Capsule(_) | Shape::RoundedHull(_) => return ROUNDED_CLASS,
     };
     let flag = if gridded { 0 } else { NO_GRID };
     let vertices = hull.vertices().len();
@@ -196,11 +253,13 @@ pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
 /// `hulls_gridded32` (a hull of class 7 with any hull but a class 2 one,
 /// both with grids), 10 `hulls_large_loops` (a hull of class 8 with a hull
 /// of class 0 or 8, or of class 10 with one of class 0), 11
-/// `hulls_gridded_loops` (the same, both with grids).
+/// `hulls_gridded_loops` (the same, both with grids), 12 `rounded` (a
+/// capsule or a rounded hull with any shape).
 pub(super) fn kind_of(a: u8, b: u8) -> u8 {
     let gridded = (a | b) & NO_GRID == 0;
     let (large, loops) = if gridded { (6, 11) } else { (3, 10) };
     match (a & !NO_GRID, b & !NO_GRID) {
+        (ROUNDED_CLASS, _) | (_, ROUNDED_CLASS) => ROUNDED_KIND,
         (1, 1) => 2,
         (1, _) | (_, 1) => 1,
         (8, 0 | 8) | (0, 8) | (10, 0) | (0, 10) => loops,

@@ -239,3 +239,74 @@ fn the_loops_stay_under_lavapipes_limit() {
     let sphere = 2 * (2 * v - 4) + 2 * (3 * v - 6) + (3 * v - 6);
     assert!(sphere < LAVAPIPE_LOOP_ITERATIONS, "sphere: {sphere}");
 }
+
+/// Σ over a hull's faces of one loop over each face's loop, `step`
+/// entries a step and once more: with the lanes' hulls out of step, each
+/// face takes the longest of the eight lanes' loops, whose entries are at
+/// most all of the eight lanes' `2E` together.
+fn face_loop_iterations(v: u64, step: u64) -> u64 {
+    2 * faces(v) + (SIMD_LANES * 2 * edges(v)).div_ceil(step)
+}
+
+/// A pass of `rounded`'s slab search over a hull of `v` vertices' faces
+/// against the other core's `other` vertices: each face's slab test (four
+/// of its vertices a step), every vertex of the other core, and for each
+/// the face's inside test (eight edges a step).
+fn slab_face_pass(v: u64, other: u64) -> u64 {
+    (faces(v) + 1)
+        + face_loop_iterations(v, 4)
+        + faces(v) * (other + 1)
+        + other * face_loop_iterations(v, 8)
+}
+
+/// `rounded` (`shaders/d3/rounded.wgsl`) for two hull cores of at most `va`
+/// and `vb` vertices: the narrow hull query to `margin + R`, the supports
+/// (each core's vertices, and one core's again for the SAT's own
+/// feature), both slab passes, and every two edges.
+fn rounded_pair_iterations(va: u64, vb: u64) -> u64 {
+    let supports = (va + 1) + (vb + 1) + (va.max(vb) + 1);
+    let edge_pairs = (edges(va) + 1) + edges(va) * (edges(vb) + 1);
+    hull_pair_iterations(va, vb, &NARROW)
+        + supports
+        + slab_face_pass(va, vb)
+        + slab_face_pass(vb, va)
+        + edge_pairs
+}
+
+/// `rounded` for a hull of `v` vertices and a segment core: the hull's
+/// faces and edges against the segment, the face's inside test of the
+/// SAT's own feature, the supports, the slab pass over the hull's faces
+/// against the segment's two ends, and every edge against the segment.
+fn rounded_segment_iterations(v: u64) -> u64 {
+    (faces(v) + 1)
+        + (edges(v) + 1)
+        + face_loop_iterations(v, 8)
+        + (v + 1)
+        + 3
+        + slab_face_pass(v, 2)
+        + (edges(v) + 1)
+        + edges(v) * 2
+}
+
+/// `rounded` stays under lavapipe's limit: two hull cores of up to
+/// [`ROUNDED_HULL_VERTICES`] (70% of it), a hull of any size with a
+/// segment; not two cores of 40 vertices.
+#[test]
+fn the_rounded_kind_stays_under_lavapipes_limit() {
+    let most = ROUNDED_HULL_VERTICES as u64;
+    let two = rounded_pair_iterations(most, most);
+    assert!(
+        two * 10 < LAVAPIPE_LOOP_ITERATIONS * 7,
+        "two cores of {most}: {two}"
+    );
+    let larger = rounded_pair_iterations(40, 40);
+    assert!(
+        larger > LAVAPIPE_LOOP_ITERATIONS,
+        "two cores of 40: {larger}"
+    );
+    let segment = rounded_segment_iterations(MAX_HULL_VERTICES as u64);
+    assert!(
+        segment * 2 < LAVAPIPE_LOOP_ITERATIONS,
+        "a hull of {MAX_HULL_VERTICES} and a segment: {segment}"
+    );
+}

@@ -1,13 +1,13 @@
 //! The 3D side of the GPU narrowphase: `shaders/d3/sat.wgsl` in two
 //! modules (with `hardware.wgsl`; with `software.wgsl`, the kinds written
 //! for software adapters, created only where a pair takes them), the hull
-//! library and the bodies as textures (see [`HullRecord`]), twelve kinds of
-//! pair (two hulls: up to 64 vertices, a larger one with or without a
+//! library and the bodies as textures (see [`HullRecord`]), thirteen kinds
+//! of pair (two hulls: up to 64 vertices, a larger one with or without a
 //! Gauss-map grid, in loops on a hardware GPU and in straight-line code on
 //! a software adapter, or, on a software adapter, both of up to 8, 16, 32
 //! or 64 vertices with caches of that size, or of up to 128 with a grid and
 //! a smaller cache of kept edges; a hull and a sphere either way round; two
-//! spheres).
+//! spheres; a capsule or a rounded hull with any shape, `rounded.wgsl`).
 
 pub(crate) mod kinds;
 #[cfg(test)]
@@ -26,7 +26,10 @@ use super::layout::d3::{
 };
 use crate::core::pair::Pair;
 use crate::d3::{Axis, Batch, EdgeSearch, SatHit};
-use kinds::{HullKinds, NO_GRID, SPHERE_CLASS, body_class, hull_classes, kind_of};
+use kinds::{
+    HullKinds, NO_GRID, ROUNDED_CLASS, SPHERE_CLASS, body_class, check_rounded_pairs, hull_classes,
+    kind_of,
+};
 use texels::library_texels;
 
 /// The 3D kernel's textures and the scratch they are filled from.
@@ -51,13 +54,13 @@ impl Dimension for Spatial {
     type Batch<'a> = Batch<'a>;
     type Hit = SatHit;
     type Resources = SpatialResources;
-    const LABEL: &'static str = "d3/sat.wgsl + d3/hardware.wgsl";
+    const LABEL: &'static str = "d3/sat.wgsl + d3/hardware.wgsl + d3/rounded.wgsl";
     const SOURCE: &'static str = SAT_WGSL;
     const SOFTWARE_SOURCE: Option<(&'static str, &'static str)> =
         Some(("d3/sat.wgsl + d3/software.wgsl", SAT_SOFTWARE_WGSL));
     // The register-cached kinds, the straight-line large kinds and the
     // deferred pairs' dispatch.
-    const SOFTWARE_KINDS: &'static [usize] = &[3, 4, 5, 6, 7, 8, 9, 12];
+    const SOFTWARE_KINDS: &'static [usize] = &[3, 4, 5, 6, 7, 8, 9, 13];
     const ENTRY_POINTS: &'static [&'static str] = &[
         "hulls",
         "hull_sphere",
@@ -71,6 +74,7 @@ impl Dimension for Spatial {
         "hulls_gridded32",
         "hulls_large_loops",
         "hulls_gridded_loops",
+        "rounded",
         // Not a kind of pair: the large kinds' deferred pairs (DEFERRED_KIND).
         "hulls_deferred",
     ];
@@ -107,16 +111,7 @@ impl Dimension for Spatial {
     }
 
     fn check(batch: &Batch<'_>) -> Result<(), GpuError> {
-        for (index, body) in batch.bodies().iter().enumerate() {
-            let shape = batch.shape_of(index as u32);
-            if !shape.is_plain() {
-                return Err(GpuError::UnsupportedShape {
-                    body: index as u32,
-                    shape: body.shape,
-                    kind: shape.kind_name(),
-                });
-            }
-        }
+        check_rounded_pairs(batch)?;
         match batch.edge_search() {
             EdgeSearch::Pruned | EdgeSearch::Pairwise | EdgeSearch::Walk => Ok(()),
             EdgeSearch::BruteForce => Err(GpuError::InvalidOption {
@@ -212,7 +207,7 @@ impl Dimension for Spatial {
         let classes: Vec<u8> = hull_classes(HullKinds::of(choice, software_adapter))
             .iter()
             .flat_map(|&class| [class, class | NO_GRID])
-            .chain([SPHERE_CLASS])
+            .chain([SPHERE_CLASS, ROUNDED_CLASS])
             .collect();
         let mut kinds = kinds_of_classes(&classes, kind_of);
         if kinds
@@ -333,15 +328,15 @@ mod tests {
         };
         assert_eq!(
             Spatial::kinds_in_use(hardware, false),
-            vec![0, 1, 2, 10, 11]
+            vec![0, 1, 2, 10, 11, 12]
         );
         assert_eq!(
             Spatial::kinds_in_use(hardware, true),
-            vec![0, 1, 2, 3, 6, 10, 11, DEFERRED_KIND]
+            vec![0, 1, 2, 3, 6, 10, 11, 12, DEFERRED_KIND]
         );
         assert_eq!(
             Spatial::kinds_in_use(software, false),
-            vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, DEFERRED_KIND]
+            vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, DEFERRED_KIND]
         );
     }
 }

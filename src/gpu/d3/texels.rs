@@ -23,23 +23,41 @@ pub(crate) fn library_texels(
     floats.clear();
     ints.clear();
     for shape in shapes.shapes() {
-        let record = match shape {
-            // A sphere; a capsule or rounded hull gets its radius alone, never
-            // read (a batch with one is refused: `GpuError::UnsupportedShape`).
-            Shape::Sphere(_) | Shape::Capsule(_) | Shape::RoundedHull(_) => HullRecord {
+        let record = match (shape, shape.core_hull()) {
+            // A sphere: its radius and no vertex.
+            (Shape::Sphere(_), _) => HullRecord {
                 radius: shape.radius(),
                 size: shape.size(),
                 ..HullRecord::default()
             },
-            Shape::Hull(hull) => {
+            // A capsule: its segment core as a record of two vertices, no
+            // face and one edge (0, 1), and its radius (`rounded.wgsl`).
+            (Shape::Capsule(capsule), _) => {
+                let points = capsule.points();
+                let record = HullRecord {
+                    float_base: floats.len() as u32,
+                    vertex_count: 2,
+                    face_count: 0,
+                    edge_count: 1,
+                    int_base: ints.len() as u32,
+                    radius: capsule.radius(),
+                    size: shape.size(),
+                    reach: points[0].length().max(points[1].length()),
+                };
+                floats.extend(points.iter().map(|p| [p.x, p.y, p.z, 0.0]));
+                ints.push([0, 1, 0, 0]);
+                record
+            }
+            // A hull, or a rounded hull's core with its radius.
+            (_, Some(hull)) => {
                 let record = HullRecord {
                     float_base: floats.len() as u32,
                     vertex_count: hull.vertices().len() as u32,
                     face_count: hull.face_count() as u32,
                     edge_count: hull.edges().len() as u32,
                     int_base: ints.len() as u32,
-                    radius: 0.0,
-                    size: hull.size(),
+                    radius: shape.radius(),
+                    size: shape.size(),
                     reach: hull.lanes().reach,
                 };
                 floats.extend(hull.vertices().iter().map(|v| [v.x, v.y, v.z, 0.0]));
@@ -137,8 +155,9 @@ pub(crate) fn library_texels(
                 gridded.push(grid.is_some());
                 record
             }
+            (_, None) => HullRecord::default(),
         };
-        if !matches!(shape, Shape::Hull(_)) {
+        if shape.core_hull().is_none() {
             gridded.push(false);
         }
         records.push(record);

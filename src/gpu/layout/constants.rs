@@ -128,6 +128,10 @@ pub fn shared_constants() -> Vec<SharedConstant> {
         ]);
     }
     list.extend([
+        // 3D, the hardware module's shapes with a radius (d3/rounded.wgsl).
+        entry(sat3, "AXIS_VERTEX_EDGE", U32(kind(Axis3::VertexEdge(0, 0)))),
+        entry(sat3, "AXIS_EDGE_VERTEX", U32(kind(Axis3::EdgeVertex(0, 0)))),
+        entry(sat3, "AXIS_VERTICES", U32(kind(Axis3::Vertices(0, 0)))),
         // 3D, the software module's deferred pairs.
         entry(sat3_software, "DEFERRAL_COUNT", U32(DEFERRAL_COUNT_WORD)),
         entry(

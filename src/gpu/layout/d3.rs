@@ -5,8 +5,9 @@ use bytemuck::{Pod, Zeroable};
 use crate::d3::Transform;
 
 /// The 3D SAT kernel's hardware module (the kinds a hardware GPU runs, and
-/// every adapter's sphere kinds): `batch.wgsl`, `workgroup_scan.wgsl`,
-/// `d3/sat.wgsl`, then `d3/hardware.wgsl`.
+/// every adapter's sphere kinds and shapes with a radius): `batch.wgsl`,
+/// `workgroup_scan.wgsl`, `d3/sat.wgsl`, `d3/hardware.wgsl`, then
+/// `d3/rounded.wgsl`.
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../../shaders/batch.wgsl"),
     "\n",
@@ -14,7 +15,9 @@ pub const SAT_WGSL: &str = concat!(
     "\n",
     include_str!("../../../shaders/d3/sat.wgsl"),
     "\n",
-    include_str!("../../../shaders/d3/hardware.wgsl")
+    include_str!("../../../shaders/d3/hardware.wgsl"),
+    "\n",
+    include_str!("../../../shaders/d3/rounded.wgsl")
 );
 
 /// The 3D SAT kernel's software module (the register-cached and
@@ -68,7 +71,9 @@ pub const FACE_BY_FACE_MOST: u32 = 32;
 /// are), then the faces' loops, four vertex indices to a texel, the grid's
 /// lists where it has one, the run each face query starts at per direction
 /// cell (96 bytes, four to a u32), and each edge's faces as
-/// `f0 | f1 << 16`, four edges to a texel. A sphere has `vertex_count` 0.
+/// `f0 | f1 << 16`, four edges to a texel. A sphere has `vertex_count` 0; a
+/// capsule two vertices (its segment core), no face and one edge (0, 1); a
+/// rounded hull is its core's record with its radius.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct HullRecord {
@@ -82,7 +87,8 @@ pub struct HullRecord {
     pub edge_count: u32,
     /// The hull's first texel in `hull_ints`.
     pub int_base: u32,
-    /// A sphere's radius (0 for a hull).
+    /// The radius the core is grown by: a sphere's, a capsule's, a rounded
+    /// hull's (0 for a plain hull).
     pub radius: f32,
     /// The shape's size (for the tolerances).
     pub size: f32,

@@ -103,7 +103,10 @@ pub struct FrameBody {
 pub fn kernels() -> [(&'static str, &'static str); 8] {
     [
         ("batch.wgsl + d2/sat.wgsl", d2::SAT_WGSL),
-        ("batch.wgsl + d3/sat.wgsl + d3/hardware.wgsl", d3::SAT_WGSL),
+        (
+            "batch.wgsl + d3/sat.wgsl + d3/hardware.wgsl + d3/rounded.wgsl",
+            d3::SAT_WGSL,
+        ),
         (
             "batch.wgsl + d3/sat.wgsl + d3/software.wgsl",
             d3::SAT_SOFTWARE_WGSL,

@@ -512,35 +512,6 @@ fn a_sphere_at_a_rounded_corner_takes_the_corner_direction() {
     );
 }
 
-/// The GPU backend refuses a batch with a capsule, naming the body and
-/// the shape, and returns no hits.
-#[cfg(feature = "gpu")]
-#[test]
-fn the_gpu_refuses_capsules_by_name() {
-    let Some(context) = crate::common::gpu_context() else {
-        return;
-    };
-    let mut shapes = ShapeSet::new();
-    let cube = shapes.add_cuboid(Vec3::splat(0.5)).expect("a box");
-    let capsule = shapes
-        .add_capsule(Vec3::ZERO, Vec3::X, 0.2)
-        .expect("a capsule");
-    let bodies = [
-        Body::new(cube, Vec3::ZERO, Quat::IDENTITY),
-        Body::new(capsule, Vec3::new(0.0, 0.6, 0.0), Quat::IDENTITY),
-    ];
-    let pairs = [Pair::new(0, 1)];
-    let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).expect("a batch");
-    let mut gpu = gpusat::d3::GpuNarrowphase::new(context, gpusat::gpu::GpuOptions::default())
-        .expect("a narrowphase");
-    let error = gpu.collide(&batch).expect_err("a capsule on the GPU");
-    let message = error.to_string();
-    assert!(
-        message.contains("body 1") && message.contains("capsule"),
-        "{message}"
-    );
-}
-
 /// Two capsules whose cores touch at an end (a T): the normal is the
 /// normal of both cores' directions and the depth the two radii.
 #[test]

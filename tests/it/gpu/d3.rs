@@ -501,3 +501,138 @@ fn deferred_pairs_come_back_in_pair_order() {
         }
     }
 }
+
+/// Capsules, rounded hulls and rounded boxes among hulls, boxes, plates
+/// and spheres: every pair with a radius takes `rounded`, with either
+/// adapter's kinds, at the origin and 10,000 units out, with a margin, and
+/// capsules against hulls of up to 128 vertices; the CPU's answers, bit for
+/// bit on a software adapter, with every kind of axis among them (the
+/// cores overlapping, and apart: faces, edge pairs, a vertex and an edge,
+/// two vertices).
+#[test]
+fn capsules_and_rounded_shapes_agree_with_the_cpu() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let far = Vec3::new(10_000.0, -5_000.0, 2_500.0);
+    let mut kinds_seen = std::collections::BTreeSet::new();
+    let mut rounded_hits = 0;
+    let mixed = |seed, offset| SceneSpec {
+        half_extent: 1.5,
+        capsule_fraction: 0.3,
+        rounded_fraction: 0.4,
+        offset,
+        ..SceneSpec::mixed(seed, 4_000)
+    };
+    let large = SceneSpec {
+        vertices: (33, 128),
+        capsule_fraction: 0.5,
+        shapes: 64,
+        bodies: 256,
+        half_extent: 1.0,
+        ..SceneSpec::mixed(1824, 1_500)
+    };
+    // `rounded` is one entry point whatever the kinds; the plain pairs
+    // beside it take either adapter's kinds in the first scene.
+    let both = [KernelKinds::Hardware, KernelKinds::Software];
+    for (spec, margin, kinds) in [
+        (mixed(1821, Vec3::ZERO), 0.0, &both[..]),
+        (mixed(1822, Vec3::ZERO), 0.05, &both[..1]),
+        (mixed(1823, far), 0.0, &both[..1]),
+        (large, 0.0, &both[..1]),
+    ] {
+        let scene = spec.generate();
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let cpu = collide_cpu(&batch);
+        for hit in &cpu {
+            let pair = scene.pairs[hit.pair as usize];
+            if !(batch.shape_of(pair.a).is_plain() && batch.shape_of(pair.b).is_plain()) {
+                rounded_hits += 1;
+                use gpusat::d3::Axis;
+                kinds_seen.insert(match hit.axis {
+                    Axis::FaceA(_) => "face_a",
+                    Axis::FaceB(_) => "face_b",
+                    Axis::Edges(..) => "edges",
+                    Axis::VertexEdge(..) => "vertex_edge",
+                    Axis::EdgeVertex(..) => "edge_vertex",
+                    Axis::Vertices(..) => "vertices",
+                    _ => "a sphere's",
+                });
+            }
+        }
+        for &kinds in kinds {
+            let (_, agreement, compiled) = run_kinds(&context, &batch, &cpu, kinds);
+            eprintln!(
+                "seed {}, {kinds:?}: {} hits, {} identical",
+                spec.seed, agreement.reference_hits, agreement.identical
+            );
+            assert!(compiled.contains(&"rounded"), "{kinds:?}: {compiled:?}");
+        }
+    }
+    assert!(rounded_hits > 3_000, "{rounded_hits} hits with a radius");
+    for kind in [
+        "face_a",
+        "face_b",
+        "edges",
+        "vertex_edge",
+        "edge_vertex",
+        "vertices",
+        "a sphere's",
+    ] {
+        assert!(
+            kinds_seen.contains(&kind),
+            "axis kind {kind}: {kinds_seen:?}"
+        );
+    }
+}
+
+/// A rounded hull's pairs with a hull core of more than 32 vertices are
+/// refused by name (lavapipe's loop limit), before anything runs.
+#[test]
+fn a_rounded_hull_against_a_large_hull_is_refused_by_name() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    let mut random = gpusat::generate::rng(31);
+    let mut shapes = gpusat::d3::ShapeSet::new();
+    let rounded = shapes
+        .add_rounded_cuboid(Vec3::splat(0.5), 0.1)
+        .expect("a rounded box");
+    let large = shapes.push(gpusat::d3::Shape::Hull(gpusat::generate::d3::random_hull(
+        &mut random,
+        40,
+        1.0,
+        1.0,
+    )));
+    let capsule = shapes
+        .add_capsule(Vec3::ZERO, Vec3::X, 0.2)
+        .expect("a capsule");
+    let at =
+        |shape, x: f32| gpusat::d3::Body::new(shape, Vec3::new(x, 0.0, 0.0), glam::Quat::IDENTITY);
+    let bodies = [at(rounded, 0.0), at(large, 1.0), at(capsule, -1.0)];
+    let mut gpu = GpuNarrowphase::new(context, GpuOptions::default()).expect("3D kernel");
+    // A capsule takes a large hull.
+    let pairs = [gpusat::Pair::new(2, 1), gpusat::Pair::new(0, 2)];
+    let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).expect("batch");
+    let hits = gpu.collide(&batch).expect("a capsule and a large hull");
+    assert_eq!(hits, collide_cpu(&batch));
+    let pairs = [gpusat::Pair::new(0, 2), gpusat::Pair::new(1, 0)];
+    let batch = Batch::new(&shapes, &bodies, &pairs, 0.0).expect("batch");
+    let error = gpu
+        .collide(&batch)
+        .expect_err("a rounded box and a large hull");
+    let message = error.to_string();
+    assert!(
+        matches!(
+            error,
+            GpuError::UnsupportedPair {
+                pair: 1,
+                a: 1,
+                b: 0,
+                ..
+            }
+        ) && message.contains("a hull of 40 vertices")
+            && message.contains("rounded hull"),
+        "{message}"
+    );
+}

@@ -63,13 +63,14 @@ fn kernels() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
             ],
         ),
         (
-            "batch.wgsl + d3/sat.wgsl + d3/hardware.wgsl",
+            "batch.wgsl + d3/sat.wgsl + d3/hardware.wgsl + d3/rounded.wgsl",
             SAT3_WGSL,
             &[
                 "batch.wgsl",
                 "workgroup_scan.wgsl",
                 "d3/sat.wgsl",
                 "d3/hardware.wgsl",
+                "d3/rounded.wgsl",
             ],
         ),
         (
@@ -353,6 +354,7 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "spheres",
             "hulls_large_loops",
             "hulls_gridded_loops",
+            "rounded",
         ]
     );
     assert_eq!(
