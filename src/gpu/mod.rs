@@ -47,6 +47,7 @@ mod windows;
 pub use context::{
     AdapterChoice, AdapterSummary, GpuContext, backend_name, device_type_name, list_adapters,
 };
+pub use d3::kinds::ROUNDED_HULL_VERTICES;
 pub use dimension::{Dimension, Planar, Spatial};
 pub use error::{GpuError, NO_ADAPTER_HELP};
 pub use frame::{

@@ -211,12 +211,15 @@ pub fn run(
                         let Some(gpu) = gpu.as_deref_mut() else {
                             continue;
                         };
-                        if kind.has_radius() {
+                        if let ShapeKind::Rounded(vertices) = kind
+                            && vertices > gpusat::gpu::ROUNDED_HULL_VERTICES
+                        {
                             let reason = format!(
-                                "{}, {}: the 3D GPU kernels do not collide capsules or rounded \
-                                 hulls",
+                                "{}, {}: the 3D GPU kernel collides rounded hulls of at most {} \
+                                 vertices with each other",
                                 backend.name(),
-                                kind.name()
+                                kind.name(),
+                                gpusat::gpu::ROUNDED_HULL_VERTICES
                             );
                             if !skipped.contains(&reason) {
                                 skipped.push(reason);

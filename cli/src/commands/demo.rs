@@ -59,8 +59,9 @@ pub struct DemoArgs {
     /// The bodies' shapes, comma-separated. 2D: `polygons`, `circles`,
     /// `capsules`, `rounded` [default: all four]. 3D: `hulls`, `boxes`,
     /// `spheres`, `capsules`, `rounded` [default: all five on the CPU
-    /// backends; the first three with `--backend gpu`, whose 3D kernels
-    /// collide hulls and spheres only].
+    /// backends; all but `rounded` with `--backend gpu`, whose 3D kernel
+    /// takes no rounded hull with a hull of more than 32 vertices, as the
+    /// demo's are: `hulls` and `rounded` together are an error there].
     #[arg(long)]
     pub shapes: Option<String>,
 }
@@ -97,11 +98,12 @@ fn demo_shapes(args: &DemoArgs) -> Result<DemoShapes, Error> {
 }
 
 /// The 3D demo's shapes from `--shapes`, and whether the narrowphase runs
-/// on a GPU (its kernels collide hulls, boxes and spheres only).
+/// on a GPU (its kernels take no rounded hull with a hull of the demo's
+/// larger sizes).
 fn demo_shapes_3d(args: &DemoArgs, on_gpu: bool) -> Result<DemoShapes3D, Error> {
     let Some(list) = &args.shapes else {
         return Ok(if on_gpu {
-            DemoShapes3D::PLAIN
+            DemoShapes3D::GPU
         } else {
             DemoShapes3D::ALL
         });
@@ -115,12 +117,15 @@ fn demo_shapes_3d(args: &DemoArgs, on_gpu: bool) -> Result<DemoShapes3D, Error> 
         capsules,
         rounded,
     };
-    if on_gpu && (shapes.capsules || shapes.rounded) {
+    if on_gpu && shapes.hulls && shapes.rounded {
         return Err(Error::option(
             "--shapes",
-            "the 3D GPU kernels collide hulls, boxes and spheres only; run capsules and \
-             rounded shapes with --backend cpu or cpu-parallel"
-                .to_string(),
+            format!(
+                "the 3D GPU kernel collides rounded hulls with hulls of at most {} vertices, \
+                 and the demo's hulls have up to 64: name hulls or rounded on --backend gpu, \
+                 or run both with --backend cpu or cpu-parallel",
+                gpusat::gpu::ROUNDED_HULL_VERTICES
+            ),
         ));
     }
     Ok(shapes)

@@ -40,6 +40,17 @@ impl DemoShapes {
         capsules: false,
         rounded: false,
     };
+    /// The kinds the GPU kernels collide with each other: all but the
+    /// rounded hulls and boxes, whose pairs with the demo's hulls of more
+    /// than [`ROUNDED_HULL_VERTICES`](crate::gpu::ROUNDED_HULL_VERTICES)
+    /// vertices they do not take.
+    pub const GPU: DemoShapes = DemoShapes {
+        hulls: true,
+        boxes: true,
+        spheres: true,
+        capsules: true,
+        rounded: false,
+    };
     /// Every kind.
     pub const ALL: DemoShapes = DemoShapes {
         hulls: true,

@@ -39,12 +39,6 @@ impl ShapeKind {
         }
     }
 
-    /// Whether the kind has capsules or rounded hulls (which the GPU
-    /// kernels do not collide).
-    pub fn has_radius(self) -> bool {
-        !matches!(self, ShapeKind::Boxes | ShapeKind::Hulls(_))
-    }
-
     /// The kinds of `gpusat bench --dim 3`.
     pub const ALL: [ShapeKind; 6] = [
         ShapeKind::Boxes,

@@ -152,7 +152,7 @@ pub(super) const ROUNDED_KIND: u8 = 12;
 /// both cores' faces, vertices and edges, and lavapipe's loop limit allows
 /// no more with room to spare (`loop_budget.rs`). A hull of any size takes
 /// `rounded` with a capsule or a sphere.
-pub(crate) const ROUNDED_HULL_VERTICES: usize = 32;
+pub const ROUNDED_HULL_VERTICES: usize = 32;
 
 /// Refuses the pairs the 3D kernel does not collide: two hull cores, one
 /// of them rounded, one of more than [`ROUNDED_HULL_VERTICES`] vertices.
@@ -182,8 +182,8 @@ pub(super) fn check_rounded_pairs(batch: &Batch<'_>) -> Result<(), GpuError> {
                 a: pair.a,
                 b: pair.b,
                 reason: format!(
-                    "a {} of {} vertices and a {} of {}: the 3D GPU kernel collides a rounded \
-                     hull with a hull core of at most {ROUNDED_HULL_VERTICES} vertices",
+                    "a {} of {} vertices and a {} of {} vertices: the 3D GPU kernel collides \
+                     a rounded hull with a hull core of at most {ROUNDED_HULL_VERTICES} vertices",
                     shape_a.kind_name(),
                     hull_a.vertices().len(),
                     shape_b.kind_name(),

@@ -259,10 +259,11 @@ fn resolve_and_check(mut file: SceneFile) {
 }
 
 /// Capsules, a rounded hull and a rounded box from a scene file: the same
-/// hits on both CPU backends, their axes written with the new kinds; the
-/// GPU backend refuses them in one line naming the body, with no output.
+/// hits on every backend, the GPU's included, their axes written with the
+/// new kinds; a rounded hull against a hull of 40 vertices is refused by
+/// the GPU backend in one line naming the pair, with no output.
 #[test]
-fn capsules_and_rounded_shapes_collide_on_the_cpu_and_the_gpu_refuses_them() {
+fn capsules_and_rounded_shapes_collide_on_every_backend() {
     let dir = tempfile::tempdir().expect("temp dir");
     let json = r#"{"shapes": [
         {"capsule": [[-0.5, 0, 0], [0.5, 0, 0]], "radius": 0.2},
@@ -289,19 +290,50 @@ fn capsules_and_rounded_shapes_collide_on_the_cpu_and_the_gpu_refuses_them() {
     assert_eq!(by_pair(0).expect("capsule on the floor").contacts.len(), 2);
     assert_eq!(by_pair(1).expect("crossed capsules").contacts.len(), 1);
     assert!(by_pair(3).is_some(), "the ball on the floor");
+    if crate::common::gpu_context().is_none() {
+        return;
+    }
+    let gpu = collide(&scene, "gpu", &dir.path().join("gpu.json"));
+    if crate::common::gpu_is_bit_exact() {
+        assert_eq!(gpu.hits, cpu.hits);
+    } else {
+        let pairs =
+            |output: &CollideOutput| output.hits.iter().map(|hit| hit.pair).collect::<Vec<_>>();
+        assert_eq!(pairs(&gpu), pairs(&cpu));
+    }
+    // A rounded box and a hull of 40 points on a sphere.
+    let points: Vec<String> = (0..40)
+        .map(|k| {
+            let (t, z) = (k as f32 * 2.399_963, 1.0 - 2.0 * (k as f32 + 0.5) / 40.0);
+            let r = (1.0 - z * z).sqrt();
+            format!("[{},{},{}]", r * t.cos(), r * t.sin(), z)
+        })
+        .collect();
+    let json = format!(
+        r#"{{"shapes": [{{"cuboid": [0.5, 0.5, 0.5], "radius": 0.1}}, {{"hull": [{}]}}],
+          "bodies": [{{"shape": 0, "position": [0, 0, 0]}}, {{"shape": 1, "position": [1.2, 0, 0]}}],
+          "pairs": [[0, 1]]}}"#,
+        points.join(",")
+    );
+    let large = dir.path().join("large.json");
+    std::fs::write(&large, json).expect("write");
     let out = dir.path().join("gpu.json");
+    std::fs::remove_file(&out).expect("the first GPU output");
     let run = gpusat(&[
         "collide",
-        &scene,
+        &large.display().to_string(),
         "--backend",
         "gpu",
         "-o",
         &out.display().to_string(),
     ]);
     let message = stderr(&run);
-    assert!(!run.status.success(), "the GPU took capsules");
     assert!(
-        message.contains("capsule") || message.contains("no GPU") || message.contains("adapter"),
+        !run.status.success(),
+        "the GPU took a rounded box and a large hull"
+    );
+    assert!(
+        message.contains("pair 0") && message.contains("a hull of 40 vertices"),
         "{message}"
     );
     // One line of ours; a software adapter may print its own warnings

@@ -274,7 +274,7 @@ fn bad_demo_and_render_arguments_are_errors() {
             "--backend",
             "gpu",
             "--shapes",
-            "capsules",
+            "hulls,rounded",
             "--frames",
             "1",
         ],
@@ -321,6 +321,25 @@ fn demo_in_3d_with_capsules_and_rounded_shapes_alone() {
 fn check_on_the_gpu_over_the_whole_3d_demo_finds_no_disagreement() {
     if let Some(stdout) = whole_demo_checked_on_the_gpu(&["--dim", "3"]) {
         assert!(stdout.contains("1000 bodies"), "{stdout}");
+    }
+}
+
+/// A 3D pile of boxes, spheres, capsules and rounded hulls and boxes on the
+/// GPU (every pair with a radius in the `rounded` kernel), the CPU
+/// reference beside it on every frame: no disagreement as it settles.
+#[test]
+fn check_on_the_gpu_over_a_3d_demo_of_rounded_shapes_finds_no_disagreement() {
+    if let Some(stdout) = whole_demo_checked_on_the_gpu(&[
+        "--dim",
+        "3",
+        "--shapes",
+        "boxes,spheres,capsules,rounded",
+        "--bodies",
+        "300",
+        "--frames",
+        "120",
+    ]) {
+        assert!(stdout.contains("300 bodies"), "{stdout}");
     }
 }
 
