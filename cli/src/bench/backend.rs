@@ -18,6 +18,9 @@ pub enum BenchBackend {
     GpuKernel,
     /// parry2d's `query::contact` on the same pairs, one thread.
     Parry2d,
+    /// Box2D v3's manifold functions (`b2CollidePolygons`, ...) on the
+    /// same pairs, one thread (built with the `box2d` feature).
+    Box2d,
     /// 3D: the unpruned edge query (every edge pair projected in full).
     CpuBrute,
     /// 3D: the pruned queries' loops over every vertex and every edge pair
@@ -63,6 +66,7 @@ impl BenchBackend {
             BenchBackend::Gpu => "gpu",
             BenchBackend::GpuKernel => "gpu-kernel",
             BenchBackend::Parry2d => "parry2d",
+            BenchBackend::Box2d => "box2d",
             BenchBackend::CpuBrute => "cpu-brute",
             BenchBackend::CpuPairwise => "cpu-pairwise",
             BenchBackend::Parry3d => "parry3d",
@@ -83,7 +87,7 @@ pub(crate) fn output_bytes(backend: BenchBackend) -> usize {
     match backend {
         BenchBackend::CpuContacts => size_of::<Manifold>(),
         // parry's contacts are counted, not kept.
-        BenchBackend::Parry2d | BenchBackend::Parry3d => 0,
+        BenchBackend::Parry2d | BenchBackend::Parry3d | BenchBackend::Box2d => 0,
         _ => size_of::<SatHit>(),
     }
 }

@@ -97,6 +97,14 @@ pub fn run(
         .backends
         .contains(&BenchBackend::Parry2d)
         .then(|| Peer::new(&scene.shapes, &scene.bodies));
+    #[cfg(feature = "box2d")]
+    let box2d = match options.backends.contains(&BenchBackend::Box2d) {
+        true => Some(
+            crate::peer::box2d::Peer::new(&scene.shapes, &scene.bodies)
+                .map_err(|message| Error::Bench(format!("box2d: {message}")))?,
+        ),
+        false => None,
+    };
 
     let mut rows: Vec<BenchRow> = Vec::new();
     for &size in &options.sizes {
@@ -165,6 +173,18 @@ pub fn run(
                     )?);
                     continue;
                 }
+                #[cfg(feature = "box2d")]
+                BenchBackend::Box2d => {
+                    let Some(peer) = box2d.as_ref() else { continue };
+                    let hits = peer.collide(pairs);
+                    let (median, samples, host) =
+                        sample(options.min_time, options.samples, || {
+                            Ok(timed(|| peer.collide(pairs)).1)
+                        })?;
+                    (median, samples, host, hits, None)
+                }
+                #[cfg(not(feature = "box2d"))]
+                BenchBackend::Box2d => continue,
                 BenchBackend::Parry2d => {
                     let Some(peer) = peer.as_ref() else { continue };
                     let hits = peer.collide(pairs);

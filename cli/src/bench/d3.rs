@@ -250,7 +250,9 @@ pub fn run(
                             })?;
                         (median, samples, host, hits, None)
                     }
-                    BenchBackend::Parry2d | BenchBackend::GpuResident => continue,
+                    BenchBackend::Parry2d | BenchBackend::GpuResident | BenchBackend::Box2d => {
+                        continue;
+                    }
                 };
                 let ns_per_pair = median / measured.max(1) as f64;
                 let (edge_pairs, tested) = match edge_stats {

@@ -26,7 +26,8 @@ pub struct BenchArgs {
     pub sizes: Vec<usize>,
     /// Backends to run, comma-separated [2D: cpu, cpu-parallel, cpu-contacts,
     /// gpu, gpu-kernel, parry2d; 3D: cpu, cpu-parallel, cpu-contacts, gpu,
-    /// gpu-kernel, cpu-pairwise, cpu-brute, parry3d].
+    /// gpu-kernel, cpu-pairwise, cpu-brute, parry3d]; also, in 2D,
+    /// gpu-resident and box2d (Box2D v3, in a build with the box2d feature).
     #[arg(long, value_delimiter = ',', value_enum)]
     pub backends: Vec<BenchBackendArg>,
     /// 3D: the shape kinds, comma-separated: `boxes`, a hull vertex count
@@ -95,6 +96,8 @@ pub enum BenchBackendArg {
     Gpu,
     GpuKernel,
     Parry2d,
+    /// Box2D v3 (2D; a build with `--features box2d`).
+    Box2d,
     CpuBrute,
     CpuPairwise,
     Parry3d,
@@ -110,6 +113,7 @@ impl BenchBackendArg {
             BenchBackendArg::Gpu => BenchBackend::Gpu,
             BenchBackendArg::GpuKernel => BenchBackend::GpuKernel,
             BenchBackendArg::Parry2d => BenchBackend::Parry2d,
+            BenchBackendArg::Box2d => BenchBackend::Box2d,
             BenchBackendArg::CpuBrute => BenchBackend::CpuBrute,
             BenchBackendArg::CpuPairwise => BenchBackend::CpuPairwise,
             BenchBackendArg::Parry3d => BenchBackend::Parry3d,
@@ -183,7 +187,9 @@ fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Err
     let mut backends: Vec<BenchBackend> = Vec::new();
     for backend in asked {
         let fits = match backend {
-            BenchBackend::Parry2d | BenchBackend::GpuResident => args.dim == 2,
+            BenchBackend::Parry2d | BenchBackend::GpuResident | BenchBackend::Box2d => {
+                args.dim == 2
+            }
             BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
                 args.dim == 3
             }
@@ -195,6 +201,13 @@ fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Err
                 backend.name(),
                 args.dim
             )));
+        }
+        if backend == BenchBackend::Box2d && !cfg!(feature = "box2d") {
+            return Err(invalid(
+                "the box2d backend needs a gpusat built with the box2d feature \
+                 (cargo run --release --features box2d -- bench ...)"
+                    .to_string(),
+            ));
         }
         if !backends.contains(&backend) {
             backends.push(backend);
