@@ -1,6 +1,6 @@
 // Shapes with a radius: capsules (a segment core), rounded hulls (a hull
 // core) and spheres (a point core), against each other and against plain
-// hulls: the "rounded" entry point. Loaded after d3/sat.wgsl and
+// hulls: the entry points "rounded", "hull_capsule" and "capsules". Loaded after d3/sat.wgsl and
 // d3/hardware.wgsl (whose narrow hull query, collide_hulls_hardware, is the
 // cores' SAT), in the hardware module, which every adapter creates.
 //
@@ -805,6 +805,19 @@ fn collide_rounded(a: HullRecord, b: HullRecord, xf_ab: Transform3, xf_ba: Trans
     if point_a && hull_b {
         return collide_hull_sphere(b, xf_ba.p, radii, true, tolerance, margin);
     }
+    return collide_segment_cores(a, b, xf_ab, xf_ba, margin);
+}
+
+// The pairs of segment and point cores (capsules with capsules and
+// spheres): `collide_rounded`'s last cases, and the entry point
+// "capsules", whose pairs take no hull core.
+//
+//   segment, segment: segment_pair
+//   segment, point:   the point's closest point on the segment
+fn collide_segment_cores(a: HullRecord, b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, margin: f32) -> PairResult {
+    let radii = a.radius + b.radius;
+    let segment_a = is_segment_core(a);
+    let segment_b = is_segment_core(b);
     if segment_a && segment_b {
         let a0 = hull_vertex(a, 0u);
         let a1 = hull_vertex(a, 1u);
@@ -815,12 +828,12 @@ fn collide_rounded(a: HullRecord, b: HullRecord, xf_ab: Transform3, xf_ba: Trans
         let separation = found.pair.distance - radii;
         return PairResult(separation < margin, found.axis, separation);
     }
-    if segment_a && point_b {
+    if segment_a {
         let end = end_of(segment_parameter(hull_vertex(a, 0u), hull_vertex(a, 1u), xf_ab.p));
         let axis = select(pack_features(AXIS_VERTICES, end, 0u), pack_features(AXIS_EDGE_VERTEX, 0u, 0u), end == INSIDE);
         return finish_feature(a, b, xf_ab, axis, radii, margin);
     }
-    if point_a && segment_b {
+    if segment_b {
         let end = end_of(segment_parameter(hull_vertex(b, 0u), hull_vertex(b, 1u), xf_ba.p));
         let axis = select(pack_features(AXIS_VERTICES, 0u, end), pack_features(AXIS_VERTEX_EDGE, 0u, 0u), end == INSIDE);
         return finish_feature(a, b, xf_ab, axis, radii, margin);
@@ -828,13 +841,46 @@ fn collide_rounded(a: HullRecord, b: HullRecord, xf_ab: Transform3, xf_ba: Trans
     return collide_spheres(xf_ab.p, a.radius, b.radius, margin);
 }
 
+// The pair functions of the three entry points: any pair with a radius
+// ("rounded": two hull cores, a rounded hull and a sphere), a hull core and
+// a segment core either way round ("hull_capsule"), segment and point
+// cores ("capsules"). Each entry point holds only its pairs' code: a SIMD
+// group or a warp of capsules runs no hull loop.
+
 fn rounded_pair(pair: Pair) -> PairResult {
     let p = hull_pair_frames(pair);
     return collide_rounded(p.hull_a, p.hull_b, p.xf_ab, p.xf_ba, p.tolerance, p.edge_tolerance, params.margin);
+}
+
+fn hull_capsule_pair(pair: Pair) -> PairResult {
+    let p = hull_pair_frames(pair);
+    let radii = p.hull_a.radius + p.hull_b.radius;
+    if is_segment_core(p.hull_a) {
+        return collide_hull_segment(p.hull_b, p.hull_a, p.xf_ba, true, p.hull_a, p.hull_b, p.xf_ab, radii, p.tolerance, p.edge_tolerance, params.margin);
+    }
+    return collide_hull_segment(p.hull_a, p.hull_b, p.xf_ab, false, p.hull_a, p.hull_b, p.xf_ab, radii, p.tolerance, p.edge_tolerance, params.margin);
+}
+
+fn capsules_pair(pair: Pair) -> PairResult {
+    let xf_a = body_transform(pair.a);
+    let xf_b = body_transform(pair.b);
+    return collide_segment_cores(body_shape(pair.a), body_shape(pair.b), inv_mul_transforms3(xf_a, xf_b), inv_mul_transforms3(xf_b, xf_a), params.margin);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn rounded(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
     finish(task, rounded_pair(task.pair));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn hull_capsule(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, hull_capsule_pair(task.pair));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn capsules(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, capsules_pair(task.pair));
 }

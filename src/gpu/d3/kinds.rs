@@ -139,12 +139,24 @@ impl HullKinds {
 /// A sphere's class.
 pub(super) const SPHERE_CLASS: u8 = 1;
 
-/// A capsule's or a rounded hull's class: its pairs with any shape take
-/// `rounded` ([`ROUNDED_KIND`]).
+/// A rounded hull's class: its pairs take `rounded` ([`ROUNDED_KIND`]),
+/// but with a capsule.
 pub(super) const ROUNDED_CLASS: u8 = 12;
 
-/// The entry point of every pair with a capsule or a rounded hull.
+/// A capsule's class: its pairs with a hull or a rounded hull take
+/// `hull_capsule` ([`HULL_CAPSULE_KIND`]), with a capsule or a sphere
+/// `capsules` ([`CAPSULES_KIND`]).
+pub(super) const CAPSULE_CLASS: u8 = 13;
+
+/// The entry point of a rounded hull with a hull, a rounded hull or a
+/// sphere.
 pub(super) const ROUNDED_KIND: u8 = 12;
+
+/// The entry point of a capsule with a hull or a rounded hull.
+pub(super) const HULL_CAPSULE_KIND: u8 = 13;
+
+/// The entry point of a capsule with a capsule or a sphere.
+pub(super) const CAPSULES_KIND: u8 = 14;
 
 /// The most vertices of either hull core of a `rounded` pair of two hull
 /// cores (a rounded hull with a hull or a rounded hull): the cores' SAT is
@@ -204,8 +216,8 @@ pub(super) fn hull_classes(kinds: HullKinds) -> &'static [u8] {
     }
 }
 
-/// A body's class. A sphere: [`SPHERE_CLASS`]; a capsule or a rounded hull:
-/// [`ROUNDED_CLASS`]. A hull, with [`NO_GRID`] added where it
+/// A body's class. A sphere: [`SPHERE_CLASS`]; a rounded hull:
+/// [`ROUNDED_CLASS`]; a capsule: [`CAPSULE_CLASS`]. A hull, with [`NO_GRID`] added where it
 /// has no `gridded` grid ([`gpu_grid`]):
 /// - [`HullKinds::Hardware`]: 0 up to [`WIDE_HULL_VERTICES`] vertices, 8
 ///   above;
@@ -220,7 +232,8 @@ pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
     let hull = match shape {
         Shape::Hull(hull) => hull,
         Shape::Sphere(_) => return SPHERE_CLASS,
-        Shape::Capsule(_) | Shape::RoundedHull(_) => return ROUNDED_CLASS,
+        Shape::RoundedHull(_) => return ROUNDED_CLASS,
+        Shape::Capsule(_) => return CAPSULE_CLASS,
     };
     let flag = if gridded { 0 } else { NO_GRID };
     let vertices = hull.vertices().len();
@@ -254,11 +267,17 @@ pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
 /// both with grids), 10 `hulls_large_loops` (a hull of class 8 with a hull
 /// of class 0 or 8, or of class 10 with one of class 0), 11
 /// `hulls_gridded_loops` (the same, both with grids), 12 `rounded` (a
-/// capsule or a rounded hull with any shape).
+/// rounded hull with a hull, a rounded hull or a sphere), 13
+/// `hull_capsule` (a capsule with a hull or a rounded hull), 14 `capsules`
+/// (a capsule with a capsule or a sphere).
 pub(super) fn kind_of(a: u8, b: u8) -> u8 {
     let gridded = (a | b) & NO_GRID == 0;
     let (large, loops) = if gridded { (6, 11) } else { (3, 10) };
     match (a & !NO_GRID, b & !NO_GRID) {
+        (CAPSULE_CLASS, CAPSULE_CLASS | SPHERE_CLASS) | (SPHERE_CLASS, CAPSULE_CLASS) => {
+            CAPSULES_KIND
+        }
+        (CAPSULE_CLASS, _) | (_, CAPSULE_CLASS) => HULL_CAPSULE_KIND,
         (ROUNDED_CLASS, _) | (_, ROUNDED_CLASS) => ROUNDED_KIND,
         (1, 1) => 2,
         (1, _) | (_, 1) => 1,
@@ -371,6 +390,53 @@ mod tests {
             "up to 128, one without a grid: hulls_large"
         );
         assert_eq!(kind_of(7, 1), 1, "up to 128 and a sphere: hull_sphere");
+        let capsule =
+            Shape::Capsule(crate::d3::Capsule::new(Vec3::ZERO, Vec3::X, 0.1).expect("a capsule"));
+        let rounded = Shape::RoundedHull(
+            crate::d3::RoundedHull::cuboid(Vec3::ONE, 0.1).expect("a rounded box"),
+        );
+        let (capsule, rounded) = (
+            body_class(&capsule, HullKinds::Software, false),
+            body_class(&rounded, HullKinds::Software, true),
+        );
+        for (a, b, kind, what) in [
+            (capsule, capsule, CAPSULES_KIND, "two capsules"),
+            (
+                capsule,
+                SPHERE_CLASS,
+                CAPSULES_KIND,
+                "a capsule and a sphere",
+            ),
+            (
+                SPHERE_CLASS,
+                capsule,
+                CAPSULES_KIND,
+                "a sphere and a capsule",
+            ),
+            (capsule, 5, HULL_CAPSULE_KIND, "a capsule and a box"),
+            (
+                2 | NO_GRID,
+                capsule,
+                HULL_CAPSULE_KIND,
+                "a large hull and a capsule",
+            ),
+            (
+                capsule,
+                rounded,
+                HULL_CAPSULE_KIND,
+                "a capsule and a rounded box",
+            ),
+            (rounded, rounded, ROUNDED_KIND, "two rounded boxes"),
+            (
+                rounded,
+                SPHERE_CLASS,
+                ROUNDED_KIND,
+                "a rounded box and a sphere",
+            ),
+            (3, rounded, ROUNDED_KIND, "a hull and a rounded box"),
+        ] {
+            assert_eq!(kind_of(a, b), kind, "{what}");
+        }
     }
 
     /// A hardware GPU's large hulls take the loop kinds with every hull;

@@ -7,7 +7,9 @@
 //! a software adapter, or, on a software adapter, both of up to 8, 16, 32
 //! or 64 vertices with caches of that size, or of up to 128 with a grid and
 //! a smaller cache of kept edges; a hull and a sphere either way round; two
-//! spheres; a capsule or a rounded hull with any shape, `rounded.wgsl`).
+//! spheres; in `rounded.wgsl`, a rounded hull with a hull or a sphere, a
+//! capsule with a hull or a rounded hull, a capsule with a capsule or a
+//! sphere).
 
 pub(crate) mod kinds;
 #[cfg(test)]
@@ -27,8 +29,8 @@ use super::layout::d3::{
 use crate::core::pair::Pair;
 use crate::d3::{Axis, Batch, EdgeSearch, SatHit};
 use kinds::{
-    HullKinds, NO_GRID, ROUNDED_CLASS, SPHERE_CLASS, body_class, check_rounded_pairs, hull_classes,
-    kind_of,
+    CAPSULE_CLASS, HullKinds, NO_GRID, ROUNDED_CLASS, SPHERE_CLASS, body_class,
+    check_rounded_pairs, hull_classes, kind_of,
 };
 use texels::library_texels;
 
@@ -60,7 +62,7 @@ impl Dimension for Spatial {
         Some(("d3/sat.wgsl + d3/software.wgsl", SAT_SOFTWARE_WGSL));
     // The register-cached kinds, the straight-line large kinds and the
     // deferred pairs' dispatch.
-    const SOFTWARE_KINDS: &'static [usize] = &[3, 4, 5, 6, 7, 8, 9, 13];
+    const SOFTWARE_KINDS: &'static [usize] = &[3, 4, 5, 6, 7, 8, 9, 15];
     const ENTRY_POINTS: &'static [&'static str] = &[
         "hulls",
         "hull_sphere",
@@ -75,6 +77,8 @@ impl Dimension for Spatial {
         "hulls_large_loops",
         "hulls_gridded_loops",
         "rounded",
+        "hull_capsule",
+        "capsules",
         // Not a kind of pair: the large kinds' deferred pairs (DEFERRED_KIND).
         "hulls_deferred",
     ];
@@ -207,7 +211,7 @@ impl Dimension for Spatial {
         let classes: Vec<u8> = hull_classes(HullKinds::of(choice, software_adapter))
             .iter()
             .flat_map(|&class| [class, class | NO_GRID])
-            .chain([SPHERE_CLASS, ROUNDED_CLASS])
+            .chain([SPHERE_CLASS, ROUNDED_CLASS, CAPSULE_CLASS])
             .collect();
         let mut kinds = kinds_of_classes(&classes, kind_of);
         if kinds
@@ -328,15 +332,15 @@ mod tests {
         };
         assert_eq!(
             Spatial::kinds_in_use(hardware, false),
-            vec![0, 1, 2, 10, 11, 12]
+            vec![0, 1, 2, 10, 11, 12, 13, 14]
         );
         assert_eq!(
             Spatial::kinds_in_use(hardware, true),
-            vec![0, 1, 2, 3, 6, 10, 11, 12, DEFERRED_KIND]
+            vec![0, 1, 2, 3, 6, 10, 11, 12, 13, 14, DEFERRED_KIND]
         );
         assert_eq!(
             Spatial::kinds_in_use(software, false),
-            vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, DEFERRED_KIND]
+            vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, DEFERRED_KIND]
         );
     }
 }

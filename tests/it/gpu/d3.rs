@@ -503,7 +503,8 @@ fn deferred_pairs_come_back_in_pair_order() {
 }
 
 /// Capsules, rounded hulls and rounded boxes among hulls, boxes, plates
-/// and spheres: every pair with a radius takes `rounded`, with either
+/// and spheres: every pair with a radius takes `rounded`, `hull_capsule` or
+/// `capsules`, with either
 /// adapter's kinds, at the origin and 10,000 units out, with a margin, and
 /// capsules against hulls of up to 128 vertices; the CPU's answers, bit for
 /// bit on a software adapter, with every kind of axis among them (the
@@ -516,6 +517,7 @@ fn capsules_and_rounded_shapes_agree_with_the_cpu() {
     };
     let far = Vec3::new(10_000.0, -5_000.0, 2_500.0);
     let mut kinds_seen = std::collections::BTreeSet::new();
+    let mut entry_points = std::collections::BTreeSet::new();
     let mut rounded_hits = 0;
     let mixed = |seed, offset| SceneSpec {
         half_extent: 1.5,
@@ -566,8 +568,14 @@ fn capsules_and_rounded_shapes_agree_with_the_cpu() {
                 "seed {}, {kinds:?}: {} hits, {} identical",
                 spec.seed, agreement.reference_hits, agreement.identical
             );
-            assert!(compiled.contains(&"rounded"), "{kinds:?}: {compiled:?}");
+            entry_points.extend(compiled);
         }
+    }
+    for kind in ["rounded", "hull_capsule", "capsules"] {
+        assert!(
+            entry_points.contains(kind),
+            "{kind} not run: {entry_points:?}"
+        );
     }
     assert!(rounded_hits > 3_000, "{rounded_hits} hits with a radius");
     for kind in [

@@ -355,6 +355,8 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "hulls_large_loops",
             "hulls_gridded_loops",
             "rounded",
+            "hull_capsule",
+            "capsules",
         ]
     );
     assert_eq!(
