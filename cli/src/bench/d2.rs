@@ -8,7 +8,9 @@ use gpusat::gpu::GpuNarrowphase;
 use gpusat::{Batch, Pair, collide_cpu, collide_cpu_parallel, contacts_cpu, contacts_cpu_into};
 
 use super::backend::{BenchBackend, output_bytes};
-use super::measure::{check_against_reference, measure_gpu, parallel_ceiling, sample, timed};
+use super::measure::{
+    RowCell, check_against_reference, measure_gpu, parallel_ceiling, sample, timed,
+};
 use super::report::{BenchReport, BenchRow, PlotKind};
 use crate::error::CliError as Error;
 use crate::peer::d2::Peer;
@@ -176,23 +178,13 @@ pub fn run(
                 #[cfg(feature = "box2d")]
                 BenchBackend::Box2d => {
                     let Some(peer) = box2d.as_ref() else { continue };
-                    let hits = peer.collide(pairs);
-                    let (median, samples, host) =
-                        sample(options.min_time, options.samples, || {
-                            Ok(timed(|| peer.collide(pairs)).1)
-                        })?;
-                    (median, samples, host, hits, None)
+                    time_peer(|| peer.collide(pairs), (options.min_time, options.samples))?
                 }
                 #[cfg(not(feature = "box2d"))]
                 BenchBackend::Box2d => continue,
                 BenchBackend::Parry2d => {
                     let Some(peer) = peer.as_ref() else { continue };
-                    let hits = peer.collide(pairs);
-                    let (median, samples, host) =
-                        sample(options.min_time, options.samples, || {
-                            Ok(timed(|| peer.collide(pairs)).1)
-                        })?;
-                    (median, samples, host, hits, None)
+                    time_peer(|| peer.collide(pairs), (options.min_time, options.samples))?
                 }
             };
             let ns_per_pair = median / size.max(1) as f64;
@@ -244,4 +236,15 @@ pub fn run(
         notes: Vec::new(),
         plot: PlotKind::ThroughputBySize,
     })
+}
+
+/// A peer's row: its hits (`collide` returns how many pairs overlap), then
+/// its time over the samples; no transfer.
+fn time_peer(
+    collide: impl Fn() -> usize,
+    (min_time, samples): (Duration, usize),
+) -> Result<RowCell, Error> {
+    let hits = collide();
+    let (median, samples, host) = sample(min_time, samples, || Ok(timed(&collide).1))?;
+    Ok((median, samples, host, hits, None))
 }

@@ -125,10 +125,10 @@ pub(crate) fn timed<T>(work: impl FnOnce() -> T) -> (T, Duration) {
     (std::hint::black_box(value), start.elapsed())
 }
 
-/// One figure of a GPU row, in either dimension: its median, samples, host
-/// time, hits and transfer (bytes uploaded per pair, read back per hit,
-/// device bytes per pair).
-pub(crate) type GpuCell = (f64, usize, Option<f64>, usize, Option<(f64, f64, f64)>);
+/// One figure of a row, in either dimension: its median, samples, host
+/// time, hits and, for a GPU row, transfer (bytes uploaded per pair, read
+/// back per hit, device bytes per pair).
+pub(crate) type RowCell = (f64, usize, Option<f64>, usize, Option<(f64, f64, f64)>);
 
 /// Measures a GPU row: the first call's hits go to `check`, the second shows
 /// what a frame-after-frame caller moves (the shapes are resident by then),
@@ -140,7 +140,7 @@ pub(crate) fn measure_gpu<D: Dimension>(
     kernel_only: bool,
     (min_time, samples): (Duration, usize),
     check: impl FnOnce(&[D::Hit]) -> Result<(), Error>,
-) -> Result<Option<GpuCell>, Error> {
+) -> Result<Option<RowCell>, Error> {
     if kernel_only && !gpu.context().has_timestamps() {
         return Ok(None);
     }
