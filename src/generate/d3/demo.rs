@@ -42,8 +42,7 @@ impl DemoShapes {
     };
     /// The kinds the GPU kernels collide with each other: all but the
     /// rounded hulls and boxes, whose pairs with the demo's hulls of more
-    /// than [`ROUNDED_HULL_VERTICES`](crate::gpu::ROUNDED_HULL_VERTICES)
-    /// vertices they do not take.
+    /// than `gpu::ROUNDED_HULL_VERTICES` (32) vertices they do not take.
     pub const GPU: DemoShapes = DemoShapes {
         hulls: true,
         boxes: true,
