@@ -793,11 +793,8 @@ fn collide_rounded(a: HullRecord, b: HullRecord, xf_ab: Transform3, xf_ba: Trans
         }
         return finish_rounded(a, b, xf_ab, sat, nearest, radii, tolerance, edge_tolerance, margin);
     }
-    if hull_a && segment_b {
-        return collide_hull_segment(a, b, xf_ab, false, a, b, xf_ab, radii, tolerance, edge_tolerance, margin);
-    }
-    if segment_a && hull_b {
-        return collide_hull_segment(b, a, xf_ba, true, a, b, xf_ab, radii, tolerance, edge_tolerance, margin);
+    if (hull_a && segment_b) || (segment_a && hull_b) {
+        return collide_hull_capsule(a, b, xf_ab, xf_ba, tolerance, edge_tolerance, margin);
     }
     if hull_a && point_b {
         return collide_hull_sphere(a, xf_ab.p, radii, false, tolerance, margin);
@@ -806,6 +803,17 @@ fn collide_rounded(a: HullRecord, b: HullRecord, xf_ab: Transform3, xf_ba: Trans
         return collide_hull_sphere(b, xf_ba.p, radii, true, tolerance, margin);
     }
     return collide_segment_cores(a, b, xf_ab, xf_ba, margin);
+}
+
+// A hull core and a segment core, either way round: collide_hull_segment
+// in the hull's frame (`collide_rounded`'s case, and the entry point
+// "hull_capsule").
+fn collide_hull_capsule(a: HullRecord, b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32) -> PairResult {
+    let radii = a.radius + b.radius;
+    if is_segment_core(a) {
+        return collide_hull_segment(b, a, xf_ba, true, a, b, xf_ab, radii, tolerance, edge_tolerance, margin);
+    }
+    return collide_hull_segment(a, b, xf_ab, false, a, b, xf_ab, radii, tolerance, edge_tolerance, margin);
 }
 
 // The pairs of segment and point cores (capsules with capsules and
@@ -854,11 +862,7 @@ fn rounded_pair(pair: Pair) -> PairResult {
 
 fn hull_capsule_pair(pair: Pair) -> PairResult {
     let p = hull_pair_frames(pair);
-    let radii = p.hull_a.radius + p.hull_b.radius;
-    if is_segment_core(p.hull_a) {
-        return collide_hull_segment(p.hull_b, p.hull_a, p.xf_ba, true, p.hull_a, p.hull_b, p.xf_ab, radii, p.tolerance, p.edge_tolerance, params.margin);
-    }
-    return collide_hull_segment(p.hull_a, p.hull_b, p.xf_ab, false, p.hull_a, p.hull_b, p.xf_ab, radii, p.tolerance, p.edge_tolerance, params.margin);
+    return collide_hull_capsule(p.hull_a, p.hull_b, p.xf_ab, p.xf_ba, p.tolerance, p.edge_tolerance, params.margin);
 }
 
 fn capsules_pair(pair: Pair) -> PairResult {
