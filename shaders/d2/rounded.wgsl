@@ -199,6 +199,52 @@ fn closest_features_everywhere(owner: ShapeRecord, other: ShapeRecord, xf: Trans
     return best;
 }
 
+// The face of a segment (face 0's outward normal `normal`) on whose side
+// `offset` lies: 0 at or above the line.
+fn side_face(normal: vec2<f32>, offset: vec2<f32>) -> u32 {
+    return select(1u, 0u, dot2(normal, offset) >= 0.0);
+}
+
+// Two segment cores that do not cross: their ends against each other
+// (rounded.rs: closest_segment_features).
+fn closest_segment_features(owner: ShapeRecord, other: ShapeRecord, xf: Transform) -> ClosestFeatures {
+    let p0 = core_vertex(owner, 0u);
+    let p1 = core_vertex(owner, 1u);
+    let w0 = moved_vertex(other, xf, 0u);
+    let w1 = moved_vertex(other, xf, 1u);
+    let owner_normal = edge(owner.first).zw;
+    let other_normal = rotate(xf.q, edge(other.first).zw);
+    var best_distance = HIGHEST;
+    var best = ClosestFeatures(CLOSEST_FACE, 0u, 0u, false, 0.0);
+    for (var j = 0u; j < 2u; j++) {
+        let w = select(w0, w1, j == 1u);
+        let hit = point_segment(w, p0, p1);
+        if hit.y < best_distance {
+            let i = vertex_at(hit.x, 0u, 1u);
+            if i != NO_VERTEX {
+                best = ClosestFeatures(CLOSEST_VERTICES, i, j, false, 0.0);
+            } else {
+                best = ClosestFeatures(CLOSEST_OTHER_FACE, side_face(owner_normal, w - p0), 0u, false, hit.y);
+            }
+            best_distance = hit.y;
+        }
+    }
+    for (var i = 0u; i < 2u; i++) {
+        let p = select(p0, p1, i == 1u);
+        let hit = point_segment(p, w0, w1);
+        if hit.y < best_distance {
+            let j = vertex_at(hit.x, 0u, 1u);
+            if j != NO_VERTEX {
+                best = ClosestFeatures(CLOSEST_VERTICES, i, j, false, 0.0);
+            } else {
+                best = ClosestFeatures(CLOSEST_OTHER_FACE, side_face(other_normal, p - w0), 0u, true, hit.y);
+            }
+            best_distance = hit.y;
+        }
+    }
+    return best;
+}
+
 // Whether the direction of segment `own` at either end has the other's
 // points beyond it (`xf` takes the other's points into own's frame).
 fn cap_beyond(own: ShapeRecord, other: ShapeRecord, xf: Transform) -> bool {
@@ -277,9 +323,12 @@ fn finish_rounded(poly_a: ShapeRecord, poly_b: ShapeRecord, radii: f32, xf_ab: T
         xf = xf_ba;
     }
     let segments = poly_a.count == 2u && poly_b.count == 2u;
-    if core.separation <= 0.0 && segments && caps_separate(poly_a, poly_b, xf_ab, xf_ba) {
-        // Two segments apart along a cap axis: every vertex against every edge.
-        result = from_closest(owner_b, owner, other, xf, closest_features_everywhere(owner, other, xf), result, radii);
+    if segments {
+        // Two segments apart along a face or a cap axis: their ends against
+        // each other.
+        if core.separation > 0.0 || caps_separate(poly_a, poly_b, xf_ab, xf_ba) {
+            result = from_closest(owner_b, owner, other, xf, closest_segment_features(owner, other, xf), result, radii);
+        }
     } else if core.separation > 0.0 {
         result = from_closest(owner_b, owner, other, xf, find_closest_features(owner, other, xf, face), result, radii);
     }

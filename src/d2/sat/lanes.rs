@@ -28,14 +28,15 @@ use crate::core::pair::Owner;
 use crate::core::simd::avx;
 use crate::core::simd::{Lanes, Portable, uses_avx};
 use crate::d2::batch::Batch;
-use crate::d2::manifold::{Clip, Manifold, clip, manifold};
+use crate::d2::manifold::{Clip, ContactSide, Manifold, clip, contact_points};
 use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
 use crate::d2::shape::{EdgeRecord, FACE_LANES, FaceLanes, Faces, ShapeRecord, ShapeSet};
-use crate::d2::types::SatHit;
+use crate::d2::types::{Hit, SatHit};
 
 use super::circles::collide_circles;
-use super::pair::complete_hit;
+use super::pair::{Side, axis_normal};
 use super::polygon_circle::finish_polygon_circle;
+use super::polygons::collide_polygons;
 use super::rounded::{collide_segment_circle, finish_rounded};
 use super::separation::{
     CPU_MERGE_THRESHOLD, LOWEST, PairResult, Separation, TIE_TOLERANCE, choose_polygon_axis,
@@ -309,6 +310,13 @@ fn collide_pair_with<V: Lanes>(
             let radii = shape_a.radius + shape_b.radius;
             let outer_margin = margin;
             let margin = margin + radii;
+            if shape_a.count == 2 && shape_b.count == 2 {
+                // Two segment cores: two faces against two vertices each,
+                // cheaper one at a time than in lanes.
+                let (edges_a, edges_b) = (shapes.edges_of(shape_a), shapes.edges_of(shape_b));
+                let core = collide_polygons(edges_a, edges_b, xf_ab, xf_ba, tolerance, margin)?;
+                return finish_rounded(edges_a, edges_b, radii, (xf_ab, xf_ba), core, outer_margin);
+            }
             let lanes_a = shapes.lanes_of(index_a, shape_a);
             let lanes_b = shapes.lanes_of(index_b, shape_b);
             // Direct calls in each branch, not a function pointer or a
@@ -447,12 +455,40 @@ fn contact_with<V: Lanes>(batch: &Batch, index: usize, out: &mut Vec<Manifold>) 
     let rounded =
         record_a.radius + record_b.radius > 0.0 || record_a.count == 2 || record_b.count == 2;
     if record_a.count == 0 || record_b.count == 0 || rounded {
-        let sat_hit = SatHit {
-            pair: index as u32,
-            axis: result.axis,
-            depth: -result.separation,
+        // `Batch::hit` and `manifold` on the records and transforms at hand.
+        let faces = |record: &ShapeRecord| (record.count > 0).then(|| shapes.edges_of(record));
+        let (faces_a, faces_b) = (faces(record_a), faces(record_b));
+        let side = |xf, faces, record: &ShapeRecord| Side {
+            xf,
+            faces,
+            radius: record.radius,
         };
-        out.push(manifold(batch, &complete_hit(batch, sat_hit)));
+        let hit = Hit {
+            pair: index as u32,
+            a: pair.a,
+            b: pair.b,
+            normal: axis_normal(
+                side(xf_a, faces_a, record_a),
+                side(xf_b, faces_b, record_b),
+                result.axis,
+            ),
+            depth: -result.separation,
+            axis: result.axis,
+        };
+        let contact_side = |faces, record: &ShapeRecord| ContactSide {
+            faces,
+            radius: record.radius,
+            size: record.size,
+        };
+        let mut contact = Manifold::new(hit.pair, hit.a, hit.b, hit.normal);
+        contact_points(
+            &mut contact,
+            (xf_a, contact_side(faces_a, record_a)),
+            (xf_b, contact_side(faces_b, record_b)),
+            &hit,
+            batch.margin(),
+        );
+        out.push(contact);
         return;
     }
     // As `Batch::hit` and `manifold` compute them, from the same values.

@@ -46,7 +46,9 @@
 //! segments' own directions, their caps) are not among the faces' normals.
 //! So for two segments the cores count as overlapping only where no cap
 //! axis separates them either (caps_separate, exact signs, no tie rule);
-//! otherwise they are apart and every vertex is measured against every edge.
+//! otherwise they are apart, and closest at an end of one of them: the four
+//! distances of an end to the other segment decide
+//! (closest_segment_features), with no face search.
 //! A segment core against a circle's point core is taken exactly the same
 //! way (collide_segment_circle): the point's nearest feature on the segment
 //! by its regions, not by the two opposite faces' tie rule.
@@ -66,7 +68,7 @@
 use glam::Vec2;
 
 use crate::core::pair::Owner;
-use crate::d2::math::{Transform, transform_point};
+use crate::d2::math::{Transform, rotate, transform_point};
 use crate::d2::shape::EdgeRecord;
 use crate::d2::types::Axis;
 
@@ -277,6 +279,72 @@ fn closest_features_everywhere(
     best.1
 }
 
+/// The closest features of two segment cores that do not cross (the
+/// owner's `owner`, in its own frame; the other's `other`, moved into it by
+/// `xf`): two disjoint segments are closest at an end of one of them, so
+/// four point-segment distances decide, and the side of the segment the
+/// end lies on names the face.
+///
+/// ```text
+/// p0, p1 = the owner's ends; w0, w1 = the other's, in the owner's frame
+/// nearest of (the first of equals, in this order):
+///     w0, w1 against [p0, p1]:  at an end i of it, Vertices { i, j };
+///                               inside, the owner's face on w_j's side
+///     p0, p1 against [w0, w1]:  at an end j of it, Vertices { i, j };
+///                               inside, the other's face on p_i's side
+/// a face's side: face 0 if the point is at or above its line, else face 1
+/// ```
+pub(crate) fn closest_segment_features(
+    owner: &[EdgeRecord],
+    other: &[EdgeRecord],
+    xf: Transform,
+) -> ClosestFeatures {
+    let (p0, p1) = (owner[0].vertex, owner[1].vertex);
+    let (w0, w1) = (
+        transform_point(xf, other[0].vertex),
+        transform_point(xf, other[1].vertex),
+    );
+    let owner_normal = owner[0].normal;
+    let other_normal = rotate(xf.q, other[0].normal);
+    let mut best = (f32::MAX, ClosestFeatures::Face);
+    for (j, w) in [(0, w0), (1, w1)] {
+        let (t, distance) = point_segment(w, p0, p1);
+        if distance < best.0 {
+            let features = match vertex_at(t, 0, 1) {
+                Some(i) => ClosestFeatures::Vertices { i, j },
+                None => ClosestFeatures::OtherFace {
+                    owner: Owner::A,
+                    face: side_face(owner_normal, w - p0),
+                    distance,
+                },
+            };
+            best = (distance, features);
+        }
+    }
+    for (i, p) in [(0, p0), (1, p1)] {
+        let (t, distance) = point_segment(p, w0, w1);
+        if distance < best.0 {
+            let features = match vertex_at(t, 0, 1) {
+                Some(j) => ClosestFeatures::Vertices { i, j },
+                None => ClosestFeatures::OtherFace {
+                    owner: Owner::B,
+                    face: side_face(other_normal, p - w0),
+                    distance,
+                },
+            };
+            best = (distance, features);
+        }
+    }
+    best.1
+}
+
+/// The face of a segment (face 0's outward normal `normal`) on whose side
+/// `offset` (from a point of the segment) lies: 0 at or above the line.
+#[inline(always)]
+fn side_face(normal: Vec2, offset: Vec2) -> u32 {
+    if dot(normal, offset) >= 0.0 { 0 } else { 1 }
+}
+
 /// Whether a cap axis separates two segment cores: the direction of either
 /// segment at either of its ends, with the other's points beyond it. `xf_ab`
 /// takes B's points into A's frame, `xf_ba` A's into B's.
@@ -362,16 +430,16 @@ pub(crate) fn finish_rounded(
         Owner::B => (poly_b, poly_a, xf_ba),
     };
     let segments = poly_a.len() == 2 && poly_b.len() == 2;
-    let closest =
-        if core.separation <= 0.0 && segments && caps_separate(poly_a, poly_b, (xf_ab, xf_ba)) {
-            // Two segments apart along a cap axis: every vertex against every
-            // edge (the all-pairs search is exact for disjoint cores).
-            Some(closest_features_everywhere(owner, other, xf))
-        } else if core.separation > 0.0 {
-            Some(find_closest_features(owner, other, xf, core.axis.feature))
-        } else {
-            None
-        };
+    let closest = if segments {
+        // Two segments apart along a face or a cap axis: their ends against
+        // each other.
+        (core.separation > 0.0 || caps_separate(poly_a, poly_b, (xf_ab, xf_ba)))
+            .then(|| closest_segment_features(owner, other, xf))
+    } else if core.separation > 0.0 {
+        Some(find_closest_features(owner, other, xf, core.axis.feature))
+    } else {
+        None
+    };
     if let Some(closest) = closest {
         result = from_closest(core.axis.owner, (owner, other, xf), closest, result, radii);
     }
