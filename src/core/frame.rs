@@ -15,7 +15,9 @@
 //! Each stage's time is measured every frame ([`FrameStats`]) and summed
 //! over the run ([`RunStats`]).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use super::check::Agreement;
 use super::error::Error;

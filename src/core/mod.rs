@@ -9,6 +9,7 @@
 pub(crate) mod alloc;
 pub(crate) mod backend;
 pub(crate) mod check;
+pub(crate) mod clock;
 pub(crate) mod error;
 pub(crate) mod frame;
 pub(crate) mod limits;

@@ -29,7 +29,7 @@
 //! [`World::set_check`], every frame's narrowphase is also run on the CPU
 //! reference and compared.
 
-use std::time::Instant;
+use crate::core::clock::Instant;
 
 use glam::Vec2;
 

@@ -19,7 +19,7 @@
 //! positional correction of what overlap remains beyond the slop
 //! ```
 
-use std::time::Instant;
+use crate::core::clock::Instant;
 
 use glam::{Quat, Vec3};
 

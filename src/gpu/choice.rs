@@ -23,6 +23,9 @@ pub(crate) enum Choice<G> {
 /// (of either dimension) made by `open`: for `auto`, a missing or unusable
 /// GPU, or a software one when the adapter was not named, falls back to
 /// the CPU with a note.
+// On the web wgpu's handles are neither Send nor Sync (one thread), and the
+// shared context is still one `Arc` so that both targets have one API.
+#[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
 pub(crate) fn choose<G>(
     kind: BackendKind,
     adapter: &AdapterChoice,

@@ -179,7 +179,7 @@ impl SatPipelines {
             if self.pipelines[kind].is_some() {
                 continue;
             }
-            let start = std::time::Instant::now();
+            let start = crate::core::clock::Instant::now();
             self.ensure_module(context, kind)?;
             let module = self.module_of(kind);
             let pipeline = context.scoped("the SAT pipelines", || {

@@ -27,7 +27,9 @@
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::core::clock::Instant;
 
 use super::buffers::{GrowBuffer, too_large};
 use super::context::GpuContext;

@@ -3,6 +3,8 @@
 //! (`d2::oracle` and `d3::oracle`, ...). Filter by module path, e.g.
 //! `cargo test --release --test it -- gpu::` or `-- d3::lanes`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 mod core;
 mod d2;

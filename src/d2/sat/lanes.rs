@@ -26,7 +26,9 @@ use glam::Vec2;
 use crate::core::pair::Owner;
 #[cfg(target_arch = "x86_64")]
 use crate::core::simd::avx;
-use crate::core::simd::{Lanes, Portable, uses_avx};
+#[cfg(target_arch = "x86_64")]
+use crate::core::simd::uses_avx;
+use crate::core::simd::{Lanes, Portable};
 use crate::d2::batch::Batch;
 use crate::d2::manifold::{Clip, ContactSide, Manifold, clip, contact_points};
 use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, rotate};

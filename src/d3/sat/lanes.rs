@@ -61,7 +61,9 @@ use glam::Vec3;
 
 #[cfg(target_arch = "x86_64")]
 use crate::core::simd::avx::Avx;
-use crate::core::simd::{Lanes, Portable, uses_avx};
+#[cfg(target_arch = "x86_64")]
+use crate::core::simd::uses_avx;
+use crate::core::simd::{Lanes, Portable};
 
 use super::super::math::{Transform, dot3, inv_transform_point, length3, transform_point};
 use super::super::shape::hull::MAX_HULL_VERTICES;

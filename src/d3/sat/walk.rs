@@ -41,7 +41,9 @@ use super::lanes::{crossing_mask, edge_bounds, face_cannot_matter};
 use super::separation::{EdgeSeparation, Separation};
 #[cfg(target_arch = "x86_64")]
 use crate::core::simd::avx::Avx;
-use crate::core::simd::{Lanes, Portable, uses_avx};
+#[cfg(target_arch = "x86_64")]
+use crate::core::simd::uses_avx;
+use crate::core::simd::{Lanes, Portable};
 
 /// What a face query of the walking search records for each face of
 /// `hull1`: the face's plane moved into `hull2`'s frame (B's normals in A's

@@ -120,7 +120,9 @@ pub fn kernels() -> [(&'static str, &'static str); 8] {
 }
 
 /// A naga validator for the kernels: every check, and the subgroup
-/// operations the scan uses where the device has them.
+/// operations the scan uses where the device has them. Not on wasm32,
+/// where wgpu hands shaders to the browser's WebGPU and has no naga.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn naga_validator() -> wgpu::naga::valid::Validator {
     use wgpu::naga::valid::{
         Capabilities, ShaderStages, SubgroupOperationSet, ValidationFlags, Validator,

@@ -1,0 +1,185 @@
+//! The library in a browser: built for `wasm32-unknown-unknown` and run in
+//! headless Chromium by `wasm-bindgen-test-runner` (`.ci/run`, phase "the
+//! browser"; `cargo test --target wasm32-unknown-unknown --no-default-features
+//! --test web`). There the lanes are the portable ones (no AVX), there is
+//! one thread, and the clock is the page's `performance.now()`:
+//!
+//! - 2D: the batch narrowphase (its portable lanes) gives the scalar
+//!   reference's hits (the WGSL kernel's twin) bit for bit on seeded pairs
+//!   of every kind of shape, and the fused contacts equal `Batch::hits` and
+//!   `manifolds` in turn;
+//! - 3D: every hull pair's face and edge queries through the lanes give the
+//!   scalar queries' results bit for bit, as natively (`tests/it/d3/lanes.rs`);
+//! - the 2D and 3D demo worlds step, their stage times read from the
+//!   browser's clock.
+//!
+//! On any other target this binary is empty.
+
+#![cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+
+use gpusat::BackendKind;
+use gpusat::glam::Vec2;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn the_2d_batch_equals_the_scalar_reference_bit_for_bit() {
+    use gpusat::d2::{Batch, collide_cpu, collide_scalar, contacts_cpu, manifolds};
+    use gpusat::generate::d2::SceneSpec;
+    for (seed, half_extent, margin) in [(7001, 4.0, 0.0), (7002, 2.0, 0.05), (7003, 4.0, 0.2)] {
+        let scene = SceneSpec {
+            half_extent,
+            capsule_fraction: 0.15,
+            rounded_fraction: 0.15,
+            offset: Vec2::new(0.0, 1.0e4 * (seed as f32 - 7002.0)),
+            ..SceneSpec::mixed(seed, 20_000)
+        }
+        .generate();
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let hits = collide_cpu(&batch);
+        let scalar = collide_scalar(&batch);
+        assert!(hits.len() > 1_000, "seed {seed}: {} hits", hits.len());
+        assert!(
+            hits == scalar,
+            "seed {seed}: the batch's {} hits differ from the scalar reference's {}",
+            hits.len(),
+            scalar.len()
+        );
+        let separate = manifolds(&batch, &batch.hits(&hits));
+        assert!(
+            contacts_cpu(&batch) == separate,
+            "seed {seed}: fused contacts differ from SAT + manifolds"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_3d_queries_through_the_lanes_equal_the_scalar_ones_bit_for_bit() {
+    use gpusat::d3::math::inv_mul_transforms;
+    use gpusat::d3::sat::{
+        EDGE_TOLERANCE, TIE_TOLERANCE, edge_floor, find_max_edge_separation,
+        find_max_edge_separation_lanes, find_max_face_separation, find_max_face_separation_lanes,
+    };
+    use gpusat::d3::{Batch, EdgeStats, Shape};
+    use gpusat::generate::d3::SceneSpec;
+    let mut compared = 0;
+    for (seed, vertices, margin) in [(7011, (4, 12), 0.0), (7012, (8, 40), 0.1)] {
+        let scene = SceneSpec {
+            shapes: 40,
+            bodies: 150,
+            vertices,
+            sphere_fraction: 0.0,
+            ..SceneSpec::mixed(seed, 600)
+        }
+        .generate();
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        for pair in &scene.pairs {
+            let (Shape::Hull(a), Shape::Hull(b)) = (batch.shape_of(pair.a), batch.shape_of(pair.b))
+            else {
+                continue;
+            };
+            let (xf_a, xf_b) = (
+                batch.transforms()[pair.a as usize],
+                batch.transforms()[pair.b as usize],
+            );
+            let (xf_ab, xf_ba) = (
+                inv_mul_transforms(xf_a, xf_b),
+                inv_mul_transforms(xf_b, xf_a),
+            );
+            let tolerance = TIE_TOLERANCE * (a.size() + b.size());
+            let edge_tolerance = EDGE_TOLERANCE * (a.size() + b.size());
+            for limit in [margin, f32::MAX] {
+                let face_a = find_max_face_separation(a, b, xf_ba, tolerance, limit);
+                let lanes_a = find_max_face_separation_lanes(a, b, xf_ba, tolerance, limit);
+                let face_b = find_max_face_separation(b, a, xf_ab, tolerance, limit);
+                let lanes_b = find_max_face_separation_lanes(b, a, xf_ab, tolerance, limit);
+                assert_eq!(
+                    [face_a, face_b].map(|f| (f.index, f.value.to_bits())),
+                    [lanes_a, lanes_b].map(|f| (f.index, f.value.to_bits())),
+                    "seed {seed}, pair {pair:?}: faces, scalar against lanes"
+                );
+                let floor = edge_floor(face_a, face_b, tolerance, edge_tolerance);
+                let scalar = find_max_edge_separation(
+                    a,
+                    b,
+                    xf_ab,
+                    tolerance,
+                    limit,
+                    floor,
+                    &mut EdgeStats::default(),
+                );
+                let lanes = find_max_edge_separation_lanes(
+                    a,
+                    b,
+                    xf_ab,
+                    tolerance,
+                    limit,
+                    floor,
+                    &mut EdgeStats::default(),
+                );
+                assert_eq!(
+                    (scalar.a, scalar.b, scalar.value.to_bits()),
+                    (lanes.a, lanes.b, lanes.value.to_bits()),
+                    "seed {seed}, pair {pair:?}: edges, scalar {scalar:?} against lanes {lanes:?}"
+                );
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "{compared} hull pairs compared");
+}
+
+#[wasm_bindgen_test]
+fn the_2d_demo_world_steps_with_the_browsers_clock() {
+    use gpusat::d2::{Narrowphase, World, WorldOptions};
+    use gpusat::generate::d2::{DEMO_DT, DemoScene};
+    let scene = DemoScene::new(300, 7021).expect("demo scene");
+    let narrowphase = Narrowphase::new(BackendKind::Cpu).expect("CPU backend");
+    let mut world = World::new(
+        scene.shapes,
+        scene.bodies,
+        narrowphase,
+        WorldOptions::default(),
+    )
+    .expect("world");
+    let mut reported = 0;
+    for _ in 0..60 {
+        let stats = world.step(DEMO_DT).expect("step");
+        reported += stats.hits;
+        assert!(
+            stats.times.total >= stats.times.broadphase,
+            "stage times: {:?}",
+            stats.times
+        );
+    }
+    assert!(reported > 0, "no pair reported in 60 frames of a pile");
+    assert!(
+        world.frame_stats().times.total.as_nanos() > 0,
+        "the clock did not advance"
+    );
+}
+
+#[wasm_bindgen_test]
+fn the_3d_demo_world_steps_with_the_browsers_clock() {
+    use gpusat::d3::{Narrowphase, World, WorldOptions};
+    use gpusat::generate::d3::DemoScene;
+    let scene = DemoScene::new(120, 7031).expect("demo scene");
+    let narrowphase = Narrowphase::new(BackendKind::Cpu).expect("CPU backend");
+    let mut world = World::new(
+        scene.shapes,
+        scene.bodies,
+        narrowphase,
+        WorldOptions::default(),
+    )
+    .expect("world");
+    let mut reported = 0;
+    for _ in 0..60 {
+        reported += world.step(1.0 / 60.0).expect("step").hits;
+    }
+    assert!(reported > 0, "no pair reported in 60 frames of a pile");
+    assert!(
+        world.frame_stats().times.total.as_nanos() > 0,
+        "the clock did not advance"
+    );
+}
