@@ -58,8 +58,11 @@ const MAX_WORKGROUP_SIZE: u32 = 256u;
 // Texels per texture row (src/gpu/layout/mod.rs: TEXTURE_WIDTH).
 const TEXTURE_WIDTH_LOG2: u32 = 11u;
 
-const LOWEST: f32 = -3.40282347e38;
-const HIGHEST: f32 = 3.40282347e38;
+// The largest finite f32 and its negation, in hexadecimal: exactly
+// f32::MAX. (Tint, the browsers' WGSL compiler, refuses a decimal literal
+// past it instead of rounding, and 3.40282347e38 is past it by a hair.)
+const LOWEST: f32 = -0x1.fffffep+127f;
+const HIGHEST: f32 = 0x1.fffffep+127f;
 
 // What a pair function returns: whether the pair is reported, its axis
 // (packed as the dimension's `Axis::pack`) and its separation (-depth).

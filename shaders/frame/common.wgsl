@@ -28,8 +28,11 @@ struct FrameHit {
 
 // Texels per texture row, as a power of two (src/gpu/layout/mod.rs).
 const TEXTURE_WIDTH_LOG2: u32 = 11u;
-const LOWEST: f32 = -3.40282347e38;
-const HIGHEST: f32 = 3.40282347e38;
+// The largest finite f32 and its negation, in hexadecimal: exactly
+// f32::MAX. (Tint, the browsers' WGSL compiler, refuses a decimal literal
+// past it instead of rounding, and 3.40282347e38 is past it by a hair.)
+const LOWEST: f32 = -0x1.fffffep+127f;
+const HIGHEST: f32 = 0x1.fffffep+127f;
 
 fn texel(index: u32) -> vec2<u32> {
     return vec2<u32>(index & ((1u << TEXTURE_WIDTH_LOG2) - 1u), index >> TEXTURE_WIDTH_LOG2);

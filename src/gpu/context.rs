@@ -169,6 +169,11 @@ fn instance(backends: wgpu::Backends) -> wgpu::Instance {
 const BACKEND_TIERS: [wgpu::Backends; 2] = [wgpu::Backends::PRIMARY, wgpu::Backends::SECONDARY];
 
 fn adapters_of(instance: &wgpu::Instance) -> Vec<wgpu::Adapter> {
+    // A page has no list of adapters to wait for (it asks for one,
+    // asynchronously).
+    if cfg!(target_arch = "wasm32") {
+        return Vec::new();
+    }
     let mut adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
     adapters.sort_by_key(|a| rank(&a.get_info()));
     adapters
@@ -219,7 +224,16 @@ impl GpuContext {
     /// Finds an adapter as `choice` says and opens a device of its own on it,
     /// with the limits the adapter offers for what the narrowphase uses, and
     /// timestamp queries when it has them.
+    ///
+    /// In a browser this is [`GpuError::Blocking`]: open the device there
+    /// with wgpu's asynchronous calls and wrap it with
+    /// [`from_device`](Self::from_device).
     pub fn new(choice: &AdapterChoice) -> Result<GpuContext, GpuError> {
+        if cfg!(target_arch = "wasm32") {
+            return Err(GpuError::Blocking {
+                what: "opening a device (GpuContext::new)",
+            });
+        }
         let mut found = None;
         for backends in BACKEND_TIERS {
             let instance = instance(backends);
@@ -316,7 +330,10 @@ impl GpuContext {
     /// sized from the device's own limits, kernel times are measured only
     /// when it has `TIMESTAMP_QUERY`, and a missing capability is an error
     /// that names it. The caller's error and device-lost handlers are left
-    /// as they are; this crate's own calls run inside error scopes.
+    /// as they are; this crate's own calls run inside error scopes, except
+    /// in a browser, where WebGPU reports errors asynchronously and they
+    /// reach the caller's uncaptured-error handler. This is how a page gets
+    /// a context: its device opened with wgpu's asynchronous calls.
     pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Result<GpuContext, GpuError> {
         let info = device.adapter_info();
         let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
@@ -489,6 +506,16 @@ impl GpuContext {
         self.device_type == wgpu::DeviceType::Cpu
     }
 
+    /// Whether the device is a native software adapter (lavapipe, llvmpipe),
+    /// the one the software kinds and the lavapipe loop limit's workarounds
+    /// are made for. In a browser, never: WGSL goes through the browser's
+    /// own compiler there, even to its software adapter (Chromium's
+    /// SwiftShader), which runs the hardware kinds (and loses its device on
+    /// the software kinds' 3D shaders).
+    pub(crate) fn is_native_software(&self) -> bool {
+        !cfg!(target_arch = "wasm32") && self.is_software()
+    }
+
     /// Whether this crate opened the device ([`GpuContext::new`]) rather
     /// than the caller ([`GpuContext::from_device`]).
     pub fn owns_device(&self) -> bool {
@@ -528,8 +555,15 @@ impl GpuContext {
     }
 
     /// Runs `create` inside error scopes, so that running out of memory or a
-    /// validation error comes back as an error instead of a panic.
+    /// validation error comes back as an error instead of a panic. In a
+    /// browser, which reports errors asynchronously and where a page cannot
+    /// wait for a scope, without: an error there goes to the device's
+    /// uncaptured-error handler (this crate's, read by [`check`](Self::check),
+    /// on a device it opened; the caller's on the caller's).
     pub(crate) fn scoped<T>(&self, what: &str, create: impl FnOnce() -> T) -> Result<T, GpuError> {
+        if cfg!(target_arch = "wasm32") {
+            return Ok(create());
+        }
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let value = create();
@@ -553,6 +587,11 @@ impl GpuContext {
     /// Waits for `submission` (or everything submitted, with `None`),
     /// turning a failed wait into an error.
     pub(crate) fn wait(&self, submission: Option<wgpu::SubmissionIndex>) -> Result<(), GpuError> {
+        if cfg!(target_arch = "wasm32") {
+            return Err(GpuError::Blocking {
+                what: "waiting for submitted work (collide, wait, a frame's readback)",
+            });
+        }
         let waited = self.device.poll(wgpu::PollType::Wait {
             submission_index: submission,
             timeout: None,

@@ -110,6 +110,19 @@ pub enum GpuError {
          into was not submitted to this device's queue"
     )]
     NotSubmitted,
+    /// A call that waits for the GPU, in a browser, whose page cannot
+    /// block: there the device is opened with wgpu's asynchronous calls and
+    /// wrapped with [`GpuContext::from_device`](super::GpuContext::from_device),
+    /// and results are collected with `record` and `poll`.
+    #[error(
+        "{what} waits for the GPU, which a web page cannot do: open the device with wgpu's \
+         asynchronous calls, wrap it with GpuContext::from_device, and collect results with \
+         record and poll"
+    )]
+    Blocking {
+        /// The call.
+        what: &'static str,
+    },
 }
 
 /// What to say when there is no adapter.

@@ -90,8 +90,8 @@ pub struct GpuOptions {
 /// lavapipe this way).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KernelKinds {
-    /// The kinds made for the adapter: software kinds on a software
-    /// adapter, hardware kinds elsewhere. `GPUSAT_KERNEL_KINDS=hardware`
+    /// The kinds made for the adapter: software kinds on a native
+    /// software adapter, hardware kinds elsewhere (in a browser too). `GPUSAT_KERNEL_KINDS=hardware`
     /// (or `software`) in the environment makes the default another.
     #[default]
     Adapter,
@@ -113,10 +113,12 @@ impl KernelKinds {
         }
     }
 
-    /// Whether a narrowphase on `context` runs the software adapters' kinds.
+    /// Whether a narrowphase on `context` runs the software adapters' kinds:
+    /// by default on a native software adapter only (lavapipe), never in a
+    /// browser (see [`GpuContext::is_software`] and `tests/web`).
     pub fn software(self, context: &GpuContext) -> bool {
         match self {
-            KernelKinds::Adapter => context.is_software(),
+            KernelKinds::Adapter => context.is_native_software(),
             KernelKinds::Hardware => false,
             KernelKinds::Software => true,
         }
@@ -383,7 +385,7 @@ impl<D: Dimension> GpuSat<D> {
     /// first has pairs of that kind: an engine calls this at load time,
     /// since a driver may take seconds a kind.
     pub fn compile_all_kinds(&mut self) -> Result<(), GpuError> {
-        let kinds = D::kinds_in_use(self.kind_choice(), self.context.is_software());
+        let kinds = D::kinds_in_use(self.kind_choice(), self.context.is_native_software());
         self.kernel.prepare_kinds(&self.context, kinds)
     }
 
@@ -467,8 +469,15 @@ impl<D: Dimension> GpuSat<D> {
 
     /// Runs the SAT kernel on every pair of the batch and waits for the
     /// result: the same as the CPU reference ([`crate::d2::collide_cpu`],
-    /// [`crate::d3::collide_cpu`]), in pair order.
+    /// [`crate::d3::collide_cpu`]), in pair order. In a browser, which
+    /// cannot wait, [`GpuError::Blocking`]: use [`record`](Self::record) and
+    /// [`poll`](Self::poll) there.
     pub fn collide(&mut self, batch: &D::Batch<'_>) -> Result<Vec<D::Hit>, GpuError> {
+        if cfg!(target_arch = "wasm32") {
+            return Err(GpuError::Blocking {
+                what: "GpuNarrowphase::collide",
+            });
+        }
         let start = Instant::now();
         self.begin(batch)?;
         let result = self.collide_rounds(batch);

@@ -183,3 +183,232 @@ fn the_3d_demo_world_steps_with_the_browsers_clock() {
         "the clock did not advance"
     );
 }
+
+/// The page's WebGPU device, opened as a web application opens one (wgpu's
+/// asynchronous calls), with the limits its adapter offers, wrapped for the
+/// narrowphase; and the errors WebGPU reports for it. Chromium serves
+/// WebGPU on its software adapter (SwiftShader) only with
+/// `--enable-unsafe-webgpu` (webdriver.json): without it there is no
+/// adapter, and the GPU tests fail here, by design.
+#[cfg(feature = "gpu")]
+async fn webgpu() -> (
+    std::sync::Arc<gpusat::gpu::GpuContext>,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    use gpusat::wgpu;
+    use std::sync::{Arc, Mutex};
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+    descriptor.backends = wgpu::Backends::BROWSER_WEBGPU;
+    let instance = wgpu::Instance::new(descriptor);
+    let adapter = instance
+        .request_adapter(&wgpu::RequestAdapterOptions::default())
+        .await
+        .expect("no WebGPU adapter in this browser (Chromium needs --enable-unsafe-webgpu)");
+    let (device, queue) = adapter
+        .request_device(&wgpu::DeviceDescriptor {
+            label: Some("gpusat web tests"),
+            required_limits: adapter.limits(),
+            ..wgpu::DeviceDescriptor::default()
+        })
+        .await
+        .expect("a WebGPU device");
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    let sink = errors.clone();
+    device.set_device_lost_callback(move |reason, message| {
+        if let Ok(mut list) = sink.lock() {
+            list.push(format!("device lost ({reason:?}): {message}"));
+        }
+    });
+    let sink = errors.clone();
+    device.on_uncaptured_error(Arc::new(move |err: wgpu::Error| {
+        if let Ok(mut list) = sink.lock() {
+            list.push(err.to_string());
+        }
+    }));
+    let context = gpusat::gpu::GpuContext::from_device(device, queue).expect("a usable device");
+    // The narrowphase takes an Arc, on the web as natively (one thread).
+    #[allow(clippy::arc_with_non_send_sync)]
+    let context = Arc::new(context);
+    (context, errors)
+}
+
+/// Gives the page's event loop a turn (a zero timeout): where WebGPU
+/// resolves the staging buffer's mapping.
+#[cfg(feature = "gpu")]
+async fn next_turn() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("a window")
+            .set_timeout_with_callback(&resolve)
+            .expect("setTimeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("a timeout");
+}
+
+/// `poll` until the results come, giving the event loop a turn in between.
+#[cfg(feature = "gpu")]
+async fn collect<T>(
+    mut poll: impl FnMut() -> Result<Option<T>, gpusat::gpu::GpuError>,
+) -> Result<T, gpusat::gpu::GpuError> {
+    for _ in 0..100_000 {
+        if let Some(results) = poll()? {
+            return Ok(results);
+        }
+        next_turn().await;
+    }
+    panic!("no results after 100,000 turns of the event loop");
+}
+
+/// Prints to the test's output (the browser's console, which the runner
+/// copies).
+#[cfg(feature = "gpu")]
+fn note(line: &str) {
+    wasm_bindgen_test::console_log!("{line}");
+}
+
+#[cfg(feature = "gpu")]
+#[wasm_bindgen_test]
+async fn the_2d_gpu_narrowphase_on_webgpu_agrees_with_the_cpu() {
+    use gpusat::d2::{Batch, collide_cpu, compare_hits};
+    use gpusat::generate::d2::SceneSpec;
+    use gpusat::gpu::GpuNarrowphase;
+    use gpusat::gpu::GpuOptions;
+    let (context, errors) = webgpu().await;
+    let mut gpu = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("2D kernel");
+    for (seed, margin) in [(7041, 0.0), (7042, 0.05)] {
+        let scene = SceneSpec {
+            capsule_fraction: 0.15,
+            rounded_fraction: 0.15,
+            ..SceneSpec::mixed(seed, 20_000)
+        }
+        .generate();
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let cpu = collide_cpu(&batch);
+        let mut encoder = context
+            .device()
+            .create_command_encoder(&gpusat::wgpu::CommandEncoderDescriptor::default());
+        let pending = gpu.record(&batch, &mut encoder).expect("record");
+        context.queue().submit([encoder.finish()]);
+        let hits = collect(|| gpu.poll(&pending))
+            .await
+            .expect("the GPU's hits");
+        let agreement = compare_hits(&batch, &cpu, &hits);
+        note(&format!(
+            "2D seed {seed} on {}: {} hits, the CPU's bits: {}",
+            context.adapter(),
+            hits.len(),
+            hits == cpu
+        ));
+        assert!(cpu.len() > 1_000, "seed {seed}: {} hits", cpu.len());
+        let reported = errors.lock().expect("errors").clone();
+        assert!(
+            reported.is_empty(),
+            "seed {seed}: WebGPU reported {reported:?}"
+        );
+        assert!(
+            agreement.agrees(),
+            "seed {seed}: {:?}",
+            &agreement.disagreements[..agreement.disagreements.len().min(5)]
+        );
+        // A software adapter (Chromium's SwiftShader) computes IEEE floats
+        // as the CPU does, with no fused operations: the CPU's bits.
+        if context.is_software() {
+            assert!(hits == cpu, "seed {seed}: not the CPU's bits");
+        }
+    }
+}
+
+#[cfg(feature = "gpu")]
+#[wasm_bindgen_test]
+async fn the_3d_gpu_narrowphase_on_webgpu_agrees_with_the_cpu() {
+    use gpusat::d3::{Batch, GpuNarrowphase, collide_cpu, compare_hits};
+    use gpusat::generate::d3::SceneSpec;
+    use gpusat::gpu::GpuOptions;
+    let (context, errors) = webgpu().await;
+    let mut gpu = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("3D kernel");
+    for (seed, vertices, margin) in [(7051, (4, 16), 0.0), (7052, (8, 64), 0.05)] {
+        let scene = SceneSpec {
+            shapes: 64,
+            bodies: 400,
+            vertices,
+            half_extent: 2.0,
+            ..SceneSpec::mixed(seed, 4_000)
+        }
+        .generate();
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let cpu = collide_cpu(&batch);
+        let mut encoder = context
+            .device()
+            .create_command_encoder(&gpusat::wgpu::CommandEncoderDescriptor::default());
+        let pending = gpu.record(&batch, &mut encoder).expect("record");
+        context.queue().submit([encoder.finish()]);
+        let hits = collect(|| gpu.poll(&pending)).await.unwrap_or_else(|err| {
+            panic!(
+                "seed {seed}: the GPU's hits: {err}; WebGPU reported {:?}",
+                errors.lock().map(|list| list.clone())
+            )
+        });
+        let agreement = compare_hits(&batch, &cpu, &hits);
+        note(&format!(
+            "3D seed {seed} on {}: {} hits, the CPU's bits: {}",
+            context.adapter(),
+            hits.len(),
+            hits == cpu
+        ));
+        assert!(cpu.len() > 400, "seed {seed}: {} hits", cpu.len());
+        let reported = errors.lock().expect("errors").clone();
+        assert!(
+            reported.is_empty(),
+            "seed {seed}: WebGPU reported {reported:?}"
+        );
+        assert!(
+            agreement.agrees(),
+            "seed {seed}: {:?}",
+            &agreement.disagreements[..agreement.disagreements.len().min(5)]
+        );
+        // A software adapter (Chromium's SwiftShader) computes IEEE floats
+        // as the CPU does, with no fused operations: the CPU's bits.
+        if context.is_software() {
+            assert!(hits == cpu, "seed {seed}: not the CPU's bits");
+        }
+    }
+}
+
+#[cfg(feature = "gpu")]
+#[wasm_bindgen_test]
+async fn calls_that_would_wait_for_the_gpu_are_errors_that_say_what_to_do() {
+    use gpusat::d2::{Batch, collide_cpu};
+    use gpusat::generate::d2::SceneSpec;
+    use gpusat::gpu::{AdapterChoice, GpuContext, GpuError, GpuNarrowphase, GpuOptions};
+    let opened = GpuContext::new(&AdapterChoice::Auto);
+    assert!(
+        matches!(opened, Err(GpuError::Blocking { .. })),
+        "GpuContext::new in a page: {opened:?}"
+    );
+    let message = opened.err().map(|err| err.to_string()).unwrap_or_default();
+    assert!(message.contains("GpuContext::from_device"), "{message}");
+    // The blocking batch call fails, and leaves the narrowphase usable by
+    // the page's way: record, submit, poll.
+    let (context, _errors) = webgpu().await;
+    let mut gpu = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("2D kernel");
+    let scene = SceneSpec::mixed(7061, 2_000).generate();
+    let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, 0.0).expect("batch");
+    let waited = gpu.collide(&batch);
+    assert!(
+        matches!(waited, Err(GpuError::Blocking { .. })),
+        "collide in a page: {waited:?}"
+    );
+    let mut encoder = context
+        .device()
+        .create_command_encoder(&gpusat::wgpu::CommandEncoderDescriptor::default());
+    let pending = gpu
+        .record(&batch, &mut encoder)
+        .expect("record after the error");
+    context.queue().submit([encoder.finish()]);
+    let hits = collect(|| gpu.poll(&pending))
+        .await
+        .expect("the GPU's hits");
+    assert_eq!(hits.len(), collide_cpu(&batch).len());
+}

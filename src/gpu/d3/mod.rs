@@ -182,7 +182,7 @@ impl Dimension for Spatial {
             r.shape_texels
                 .extend_from_slice(&hull_record_texels(&r.records[body.shape as usize]));
         }
-        let kinds = HullKinds::of(choice, context.is_software());
+        let kinds = HullKinds::of(choice, context.is_native_software());
         classes.classify(
             bodies.iter().enumerate().map(|(index, body)| {
                 let gridded = r.gridded[body.shape as usize];
@@ -256,7 +256,9 @@ impl Dimension for Spatial {
     }
 }
 
-#[cfg(test)]
+// Native only: they parse the WGSL with naga, which wgpu has no copy of on
+// the web.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::gpu::dispatch::DEFERRED_KIND;
