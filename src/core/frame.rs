@@ -124,6 +124,18 @@ pub(crate) struct Frames<H, M> {
     pub(crate) frame: FrameStats,
     pub(crate) totals: RunStats,
     pub(crate) check: Option<Agreement>,
+    /// A frame whose narrowphase was started and not yet collected
+    /// ([`begin_frame`]).
+    pub(crate) pending: Option<PendingFrame>,
+}
+
+/// A started frame: when it started, the times of its stages so far, and
+/// its time step.
+#[derive(Clone, Debug)]
+pub(crate) struct PendingFrame {
+    start: Instant,
+    times: StageTimes,
+    dt: f32,
 }
 
 impl<H, M> Default for Frames<H, M> {
@@ -136,6 +148,7 @@ impl<H, M> Default for Frames<H, M> {
             frame: FrameStats::default(),
             totals: RunStats::default(),
             check: None,
+            pending: None,
         }
     }
 }
@@ -181,6 +194,17 @@ pub(crate) trait FrameStages {
     /// readbacks), the check against the CPU reference, the hits, and the
     /// manifolds (their time).
     fn narrowphase(&mut self, times: &mut StageTimes) -> Result<(), Error>;
+    /// The narrowphase, started without waiting for a GPU: true when it is
+    /// done (as [`narrowphase`](Self::narrowphase)), false when its results
+    /// are to be collected by [`poll_narrowphase`](Self::poll_narrowphase).
+    fn start_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        self.narrowphase(times).map(|()| true)
+    }
+    /// A started narrowphase's results if they are in: true once done.
+    fn poll_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        let _ = times;
+        Ok(true)
+    }
     /// The contact constraints, warm started, through the iterations with
     /// the position bias; returns the contact points solved.
     fn solve_biased(&mut self, dt: f32) -> usize;
@@ -202,10 +226,59 @@ pub(crate) trait FrameStages {
 /// One frame of a world of either dimension: the stages in order, each
 /// timed (see the module's list).
 pub(crate) fn step_frame<W: FrameStages>(world: &mut W, dt: f32) -> Result<(), Error> {
+    let (start, mut times) = frame_begin(world, dt)?;
+    world.narrowphase(&mut times)?;
+    frame_end(world, PendingFrame { start, times, dt });
+    Ok(())
+}
+
+/// A frame up to its narrowphase, which is started without waiting for a
+/// GPU: true when the frame is done (a CPU narrowphase), false when it waits
+/// for [`poll_frame`].
+pub(crate) fn begin_frame<W: FrameStages>(world: &mut W, dt: f32) -> Result<bool, Error> {
+    let (start, mut times) = frame_begin(world, dt)?;
+    let pending = if world.start_narrowphase(&mut times)? {
+        frame_end(world, PendingFrame { start, times, dt });
+        None
+    } else {
+        Some(PendingFrame { start, times, dt })
+    };
+    let done = pending.is_none();
+    world.frames().pending = pending;
+    Ok(done)
+}
+
+/// The frame [`begin_frame`] started, finished once its narrowphase's
+/// results are in: true when the frame is done. An error drops the frame.
+pub(crate) fn poll_frame<W: FrameStages>(world: &mut W) -> Result<bool, Error> {
+    let Some(mut pending) = world.frames().pending.take() else {
+        return Err(Error::Argument {
+            name: "poll_step",
+            message: "was called with no frame started (begin_step starts one)".to_string(),
+        });
+    };
+    if world.poll_narrowphase(&mut pending.times)? {
+        frame_end(world, pending);
+        Ok(true)
+    } else {
+        world.frames().pending = Some(pending);
+        Ok(false)
+    }
+}
+
+/// The stages before the narrowphase: the time step checked, the
+/// velocities, the broadphase. No frame may be pending.
+fn frame_begin<W: FrameStages>(world: &mut W, dt: f32) -> Result<(Instant, StageTimes), Error> {
     if !(dt.is_finite() && dt > 0.0) {
         return Err(Error::Argument {
             name: "the time step",
             message: format!("{dt} is not a positive number"),
+        });
+    }
+    if world.frames().pending.is_some() {
+        return Err(Error::Argument {
+            name: "the world",
+            message: "has a started frame: finish it with poll_step first".to_string(),
         });
     }
     let start = Instant::now();
@@ -218,9 +291,17 @@ pub(crate) fn step_frame<W: FrameStages>(world: &mut W, dt: f32) -> Result<(), E
     let stage = Instant::now();
     world.broadphase();
     times.broadphase = stage.elapsed();
+    Ok((start, times))
+}
 
-    world.narrowphase(&mut times)?;
-
+/// The stages after the narrowphase: the solver, the positions, the
+/// correction, the frame's statistics.
+fn frame_end<W: FrameStages>(world: &mut W, pending: PendingFrame) {
+    let PendingFrame {
+        start,
+        mut times,
+        dt,
+    } = pending;
     let stage = Instant::now();
     let points = world.solve_biased(dt);
     times.solve = stage.elapsed();
@@ -251,5 +332,4 @@ pub(crate) fn step_frame<W: FrameStages>(world: &mut W, dt: f32) -> Result<(), E
 
     let max_depth = overlaps.iter().map(|o| o.depth).fold(0.0, f32::max);
     world.frames().record(points, max_depth, times);
-    Ok(())
 }

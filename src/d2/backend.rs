@@ -38,6 +38,9 @@ fn best_cpu() -> Engine {
 pub struct Narrowphase {
     engine: Engine,
     note: Option<String>,
+    /// The GPU batch [`start`](Narrowphase::start)ed and not yet collected.
+    #[cfg(feature = "gpu")]
+    pending: Option<crate::gpu::PendingHits>,
 }
 
 impl std::fmt::Debug for Narrowphase {
@@ -69,7 +72,12 @@ impl Narrowphase {
     }
 
     fn cpu(engine: Engine) -> Narrowphase {
-        Narrowphase { engine, note: None }
+        Narrowphase {
+            engine,
+            note: None,
+            #[cfg(feature = "gpu")]
+            pending: None,
+        }
     }
 
     fn parallel() -> Result<Narrowphase, Error> {
@@ -100,8 +108,8 @@ impl Narrowphase {
                 Choice::CpuParallel => Narrowphase::parallel()?,
                 Choice::Gpu(gpu) => Narrowphase::with_gpu(gpu),
                 Choice::Fallback(note) => Narrowphase {
-                    engine: best_cpu(),
                     note: Some(note),
+                    ..Narrowphase::cpu(best_cpu())
                 },
             },
         )
@@ -114,6 +122,7 @@ impl Narrowphase {
         Narrowphase {
             engine: Engine::Gpu(Box::new(gpu)),
             note: None,
+            pending: None,
         }
     }
 
@@ -173,5 +182,48 @@ impl Narrowphase {
             #[cfg(feature = "gpu")]
             Engine::Gpu(gpu) => Ok(gpu.collide(batch)?),
         }
+    }
+
+    /// Starts the batch without waiting for a GPU: the CPU engines run it at
+    /// once and return its hits; the GPU records it into an encoder of its
+    /// own, submits it and returns `None`: then [`poll`](Self::poll) until
+    /// the hits come. A page's way to run a GPU batch (it cannot wait), and
+    /// a native application's to do other work meanwhile.
+    pub fn start(&mut self, batch: &Batch) -> Result<Option<Vec<SatHit>>, Error> {
+        #[cfg(feature = "gpu")]
+        if let Engine::Gpu(gpu) = &mut self.engine {
+            if self.pending.is_some() {
+                return Err(crate::gpu::GpuError::Busy.into());
+            }
+            let context = gpu.context().clone();
+            let mut encoder =
+                context
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("gpusat narrowphase"),
+                    });
+            let pending = gpu.record(batch, &mut encoder)?;
+            context.queue().submit([encoder.finish()]);
+            self.pending = Some(pending);
+            return Ok(None);
+        }
+        self.collide(batch).map(Some)
+    }
+
+    /// The started batch's hits, in pair order, once the GPU is done;
+    /// `None` while it is at it. Never waits. An error drops the batch.
+    pub fn poll(&mut self) -> Result<Option<Vec<SatHit>>, Error> {
+        #[cfg(feature = "gpu")]
+        if let (Engine::Gpu(gpu), Some(pending)) = (&mut self.engine, self.pending.as_ref()) {
+            let polled = gpu.poll(pending);
+            if !matches!(polled, Ok(None)) {
+                self.pending = None;
+            }
+            return Ok(polled?);
+        }
+        Err(Error::Argument {
+            name: "poll",
+            message: "was called with no GPU batch started (start starts one)".to_string(),
+        })
     }
 }

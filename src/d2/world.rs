@@ -35,7 +35,9 @@ use glam::Vec2;
 
 use crate::core::check::Agreement;
 use crate::core::error::Error;
-use crate::core::frame::{FrameStages, FrameStats, Frames, RunStats, StageTimes, step_frame};
+use crate::core::frame::{
+    FrameStages, FrameStats, Frames, RunStats, StageTimes, begin_frame, poll_frame, step_frame,
+};
 #[cfg(feature = "gpu")]
 use crate::core::pair::Pair;
 use crate::core::pair::PairFilter;
@@ -94,6 +96,8 @@ pub struct World {
     solver: ContactSolver,
     options: WorldOptions,
     frames: Frames<Hit, Manifold>,
+    /// When a started frame's narrowphase began ([`World::begin_step`]).
+    narrowphase_started: Option<Instant>,
     /// The GPU-resident frame, when the world runs its pairs on one.
     #[cfg(feature = "gpu")]
     resident: Option<Box<crate::gpu::GpuFrame>>,
@@ -115,6 +119,7 @@ impl World {
             solver: ContactSolver::new(),
             options,
             frames: Frames::default(),
+            narrowphase_started: None,
             #[cfg(feature = "gpu")]
             resident: None,
         })
@@ -229,6 +234,26 @@ impl World {
         Ok(&self.frames.frame)
     }
 
+    /// [`step`](Self::step) without waiting for a GPU narrowphase: the
+    /// frame up to its narrowphase, which is started
+    /// ([`Narrowphase::start`]). The frame's statistics when it is done
+    /// already (a CPU narrowphase); `None` when its narrowphase runs on the
+    /// GPU: then call [`poll_step`](Self::poll_step) until they come. The
+    /// same frames as `step`, bit for bit. A page's way to step a world on
+    /// WebGPU (`docs/web.md`), where `step` would wait.
+    pub fn begin_step(&mut self, dt: f32) -> Result<Option<&FrameStats>, Error> {
+        let done = begin_frame(self, dt)?;
+        Ok(done.then_some(&self.frames.frame))
+    }
+
+    /// The frame [`begin_step`](Self::begin_step) started, finished once
+    /// the GPU's hits are in: its statistics, or `None` while the GPU is at
+    /// it. Never waits. An error drops the frame.
+    pub fn poll_step(&mut self) -> Result<Option<&FrameStats>, Error> {
+        let done = poll_frame(self)?;
+        Ok(done.then_some(&self.frames.frame))
+    }
+
     /// The broadphase, narrowphase and manifolds of a frame on the
     /// GPU-resident frame, and the check against the CPU when on.
     #[cfg(feature = "gpu")]
@@ -310,6 +335,43 @@ impl World {
         Ok(())
     }
 
+    /// The narrowphase's end, once its hits are in: the GPU's times, the
+    /// check against the CPU reference, the hits completed, the manifolds.
+    fn finish_narrowphase(
+        &mut self,
+        sat_hits: Vec<crate::d2::types::SatHit>,
+        times: &mut StageTimes,
+    ) -> Result<(), Error> {
+        let batch = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            self.options.margin,
+        )?;
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = self.narrowphase.gpu_stats() {
+            times.upload = gpu.upload;
+            times.readback = gpu.readback;
+            // A started batch, submitted by the narrowphase's caller, has
+            // no GPU time of its own: the time to its results stays.
+            if let Some(kernel) = gpu.kernel {
+                times.kernel = kernel;
+            } else if !gpu.gpu.is_zero() {
+                times.kernel = gpu.gpu;
+            }
+        }
+        if let Some(check) = self.frames.check.as_mut() {
+            let reference = collide_cpu_best(&batch);
+            check.absorb(compare_hits(&batch, &reference, &sat_hits));
+        }
+        self.frames.hits = batch.hits(&sat_hits);
+
+        let stage = Instant::now();
+        self.frames.manifolds = manifolds_best(&batch, &self.frames.hits);
+        times.manifolds = stage.elapsed();
+        Ok(())
+    }
+
     fn solver_options(&self) -> SolverOptions {
         SolverOptions {
             slop: self.options.slop,
@@ -366,22 +428,44 @@ impl FrameStages for World {
         )?;
         let sat_hits = self.narrowphase.collide(&batch)?;
         times.kernel = stage.elapsed();
-        #[cfg(feature = "gpu")]
-        if let Some(gpu) = self.narrowphase.gpu_stats() {
-            times.upload = gpu.upload;
-            times.readback = gpu.readback;
-            times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
-        }
-        if let Some(check) = self.frames.check.as_mut() {
-            let reference = collide_cpu_best(&batch);
-            check.absorb(compare_hits(&batch, &reference, &sat_hits));
-        }
-        self.frames.hits = batch.hits(&sat_hits);
+        self.finish_narrowphase(sat_hits, times)
+    }
 
+    fn start_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        #[cfg(feature = "gpu")]
+        if self.resident.is_some() {
+            return self.resident_frame(times).map(|()| true);
+        }
+        self.frames.pair_count = None;
         let stage = Instant::now();
-        self.frames.manifolds = manifolds_best(&batch, &self.frames.hits);
-        times.manifolds = stage.elapsed();
-        Ok(())
+        let batch = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            self.options.margin,
+        )?;
+        let started = self.narrowphase.start(&batch)?;
+        times.kernel = stage.elapsed();
+        match started {
+            Some(sat_hits) => self.finish_narrowphase(sat_hits, times).map(|()| true),
+            None => {
+                self.narrowphase_started = Some(stage);
+                Ok(false)
+            }
+        }
+    }
+
+    fn poll_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        match self.narrowphase.poll()? {
+            Some(sat_hits) => {
+                // From the start to the results, unless the GPU timed it.
+                if let Some(started) = self.narrowphase_started.take() {
+                    times.kernel = started.elapsed();
+                }
+                self.finish_narrowphase(sat_hits, times).map(|()| true)
+            }
+            None => Ok(false),
+        }
     }
 
     fn solve_biased(&mut self, dt: f32) -> usize {

@@ -412,3 +412,50 @@ async fn calls_that_would_wait_for_the_gpu_are_errors_that_say_what_to_do() {
         .expect("the GPU's hits");
     assert_eq!(hits.len(), collide_cpu(&batch).len());
 }
+
+#[cfg(feature = "gpu")]
+#[wasm_bindgen_test]
+async fn a_world_stepped_on_webgpu_follows_the_cpu_world_bit_for_bit() {
+    use gpusat::d2::{Narrowphase, World, WorldOptions};
+    use gpusat::generate::d2::{DEMO_DT, DemoScene, DemoShapes};
+    use gpusat::gpu::{GpuNarrowphase, GpuOptions};
+    let (context, errors) = webgpu().await;
+    let scene = DemoScene::with_shapes(300, 7071, DemoShapes::ALL).expect("demo scene");
+    let world = |narrowphase| {
+        World::new(
+            scene.shapes.clone(),
+            scene.bodies.clone(),
+            narrowphase,
+            WorldOptions::default(),
+        )
+        .expect("world")
+    };
+    let gpu = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("2D kernel");
+    let mut on_gpu = world(Narrowphase::with_gpu(gpu));
+    let mut on_cpu = world(Narrowphase::new(BackendKind::Cpu).expect("CPU backend"));
+    on_gpu.set_check(true);
+    for frame in 0..90 {
+        // The page's way: start the frame, then give the event loop turns
+        // until the GPU's results are in.
+        let mut done = on_gpu.begin_step(DEMO_DT).expect("begin_step").is_some();
+        while !done {
+            next_turn().await;
+            done = on_gpu.poll_step().expect("poll_step").is_some();
+        }
+        on_cpu.step(DEMO_DT).expect("step");
+        let check = on_gpu.check().expect("the check");
+        assert!(
+            check.agrees(),
+            "frame {frame}: {:?}",
+            check.disagreements.first()
+        );
+        if context.is_software() {
+            assert!(
+                on_gpu.bodies() == on_cpu.bodies(),
+                "frame {frame}: the WebGPU world left the CPU world's trajectory"
+            );
+        }
+    }
+    let reported = errors.lock().expect("errors").clone();
+    assert!(reported.is_empty(), "WebGPU reported {reported:?}");
+}

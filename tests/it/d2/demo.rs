@@ -139,3 +139,90 @@ fn the_pile_settles_and_every_backend_follows_the_same_trajectory() {
         );
     }
 }
+
+/// `frames` frames of a small pile through `begin_step` and `poll_step`
+/// (polling until the frame is done, as a page does between turns of its
+/// event loop), and through `step` beside it: the same bodies, bit for bit,
+/// every frame.
+fn begin_and_poll_follow_step(narrowphase: Narrowphase, reference: Narrowphase, what: &str) {
+    let scene = DemoScene::new(400, 7).expect("demo scene");
+    let world = |narrowphase| {
+        World::new(
+            scene.shapes.clone(),
+            scene.bodies.clone(),
+            narrowphase,
+            WorldOptions::default(),
+        )
+        .expect("world")
+    };
+    let (mut started, mut stepped) = (world(narrowphase), world(reference));
+    let mut polls = 0;
+    for frame in 0..120 {
+        let mut done = started.begin_step(DEMO_DT).expect("begin_step").is_some();
+        while !done {
+            polls += 1;
+            done = started.poll_step().expect("poll_step").is_some();
+        }
+        stepped.step(DEMO_DT).expect("step");
+        assert!(
+            started.bodies() == stepped.bodies(),
+            "{what}: frame {frame}: begin_step and poll_step differ from step"
+        );
+        assert_eq!(started.frame_stats().hits, stepped.frame_stats().hits);
+    }
+    eprintln!("{what}: {polls} polls in 120 frames");
+}
+
+#[test]
+fn begin_step_and_poll_step_follow_step_bit_for_bit() {
+    begin_and_poll_follow_step(cpu(BackendKind::Cpu), cpu(BackendKind::Cpu), "cpu");
+    let Some(context) = crate::common::gpu_context() else {
+        return;
+    };
+    let started = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("GPU");
+    let stepped = GpuNarrowphase::new(context, GpuOptions::default()).expect("GPU");
+    begin_and_poll_follow_step(
+        Narrowphase::with_gpu(started),
+        Narrowphase::with_gpu(stepped),
+        "gpu",
+    );
+}
+
+#[test]
+fn poll_step_without_a_frame_and_begin_step_twice_are_errors() {
+    let scene = DemoScene::new(100, 8).expect("demo scene");
+    let mut world = World::new(
+        scene.shapes,
+        scene.bodies,
+        cpu(BackendKind::Cpu),
+        WorldOptions::default(),
+    )
+    .expect("world");
+    let error = world.poll_step().expect_err("no frame started").to_string();
+    assert!(error.contains("begin_step"), "{error}");
+    let Some(context) = crate::common::gpu_context() else {
+        return;
+    };
+    let gpu = GpuNarrowphase::new(context, GpuOptions::default()).expect("GPU");
+    let scene = DemoScene::new(100, 8).expect("demo scene");
+    let mut world = World::new(
+        scene.shapes,
+        scene.bodies,
+        Narrowphase::with_gpu(gpu),
+        WorldOptions::default(),
+    )
+    .expect("world");
+    assert!(world.begin_step(DEMO_DT).expect("begin_step").is_none());
+    let error = world
+        .begin_step(DEMO_DT)
+        .expect_err("a frame is started")
+        .to_string();
+    assert!(error.contains("poll_step"), "{error}");
+    let error = world
+        .step(DEMO_DT)
+        .expect_err("a frame is started")
+        .to_string();
+    assert!(error.contains("poll_step"), "{error}");
+    while world.poll_step().expect("poll_step").is_none() {}
+    world.step(DEMO_DT).expect("step after the frame finished");
+}
