@@ -744,13 +744,23 @@ fn write_pairs_team(
             }
         }
         // Each invocation partitions the pairs it wrote: every TEAM-th from
-        // its lane, or all of them for the one that appended them.
-        if count <= TEAM_LIST {
-            let mine = select(0u, (count - lane + TEAM - 1u) / TEAM, lane < count);
-            partition_pairs(local, a, first + lane, mine, TEAM);
-        } else {
-            partition_pairs(local, a, first, select(0u, count, lane == 0u), 1u);
-        }
+        // its lane, or all of them for the one that appended them. One call
+        // for every invocation, its arguments selected, so that the
+        // partition's barriers are in uniform control flow (WebGPU's
+        // uniformity rule; Tint refuses the call in a branch on `count`).
+        let listed = count <= TEAM_LIST;
+        let mine = select(
+            select(0u, count, lane == 0u),
+            select(0u, (count - lane + TEAM - 1u) / TEAM, lane < count),
+            listed,
+        );
+        partition_pairs(
+            local,
+            a,
+            select(first, first + lane, listed),
+            mine,
+            select(1u, TEAM, listed),
+        );
     }
 }
 

@@ -258,7 +258,6 @@ impl World {
     /// GPU-resident frame, and the check against the CPU when on.
     #[cfg(feature = "gpu")]
     fn resident_frame(&mut self, times: &mut StageTimes) -> Result<(), Error> {
-        use crate::d2::types::Axis;
         let Some(frame) = self.resident.as_mut() else {
             return Ok(());
         };
@@ -269,24 +268,53 @@ impl World {
             .map(crate::gpu::FrameBody::from_body)
             .collect();
         frame.set_bodies(&self.shapes, &records)?;
-        let (pairs, hits, manifolds) = frame.step_with(|view| {
-            let mut hits = Vec::with_capacity(view.hits.len());
-            let mut manifolds = Vec::with_capacity(view.hits.len());
-            for (index, (hit, manifold)) in view.hits.iter().zip(view.manifolds).enumerate() {
-                let manifold = manifold.to_manifold(index as u32, hit.a, hit.b);
-                hits.push(Hit {
-                    pair: index as u32,
-                    a: hit.a,
-                    b: hit.b,
-                    normal: manifold.normal,
-                    depth: hit.depth,
-                    axis: Axis::unpack(hit.axis),
-                });
-                manifolds.push(manifold);
-            }
-            (view.pairs as usize, hits, manifolds)
-        })?;
+        let results = frame.step_with(resident_results)?;
         times.kernel = stage.elapsed();
+        self.absorb_resident(results)
+    }
+
+    /// [`resident_frame`](Self::resident_frame) without waiting: the bodies
+    /// written and the frame started ([`crate::gpu::GpuFrame::begin_step`]).
+    #[cfg(feature = "gpu")]
+    fn start_resident_frame(&mut self) -> Result<(), Error> {
+        let Some(frame) = self.resident.as_mut() else {
+            return Ok(());
+        };
+        let records: Vec<crate::gpu::FrameBody> = self
+            .bodies
+            .iter()
+            .map(crate::gpu::FrameBody::from_body)
+            .collect();
+        frame.set_bodies(&self.shapes, &records)?;
+        frame.begin_step()?;
+        self.narrowphase_started = Some(Instant::now());
+        Ok(())
+    }
+
+    /// The started resident frame's results if they are in: true once
+    /// absorbed.
+    #[cfg(feature = "gpu")]
+    fn poll_resident_frame(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        let Some(frame) = self.resident.as_mut() else {
+            return Ok(true);
+        };
+        let Some(results) = frame.poll_step_with(resident_results)? else {
+            return Ok(false);
+        };
+        if let Some(started) = self.narrowphase_started.take() {
+            times.kernel = started.elapsed();
+        }
+        self.absorb_resident(results)?;
+        Ok(true)
+    }
+
+    /// A resident frame's pairs, hits and manifolds, checked against the
+    /// CPU when the check is on, kept as the frame's.
+    #[cfg(feature = "gpu")]
+    fn absorb_resident(
+        &mut self,
+        (pairs, hits, manifolds): (usize, Vec<Hit>, Vec<Manifold>),
+    ) -> Result<(), Error> {
         if let Some(check) = self.frames.check.as_mut() {
             let pairs_cpu = find_pairs(
                 &self.shapes,
@@ -380,6 +408,28 @@ impl World {
     }
 }
 
+/// A resident frame's view as the world keeps it: the candidate pairs'
+/// count, the hits (each its own pair index) and their manifolds.
+#[cfg(feature = "gpu")]
+fn resident_results(view: crate::gpu::FrameView<'_>) -> (usize, Vec<Hit>, Vec<Manifold>) {
+    use crate::d2::types::Axis;
+    let mut hits = Vec::with_capacity(view.hits.len());
+    let mut manifolds = Vec::with_capacity(view.hits.len());
+    for (index, (hit, manifold)) in view.hits.iter().zip(view.manifolds).enumerate() {
+        let manifold = manifold.to_manifold(index as u32, hit.a, hit.b);
+        hits.push(Hit {
+            pair: index as u32,
+            a: hit.a,
+            b: hit.b,
+            normal: manifold.normal,
+            depth: hit.depth,
+            axis: Axis::unpack(hit.axis),
+        });
+        manifolds.push(manifold);
+    }
+    (view.pairs as usize, hits, manifolds)
+}
+
 impl FrameStages for World {
     type Body = Body;
     type Hit = Hit;
@@ -434,7 +484,7 @@ impl FrameStages for World {
     fn start_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
         #[cfg(feature = "gpu")]
         if self.resident.is_some() {
-            return self.resident_frame(times).map(|()| true);
+            return self.start_resident_frame().map(|()| false);
         }
         self.frames.pair_count = None;
         let stage = Instant::now();
@@ -456,6 +506,10 @@ impl FrameStages for World {
     }
 
     fn poll_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        #[cfg(feature = "gpu")]
+        if self.resident.is_some() {
+            return self.poll_resident_frame(times);
+        }
         match self.narrowphase.poll()? {
             Some(sat_hits) => {
                 // From the start to the results, unless the GPU timed it.

@@ -459,3 +459,62 @@ async fn a_world_stepped_on_webgpu_follows_the_cpu_world_bit_for_bit() {
     let reported = errors.lock().expect("errors").clone();
     assert!(reported.is_empty(), "WebGPU reported {reported:?}");
 }
+
+#[cfg(feature = "gpu")]
+#[wasm_bindgen_test]
+async fn a_world_on_the_gpu_resident_frame_on_webgpu_follows_the_cpu_world_bit_for_bit() {
+    use gpusat::d2::{Narrowphase, World, WorldOptions};
+    use gpusat::generate::d2::{DEMO_DT, DemoScene, DemoShapes};
+    let (context, errors) = webgpu().await;
+    let scene = DemoScene::with_shapes(300, 7081, DemoShapes::ALL).expect("demo scene");
+    let world = || {
+        World::new(
+            scene.shapes.clone(),
+            scene.bodies.clone(),
+            Narrowphase::new(BackendKind::Cpu).expect("CPU backend"),
+            WorldOptions::default(),
+        )
+        .expect("world")
+    };
+    // The broadphase, the narrowphase and the manifolds on the device, one
+    // copy back a frame; checked against the CPU's pairs and hits.
+    let mut resident = world();
+    resident
+        .use_gpu_frame(context.clone())
+        .expect("the resident frame");
+    resident.set_check(true);
+    let mut on_cpu = world();
+    for frame in 0..90 {
+        let mut done = resident.begin_step(DEMO_DT).expect("begin_step").is_some();
+        while !done {
+            next_turn().await;
+            done = resident.poll_step().expect("poll_step").is_some();
+        }
+        on_cpu.step(DEMO_DT).expect("step");
+        let check = resident.check().expect("the check");
+        assert!(
+            check.agrees(),
+            "frame {frame}: {} candidate pairs and {} hits on the GPU, {} and {} on the CPU: {:?}; \
+             WebGPU reported {:?}",
+            resident.frame_stats().pairs,
+            resident.frame_stats().hits,
+            on_cpu.frame_stats().pairs,
+            on_cpu.frame_stats().hits,
+            check.disagreements.first(),
+            errors.lock().map(|list| list.clone())
+        );
+        if context.is_software() {
+            assert!(
+                resident.bodies() == on_cpu.bodies(),
+                "frame {frame}: the resident frame's world left the CPU world's trajectory"
+            );
+        }
+    }
+    assert!(
+        resident.frame_stats().pairs > 100,
+        "{} candidate pairs",
+        resident.frame_stats().pairs
+    );
+    let reported = errors.lock().expect("errors").clone();
+    assert!(reported.is_empty(), "WebGPU reported {reported:?}");
+}

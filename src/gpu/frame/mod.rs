@@ -172,6 +172,8 @@ pub struct GpuFrame {
     transforms: GrowTexture,
     body_shapes: GrowTexture,
     staging: Option<GrowBuffer>,
+    /// The frame [`GpuFrame::begin_step`] started, not yet collected.
+    started: Option<readback::FrameRead>,
     texture_rows: u32,
     narrow_kernel: Kernel,
     pairs_kernel: Kernel,
@@ -324,6 +326,7 @@ impl GpuFrame {
                 storage_texture_usage,
             )?,
             staging: None,
+            started: None,
             texture_rows,
             narrow_kernel: narrow::narrow_kernel(&context, NARROW_WORKGROUP)?,
             pairs_kernel: narrow::pairs_kernel(&context)?,

@@ -104,13 +104,7 @@ impl GpuFrame {
             // The last frame's hits and an eighth more, plus 256 (as the
             // batch path sizes its windows: `CAPACITY_GROWTH`): the copy
             // back moves little more than the hits.
-            let expected = self
-                .last_hits
-                .map_or(self.pair_capacity, |last| {
-                    last.saturating_add(last / 8)
-                        .saturating_add(CAPACITY_SLACK as u32)
-                })
-                .min(self.pair_capacity);
+            let expected = self.expected_hits();
             let state = self.state.buffer.clone();
             let hits = self.hits.buffer.clone();
             let manifolds = self.manifolds.buffer.clone();
@@ -137,12 +131,7 @@ impl GpuFrame {
                 }
                 let words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes[..header_bytes as usize]);
                 let hit_count = words[STATE_HITS as usize];
-                let fits = words[STATE_CROWDED as usize] == 0
-                    && words[STATE_PAIR_OVERFLOW as usize] == 0
-                    && words[STATE_PAIRS as usize] <= room.0
-                    && words[STATE_ENTRIES as usize] <= room.1
-                    && words[STATE_LARGE as usize] <= MAX_LARGE_BODIES
-                    && hit_count <= expected;
+                let fits = fits(&words, room, expected);
                 let at = header_bytes as usize;
                 let manifolds_at = at + expected as usize * 16;
                 let early = match read.take() {
@@ -204,6 +193,176 @@ impl GpuFrame {
         })
     }
 
+    /// [`GpuFrame::step`] without waiting: records and submits the frame
+    /// and the copy back of its counters and hits, and returns; collect it
+    /// with [`GpuFrame::poll_step_with`]. A page's way to run a frame (it
+    /// cannot wait), and a native application's to do other work meanwhile.
+    /// One frame at a time: [`GpuError::Busy`] while one is started.
+    pub fn begin_step(&mut self) -> Result<(), GpuError> {
+        if self.started.is_some() {
+            return Err(GpuError::Busy);
+        }
+        self.stats.frames += 1;
+        let read = self.submit_frame()?;
+        self.started = Some(read);
+        Ok(())
+    }
+
+    /// The started frame's results once they are in: `read` gets them as
+    /// [`GpuFrame::step_with`]'s does, and what it returns is returned;
+    /// `None` while the GPU is at it (call again later; `read` is not
+    /// called). Never waits. A frame whose buffers overflowed grows them
+    /// and runs again, and hits beyond the copy's room take a second copy:
+    /// then the results come a call or two later. An error drops the frame.
+    pub fn poll_step_with<R>(
+        &mut self,
+        read: impl FnOnce(FrameView<'_>) -> R,
+    ) -> Result<Option<R>, GpuError> {
+        let Some(started) = self.started.take() else {
+            return Err(GpuError::NotPending);
+        };
+        self.context.poll()?;
+        match started {
+            FrameRead::Counters {
+                submitted,
+                expected,
+            } => {
+                let header_bytes = (STATE_HEADER_WORDS * 4) as usize;
+                let (room, timed) = (
+                    (self.pair_capacity, self.entry_capacity),
+                    self.stage_clock.is_some(),
+                );
+                let mut reader = Some(read);
+                let got = self.read_submitted(&submitted, |bytes| {
+                    let stamps = timed
+                        .then(|| bytes[bytes.len() - STAGE_TIMESTAMP_BYTES as usize..].to_vec());
+                    let words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes[..header_bytes]);
+                    let hit_count = words[STATE_HITS as usize];
+                    let manifolds_at = header_bytes + expected as usize * 16;
+                    let early = match reader.take() {
+                        Some(reader) if fits(&words, room, expected) => Some(read_view(
+                            words[STATE_PAIRS as usize],
+                            &bytes[header_bytes..header_bytes + hit_count as usize * 16],
+                            &bytes[manifolds_at
+                                ..manifolds_at + hit_count as usize * MANIFOLD_BYTES as usize],
+                            reader,
+                        )),
+                        _ => None,
+                    };
+                    (words, stamps, early)
+                })?;
+                let Some((words, stamps, early)) = got else {
+                    self.started = Some(FrameRead::Counters {
+                        submitted,
+                        expected,
+                    });
+                    return Ok(None);
+                };
+                if let (Some(clock), Some(stamps)) = (&self.stage_clock, stamps) {
+                    self.stats.stage_times = clock.times(&stamps, &self.last_stages);
+                }
+                if self.check_counts(&words)? {
+                    self.stats.reruns += 1;
+                    self.started = Some(self.submit_frame()?);
+                    return Ok(None);
+                }
+                let hit_count = words[STATE_HITS as usize];
+                self.last_hits = Some(hit_count);
+                if let Some(result) = early {
+                    return Ok(Some(result));
+                }
+                // More hits than the copy had room for: all of them in a
+                // second copy.
+                let encoder =
+                    self.context
+                        .device()
+                        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                            label: Some("frame hits"),
+                        });
+                let (hits, manifolds) = (self.hits.buffer.clone(), self.manifolds.buffer.clone());
+                let submitted = self.submit_regions(
+                    encoder,
+                    &[
+                        (&hits, 0, u64::from(hit_count) * 16),
+                        (&manifolds, 0, u64::from(hit_count) * MANIFOLD_BYTES),
+                    ],
+                )?;
+                self.started = Some(FrameRead::Hits {
+                    submitted,
+                    pairs: words[STATE_PAIRS as usize],
+                    hit_count,
+                });
+                Ok(None)
+            }
+            FrameRead::Hits {
+                submitted,
+                pairs,
+                hit_count,
+            } => {
+                let hit_bytes = hit_count as usize * 16;
+                let got = self.read_submitted(&submitted, |bytes| {
+                    read_view(pairs, &bytes[..hit_bytes], &bytes[hit_bytes..], read)
+                })?;
+                if got.is_none() {
+                    self.started = Some(FrameRead::Hits {
+                        submitted,
+                        pairs,
+                        hit_count,
+                    });
+                }
+                Ok(got)
+            }
+        }
+    }
+
+    /// Records and submits a frame and the copy back of its counters, its
+    /// expected hits and manifolds, and its stages' timestamps.
+    fn submit_frame(&mut self) -> Result<FrameRead, GpuError> {
+        let mut encoder =
+            self.context
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("frame"),
+                });
+        self.record(&mut encoder, true);
+        let expected = self.expected_hits();
+        let (state, hits, manifolds) = (
+            self.state.buffer.clone(),
+            self.hits.buffer.clone(),
+            self.manifolds.buffer.clone(),
+        );
+        let clock = self
+            .stage_clock
+            .as_ref()
+            .map(|clock| clock.resolved.clone());
+        let mut regions = vec![
+            (&state, 0, STATE_HEADER_WORDS * 4),
+            (&hits, 0, u64::from(expected) * 16),
+            (&manifolds, 0, u64::from(expected) * MANIFOLD_BYTES),
+        ];
+        if let Some(resolved) = &clock {
+            regions.push((resolved, 0, STAGE_TIMESTAMP_BYTES));
+        }
+        let submitted = self.submit_regions(encoder, &regions)?;
+        Ok(FrameRead::Counters {
+            submitted,
+            expected,
+        })
+    }
+
+    /// The hits a frame's first copy makes room for: the last frame's and
+    /// an eighth more, plus 256 (as the batch path sizes its windows:
+    /// `CAPACITY_GROWTH`), so that the copy back moves little more than the
+    /// hits; every pair's room for the first frame.
+    fn expected_hits(&self) -> u32 {
+        self.last_hits
+            .map_or(self.pair_capacity, |last| {
+                last.saturating_add(last / 8)
+                    .saturating_add(CAPACITY_SLACK as u32)
+            })
+            .min(self.pair_capacity)
+    }
+
     /// Submits `encoder` with a copy of `bytes` of `source` and reads them back.
     pub(super) fn read(
         &mut self,
@@ -229,10 +388,38 @@ impl GpuFrame {
     /// instead of copying them.
     pub(super) fn map_regions<R>(
         &mut self,
-        mut encoder: wgpu::CommandEncoder,
+        encoder: wgpu::CommandEncoder,
         regions: &[(&wgpu::Buffer, u64, u64)],
         read: impl FnOnce(&[u8]) -> R,
     ) -> Result<R, GpuError> {
+        let context = self.context.clone();
+        let submitted = self.submit_regions(encoder, regions)?;
+        context.wait(Some(submitted.submission.clone()))?;
+        // On a device shared between threads, another thread's poll may have
+        // seen the work finish and not yet run the mapping's callback when
+        // this wait returns: poll until it has run (a bounded number of
+        // times: a callback that never comes is an error below).
+        for _ in 0..10_000 {
+            if submitted.is_mapped() {
+                break;
+            }
+            std::thread::yield_now();
+            context.wait(None)?;
+        }
+        self.read_submitted(&submitted, read)?
+            .ok_or_else(|| GpuError::Readback {
+                message: "the frame's readback was not mapped after the wait".to_string(),
+            })
+    }
+
+    /// Submits `encoder` with copies of `(source, offset, bytes)` regions
+    /// back to back (each rounded up to 4 bytes) into the staging buffer,
+    /// mapped once the work is done; does not wait.
+    fn submit_regions(
+        &mut self,
+        mut encoder: wgpu::CommandEncoder,
+        regions: &[(&wgpu::Buffer, u64, u64)],
+    ) -> Result<Submitted, GpuError> {
         let context = self.context.clone();
         let bytes: u64 = regions
             .iter()
@@ -275,35 +462,44 @@ impl GpuFrame {
             },
         );
         let submission = context.queue().submit([encoder.finish()]);
-        context.wait(Some(submission))?;
-        let take = || mapped.lock().ok().and_then(|mut flag| flag.take());
-        let mut outcome = take();
-        // On a device shared between threads, another thread's poll may have
-        // seen the work finish and not yet run the mapping's callback when
-        // this wait returns: poll until it has run (a bounded number of
-        // times: a callback that never comes is an error below).
-        for _ in 0..10_000 {
-            if outcome.is_some() {
-                break;
-            }
-            std::thread::yield_now();
-            context.wait(None)?;
-            outcome = take();
-        }
+        Ok(Submitted {
+            bytes,
+            mapped,
+            submission,
+        })
+    }
+
+    /// What `read` makes of a submitted readback's bytes once they are
+    /// mapped (the staging buffer unmapped after); `None` while they are
+    /// not. Never waits.
+    fn read_submitted<R>(
+        &mut self,
+        submitted: &Submitted,
+        read: impl FnOnce(&[u8]) -> R,
+    ) -> Result<Option<R>, GpuError> {
+        let outcome = submitted
+            .mapped
+            .lock()
+            .ok()
+            .and_then(|mut flag| flag.take());
         match outcome {
-            Some(Ok(())) => {}
+            None => return Ok(None),
             Some(Err(err)) => {
                 return Err(GpuError::Readback {
                     message: format!("mapping the frame's readback failed: {err}"),
                 });
             }
-            None => {
-                return Err(GpuError::Readback {
-                    message: "the frame's readback was not mapped after the wait".to_string(),
-                });
-            }
+            Some(Ok(())) => {}
         }
-        let slice = staging.buffer.slice(0..map_bytes);
+        let Some(staging) = self.staging.as_ref() else {
+            return Err(GpuError::Readback {
+                message: "the frame's staging buffer is gone".to_string(),
+            });
+        };
+        let bytes = submitted.bytes;
+        let slice = staging
+            .buffer
+            .slice(0..bytes.max(wgpu::COPY_BUFFER_ALIGNMENT));
         let data = {
             let view = slice.get_mapped_range().map_err(|err| GpuError::Readback {
                 message: format!("the mapped readback cannot be read: {err}"),
@@ -311,8 +507,46 @@ impl GpuFrame {
             read(&view[..bytes as usize])
         };
         staging.buffer.unmap();
-        Ok(data)
+        Ok(Some(data))
     }
+}
+
+/// A readback submitted and not yet read: its bytes, the flag its
+/// mapping's callback sets, and its submission.
+pub(super) struct Submitted {
+    bytes: u64,
+    mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
+    submission: wgpu::SubmissionIndex,
+}
+
+impl Submitted {
+    fn is_mapped(&self) -> bool {
+        self.mapped.lock().map_or(true, |flag| flag.is_some())
+    }
+}
+
+/// Which copy back of a started frame is in flight.
+pub(super) enum FrameRead {
+    /// The counters, and room for `expected` hits and their manifolds.
+    Counters { submitted: Submitted, expected: u32 },
+    /// All `hit_count` hits and manifolds, the first copy having had too
+    /// little room; the frame's candidate pairs.
+    Hits {
+        submitted: Submitted,
+        pairs: u32,
+        hit_count: u32,
+    },
+}
+
+/// Whether a frame's counters show it fit its buffers and its hits fit the
+/// first copy's room for `expected`.
+fn fits(words: &[u32], (pair_room, entry_room): (u32, u32), expected: u32) -> bool {
+    words[STATE_CROWDED as usize] == 0
+        && words[STATE_PAIR_OVERFLOW as usize] == 0
+        && words[STATE_PAIRS as usize] <= pair_room
+        && words[STATE_ENTRIES as usize] <= entry_room
+        && words[STATE_LARGE as usize] <= MAX_LARGE_BODIES
+        && words[STATE_HITS as usize] <= expected
 }
 
 /// Hands the hits and manifolds to `read`, in place when they are aligned

@@ -144,16 +144,27 @@ fn the_pile_settles_and_every_backend_follows_the_same_trajectory() {
 /// (polling until the frame is done, as a page does between turns of its
 /// event loop), and through `step` beside it: the same bodies, bit for bit,
 /// every frame.
-fn begin_and_poll_follow_step(narrowphase: Narrowphase, reference: Narrowphase, what: &str) {
+fn begin_and_poll_follow_step(
+    narrowphase: Narrowphase,
+    reference: Narrowphase,
+    resident: Option<std::sync::Arc<gpusat::gpu::GpuContext>>,
+    what: &str,
+) {
     let scene = DemoScene::new(400, 7).expect("demo scene");
     let world = |narrowphase| {
-        World::new(
+        let mut world = World::new(
             scene.shapes.clone(),
             scene.bodies.clone(),
             narrowphase,
             WorldOptions::default(),
         )
-        .expect("world")
+        .expect("world");
+        if let Some(context) = &resident {
+            world
+                .use_gpu_frame(context.clone())
+                .expect("resident frame");
+        }
+        world
     };
     let (mut started, mut stepped) = (world(narrowphase), world(reference));
     let mut polls = 0;
@@ -161,6 +172,7 @@ fn begin_and_poll_follow_step(narrowphase: Narrowphase, reference: Narrowphase, 
         let mut done = started.begin_step(DEMO_DT).expect("begin_step").is_some();
         while !done {
             polls += 1;
+            std::thread::yield_now();
             done = started.poll_step().expect("poll_step").is_some();
         }
         stepped.step(DEMO_DT).expect("step");
@@ -175,16 +187,23 @@ fn begin_and_poll_follow_step(narrowphase: Narrowphase, reference: Narrowphase, 
 
 #[test]
 fn begin_step_and_poll_step_follow_step_bit_for_bit() {
-    begin_and_poll_follow_step(cpu(BackendKind::Cpu), cpu(BackendKind::Cpu), "cpu");
+    begin_and_poll_follow_step(cpu(BackendKind::Cpu), cpu(BackendKind::Cpu), None, "cpu");
     let Some(context) = crate::common::gpu_context() else {
         return;
     };
     let started = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("GPU");
-    let stepped = GpuNarrowphase::new(context, GpuOptions::default()).expect("GPU");
+    let stepped = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("GPU");
     begin_and_poll_follow_step(
         Narrowphase::with_gpu(started),
         Narrowphase::with_gpu(stepped),
+        None,
         "gpu",
+    );
+    begin_and_poll_follow_step(
+        cpu(BackendKind::Cpu),
+        cpu(BackendKind::Cpu),
+        Some(context),
+        "the resident frame",
     );
 }
 

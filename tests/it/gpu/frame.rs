@@ -881,3 +881,72 @@ fn prefix_sums_with_and_without_subgroups_give_the_same_frame() {
         );
     }
 }
+
+/// A frame run by `begin_step` and collected by `poll_step_with` (polled
+/// until its results come, as a page does) gives `step`'s results on the
+/// same scenes, frame after frame: the pile spread out, then packed (its
+/// buffers overflow and the frame runs again; its hits outgrow the first
+/// copy's room and take a second), then spread again; and the two are
+/// refused where they must be.
+#[test]
+fn a_frame_begun_and_polled_gives_what_step_gives() {
+    let Some(context) = gpu_context() else { return };
+    let options = FrameOptions::default();
+    let (shapes, bodies) = scene(71, 1500, 12.0);
+    let mut stepped = frame_over(&context, &shapes, &bodies, options);
+    let mut polled = frame_over(&context, &shapes, &bodies, options);
+    assert!(
+        matches!(
+            polled.poll_step_with(|_| ()),
+            Err(gpusat::gpu::GpuError::NotPending)
+        ),
+        "poll_step_with with no frame started"
+    );
+    let mut polls = 0;
+    for (round, half_extent) in [12.0, 12.0, 3.0, 2.0, 2.0, 8.0].into_iter().enumerate() {
+        let (_, moved) = scene(71, 1500, half_extent);
+        let records: Vec<FrameBody> = moved.iter().map(FrameBody::from_body).collect();
+        stepped.set_bodies(&shapes, &records).expect("bodies");
+        polled.set_bodies(&shapes, &records).expect("bodies");
+        let expected = stepped.step().expect("step");
+        polled.begin_step().expect("begin_step");
+        assert!(
+            matches!(polled.begin_step(), Err(gpusat::gpu::GpuError::Busy)),
+            "round {round}: a second begin_step"
+        );
+        let got = loop {
+            polls += 1;
+            if let Some(output) = polled
+                .poll_step_with(|view| gpusat::gpu::FrameOutput {
+                    pairs: view.pairs,
+                    hits: view.hits.to_vec(),
+                    manifolds: view.manifolds.to_vec(),
+                })
+                .expect("poll_step_with")
+            {
+                break output;
+            }
+            std::thread::yield_now();
+        };
+        assert!(
+            got == expected,
+            "round {round} (half extent {half_extent}): {} pairs and {} hits polled, {} and {} \
+             stepped",
+            got.pairs,
+            got.hits.len(),
+            expected.pairs,
+            expected.hits.len()
+        );
+    }
+    let (stepped, polled_stats) = (stepped.stats(), polled.stats());
+    assert_eq!(
+        (polled_stats.frames, polled_stats.reruns, polled_stats.maps),
+        (stepped.frames, stepped.reruns, stepped.maps),
+        "frames, reruns and maps"
+    );
+    assert!(
+        stepped.reruns > 0 && stepped.maps > stepped.frames,
+        "the scenes should overflow once and take a second copy: {stepped:?}"
+    );
+    eprintln!("{polls} polls for {} frames", polled_stats.frames);
+}
