@@ -9,7 +9,9 @@
 #                                  seconds each, and fail unless frames
 #                                  advance with no disagreement with the CPU
 #                                  reference (scripts/web_check.py); the
-#                                  WebGPU run's screenshot in docs/web.png
+#                                  WebGPU run's screenshot in docs/web.png;
+#                                  and without WebGPU, the page asked for
+#                                  it falls back to the CPU and says why
 #
 # Needs the wasm32 target (rustup target add wasm32-unknown-unknown),
 # wasm-bindgen-cli of the version in web/Cargo.toml, python3, and for
@@ -49,3 +51,6 @@ python3 scripts/web_check.py "http://127.0.0.1:$port/?backend=webgpu" \
   --backend webgpu --seconds "$seconds" --screenshot docs/web.png
 python3 scripts/web_check.py "http://127.0.0.1:$port/?backend=cpu" \
   --backend cpu --seconds "$seconds"
+# The negative control: Chromium without WebGPU, the page asked for it.
+python3 scripts/web_check.py "http://127.0.0.1:$port/?backend=webgpu" \
+  --backend webgpu --without-webgpu --seconds 3

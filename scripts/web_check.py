@@ -43,10 +43,16 @@ def main():
     parser.add_argument("--backend", choices=["webgpu", "cpu"], required=True)
     parser.add_argument("--min-frames", type=int, default=20)
     parser.add_argument("--screenshot")
+    parser.add_argument("--without-webgpu", action="store_true",
+                        help="Chromium without --enable-unsafe-webgpu (so without an adapter): "
+                             "the page asked for WebGPU must fall back to the CPU and say why")
     args = parser.parse_args()
 
     with open(os.path.join(ROOT, "webdriver.json")) as f:
         capabilities = json.load(f)
+    if args.without_webgpu:
+        options = capabilities["goog:chromeOptions"]
+        options["args"] = [a for a in options["args"] if a != "--enable-unsafe-webgpu"]
     driver = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
     if not driver:
         sys.exit("web_check: no chromedriver (install chromium-driver, or set CHROMEDRIVER)")
@@ -85,7 +91,8 @@ def main():
     frames = int(report.get("frames") or 0)
     disagreements = int(report.get("disagreements") or 0)
     backend = report.get("backend") or ""
-    print(f"web_check: {args.backend}: {frames} frames in {args.seconds:g} s, "
+    print(f"web_check: {args.backend}{' without WebGPU' if args.without_webgpu else ''}: "
+          f"{frames} frames in {args.seconds:g} s, "
           f"{report.get('fps', '?')} frames a second (the display's rate at most), "
           f"narrowphase {report.get('narrowphaseMs', '?')} ms a frame on "
           f"{report.get('pairs', '?')} pairs, {disagreements} disagreements, "
@@ -97,7 +104,11 @@ def main():
         problems.append(f"{frames} frames, fewer than {args.min_frames}")
     if disagreements:
         problems.append(f"{disagreements} disagreements with the CPU reference")
-    if args.backend == "webgpu" and not backend.startswith("WebGPU"):
+    if args.without_webgpu:
+        if not backend.startswith("CPU") or not report.get("webgpuError"):
+            problems.append(f"without WebGPU: ran on {backend!r}, the page said "
+                            f"{report.get('webgpuError')!r} of WebGPU")
+    elif args.backend == "webgpu" and not backend.startswith("WebGPU"):
         problems.append(f"asked for WebGPU, ran on {backend!r}")
     if args.backend == "cpu" and not backend.startswith("CPU"):
         problems.append(f"asked for the CPU, ran on {backend!r}")

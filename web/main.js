@@ -29,6 +29,7 @@ function show(demo, fps) {
   report.dataset.frames = demo.frames();
   report.dataset.disagreements = disagreements;
   report.dataset.backend = demo.backend();
+  report.dataset.webgpuError = webgpuError;
   report.dataset.fps = fps.toFixed(1);
   // The mean narrowphase time over the frames so far (ms).
   narrowphaseTotal += demo.narrowphase_ms();

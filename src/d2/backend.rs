@@ -195,16 +195,7 @@ impl Narrowphase {
             if self.pending.is_some() {
                 return Err(crate::gpu::GpuError::Busy.into());
             }
-            let context = gpu.context().clone();
-            let mut encoder =
-                context
-                    .device()
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                        label: Some("gpusat narrowphase"),
-                    });
-            let pending = gpu.record(batch, &mut encoder)?;
-            context.queue().submit([encoder.finish()]);
-            self.pending = Some(pending);
+            self.pending = Some(gpu.start(batch)?);
             return Ok(None);
         }
         self.collide(batch).map(Some)

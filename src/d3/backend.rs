@@ -22,6 +22,9 @@ enum Engine {
 pub struct Narrowphase {
     engine: Engine,
     note: Option<String>,
+    /// The GPU batch [`start`](Narrowphase::start)ed and not yet collected.
+    #[cfg(feature = "gpu")]
+    pending: Option<crate::gpu::PendingHits>,
 }
 
 impl std::fmt::Debug for Narrowphase {
@@ -91,7 +94,22 @@ impl Narrowphase {
             Choice::Gpu(gpu) => (Engine::Gpu(Box::new(gpu)), None),
             Choice::Fallback(note) => (best_cpu(), Some(note)),
         };
-        Ok(Narrowphase { engine, note })
+        Ok(Narrowphase {
+            engine,
+            note,
+            pending: None,
+        })
+    }
+
+    /// A GPU backend on an existing 3D narrowphase (and so on its context,
+    /// perhaps the caller's device, as a page's).
+    #[cfg(feature = "gpu")]
+    pub fn with_gpu(gpu: super::GpuNarrowphase) -> Narrowphase {
+        Narrowphase {
+            engine: Engine::Gpu(Box::new(gpu)),
+            note: None,
+            pending: None,
+        }
     }
 
     /// The backend that runs: "cpu", "cpu-parallel" or "gpu".
@@ -144,5 +162,38 @@ impl Narrowphase {
             #[cfg(feature = "gpu")]
             Engine::Gpu(gpu) => Ok(gpu.collide(batch)?),
         }
+    }
+
+    /// Starts the batch without waiting for a GPU, as the 2D
+    /// [`Narrowphase::start`](crate::d2::Narrowphase::start): the CPU
+    /// engines return its hits at once; the GPU submits it and returns
+    /// `None`: then [`poll`](Self::poll) until the hits come.
+    pub fn start(&mut self, batch: &Batch) -> Result<Option<Vec<SatHit>>, Error> {
+        #[cfg(feature = "gpu")]
+        if let Engine::Gpu(gpu) = &mut self.engine {
+            if self.pending.is_some() {
+                return Err(crate::gpu::GpuError::Busy.into());
+            }
+            self.pending = Some(gpu.start(batch)?);
+            return Ok(None);
+        }
+        self.collide(batch).map(Some)
+    }
+
+    /// The started batch's hits, in pair order, once the GPU is done;
+    /// `None` while it is at it. Never waits. An error drops the batch.
+    pub fn poll(&mut self) -> Result<Option<Vec<SatHit>>, Error> {
+        #[cfg(feature = "gpu")]
+        if let (Engine::Gpu(gpu), Some(pending)) = (&mut self.engine, self.pending.as_ref()) {
+            let polled = gpu.poll(pending);
+            if !matches!(polled, Ok(None)) {
+                self.pending = None;
+            }
+            return Ok(polled?);
+        }
+        Err(Error::Argument {
+            name: "poll",
+            message: "was called with no GPU batch started (start starts one)".to_string(),
+        })
     }
 }

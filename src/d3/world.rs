@@ -34,7 +34,9 @@ use super::solver::{ContactSolver, SolverOptions, mass_state};
 use super::types::Hit;
 use crate::core::check::Agreement;
 use crate::core::error::Error;
-use crate::core::frame::{FrameStages, FrameStats, Frames, RunStats, StageTimes, step_frame};
+use crate::core::frame::{
+    FrameStages, FrameStats, Frames, RunStats, StageTimes, begin_frame, poll_frame, step_frame,
+};
 use crate::core::pair::PairFilter;
 use crate::d3::separation::Overlap;
 
@@ -184,6 +186,55 @@ impl World {
         Ok(&self.frames.frame)
     }
 
+    /// [`step`](Self::step) without waiting for a GPU narrowphase, as the
+    /// 2D [`World::begin_step`](crate::d2::World::begin_step): the frame's
+    /// statistics when it is done already (a CPU narrowphase), `None` when
+    /// its narrowphase runs on the GPU: then [`poll_step`](Self::poll_step)
+    /// until they come. The same frames as `step`, bit for bit.
+    pub fn begin_step(&mut self, dt: f32) -> Result<Option<&FrameStats>, Error> {
+        let done = begin_frame(self, dt)?;
+        Ok(done.then_some(&self.frames.frame))
+    }
+
+    /// The frame [`begin_step`](Self::begin_step) started, finished once
+    /// the GPU's hits are in: its statistics, or `None` while the GPU is at
+    /// it. Never waits. An error drops the frame.
+    pub fn poll_step(&mut self) -> Result<Option<&FrameStats>, Error> {
+        let done = poll_frame(self)?;
+        Ok(done.then_some(&self.frames.frame))
+    }
+
+    /// The narrowphase's end, once its hits are in: the GPU's times, the
+    /// check against the CPU reference, the hits completed, the manifolds.
+    fn finish_narrowphase(
+        &mut self,
+        sat_hits: Vec<crate::d3::types::SatHit>,
+        times: &mut StageTimes,
+    ) -> Result<(), Error> {
+        let batch = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            self.options.margin,
+        )?;
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = self.narrowphase.gpu_stats() {
+            times.upload = gpu.upload;
+            times.readback = gpu.readback;
+            times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
+        }
+        if let Some(check) = self.frames.check.as_mut() {
+            let reference = collide_cpu(&batch);
+            check.absorb(compare_hits(&batch, &reference, &sat_hits));
+        }
+        self.frames.hits = batch.hits(&sat_hits);
+
+        let stage = Instant::now();
+        self.frames.manifolds = manifolds_of(&batch, &self.frames.hits);
+        times.manifolds = stage.elapsed();
+        Ok(())
+    }
+
     fn solver_options(&self) -> SolverOptions {
         SolverOptions {
             slop: self.options.slop,
@@ -233,22 +284,30 @@ impl FrameStages for World {
         )?;
         let sat_hits = self.narrowphase.collide(&batch)?;
         times.kernel = stage.elapsed();
-        #[cfg(feature = "gpu")]
-        if let Some(gpu) = self.narrowphase.gpu_stats() {
-            times.upload = gpu.upload;
-            times.readback = gpu.readback;
-            times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
-        }
-        if let Some(check) = self.frames.check.as_mut() {
-            let reference = collide_cpu(&batch);
-            check.absorb(compare_hits(&batch, &reference, &sat_hits));
-        }
-        self.frames.hits = batch.hits(&sat_hits);
+        self.finish_narrowphase(sat_hits, times)
+    }
 
+    fn start_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
         let stage = Instant::now();
-        self.frames.manifolds = manifolds_of(&batch, &self.frames.hits);
-        times.manifolds = stage.elapsed();
-        Ok(())
+        let batch = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            self.options.margin,
+        )?;
+        let started = self.narrowphase.start(&batch)?;
+        times.kernel = stage.elapsed();
+        match started {
+            Some(sat_hits) => self.finish_narrowphase(sat_hits, times).map(|()| true),
+            None => Ok(false),
+        }
+    }
+
+    fn poll_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        match self.narrowphase.poll()? {
+            Some(sat_hits) => self.finish_narrowphase(sat_hits, times).map(|()| true),
+            None => Ok(false),
+        }
     }
 
     fn solve_biased(&mut self, dt: f32) -> usize {

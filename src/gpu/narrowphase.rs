@@ -539,6 +539,20 @@ impl<D: Dimension> GpuSat<D> {
         Ok(PendingHits { ticket })
     }
 
+    /// [`record`](Self::record) into an encoder of the narrowphase's own,
+    /// submitted at once, without waiting: collect the hits with
+    /// [`poll`](Self::poll). The backends' `start` (and so a world's
+    /// `begin_step`) runs a GPU batch this way.
+    pub fn start(&mut self, batch: &D::Batch<'_>) -> Result<PendingHits, GpuError> {
+        let mut encoder = self
+            .context
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sat") });
+        let pending = self.record(batch, &mut encoder)?;
+        self.submit(encoder);
+        Ok(pending)
+    }
+
     /// The hits of a recorded batch if its work is done, in pair order;
     /// `None` while the GPU is still at it (call again later). Never waits.
     /// A window whose output overflowed is run again here (gpusat submits

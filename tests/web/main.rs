@@ -518,3 +518,51 @@ async fn a_world_on_the_gpu_resident_frame_on_webgpu_follows_the_cpu_world_bit_f
     let reported = errors.lock().expect("errors").clone();
     assert!(reported.is_empty(), "WebGPU reported {reported:?}");
 }
+
+#[cfg(feature = "gpu")]
+#[wasm_bindgen_test]
+async fn a_3d_world_stepped_on_webgpu_follows_the_cpu_world_bit_for_bit() {
+    use gpusat::d3::{GpuNarrowphase, Narrowphase, World, WorldOptions};
+    use gpusat::generate::d3::DemoScene;
+    use gpusat::gpu::GpuOptions;
+    let (context, errors) = webgpu().await;
+    let scene = DemoScene::new(120, 7091).expect("demo scene");
+    let world = |narrowphase| {
+        World::new(
+            scene.shapes.clone(),
+            scene.bodies.clone(),
+            narrowphase,
+            WorldOptions::default(),
+        )
+        .expect("world")
+    };
+    let gpu = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("3D kernel");
+    let mut on_gpu = world(Narrowphase::with_gpu(gpu));
+    let mut on_cpu = world(Narrowphase::new(BackendKind::Cpu).expect("CPU backend"));
+    on_gpu.set_check(true);
+    let mut reported = 0;
+    for frame in 0..60 {
+        let mut done = on_gpu.begin_step(1.0 / 60.0).expect("begin_step").is_some();
+        while !done {
+            next_turn().await;
+            done = on_gpu.poll_step().expect("poll_step").is_some();
+        }
+        on_cpu.step(1.0 / 60.0).expect("step");
+        reported += on_gpu.frame_stats().hits;
+        let check = on_gpu.check().expect("the check");
+        assert!(
+            check.agrees(),
+            "frame {frame}: {:?}",
+            check.disagreements.first()
+        );
+        if context.is_software() {
+            assert!(
+                on_gpu.bodies() == on_cpu.bodies(),
+                "frame {frame}: the WebGPU world left the CPU world's trajectory"
+            );
+        }
+    }
+    assert!(reported > 0, "no pair reported in 60 frames of a pile");
+    let errors = errors.lock().expect("errors").clone();
+    assert!(errors.is_empty(), "WebGPU reported {errors:?}");
+}

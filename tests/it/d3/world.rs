@@ -353,3 +353,42 @@ fn the_pile_on_the_gpu_follows_the_cpu_bit_for_bit() {
     );
     assert!(on_gpu.run_stats().hits > 1000, "{:?}", on_gpu.run_stats());
 }
+
+/// The pile through `begin_step` and `poll_step` (polled until each frame
+/// is done, as a page does) follows `step`'s frames bit for bit, on the CPU
+/// and on the GPU.
+#[test]
+fn begin_step_and_poll_step_follow_step_bit_for_bit() {
+    let mut narrowphases = vec![(
+        "cpu",
+        Narrowphase::new(BackendKind::Cpu).expect("cpu"),
+        Narrowphase::new(BackendKind::Cpu).expect("cpu"),
+    )];
+    #[cfg(feature = "gpu")]
+    if crate::common::gpu_context().is_some() {
+        narrowphases.push((
+            "gpu",
+            Narrowphase::new(BackendKind::Gpu).expect("gpu"),
+            Narrowphase::new(BackendKind::Gpu).expect("gpu"),
+        ));
+    }
+    for (what, started, stepped) in narrowphases {
+        let (mut started, mut stepped) = (pile(started), pile(stepped));
+        let mut polls = 0;
+        for frame in 0..60 {
+            let mut done = started.begin_step(DT).expect("begin_step").is_some();
+            while !done {
+                polls += 1;
+                std::thread::yield_now();
+                done = started.poll_step().expect("poll_step").is_some();
+            }
+            stepped.step(DT).expect("step");
+            assert_eq!(
+                started.bodies(),
+                stepped.bodies(),
+                "{what}: frame {frame}: begin_step and poll_step left step's frames"
+            );
+        }
+        eprintln!("{what}: {polls} polls in 60 frames");
+    }
+}
