@@ -8,10 +8,11 @@
 #                                  Chromium on WebGPU and on the CPU, a few
 #                                  seconds each, and fail unless frames
 #                                  advance with no disagreement with the CPU
-#                                  reference (scripts/web_check.py); the
-#                                  WebGPU run's screenshot in docs/web.png;
-#                                  and without WebGPU, the page asked for
-#                                  it falls back to the CPU and says why
+#                                  reference (scripts/web_check.py); and
+#                                  without WebGPU, the page asked for it
+#                                  falls back to the CPU and says why
+#   --screenshot FILE              with --check: the WebGPU run's
+#                                  screenshot (docs/web.png is one)
 #
 # Needs the wasm32 target (rustup target add wasm32-unknown-unknown),
 # wasm-bindgen-cli of the version in web/Cargo.toml, python3, and for
@@ -22,11 +23,13 @@ cd "$(dirname "$0")/.."
 port=8765
 check=false
 seconds=8
+screenshot=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port=$2; shift 2 ;;
     --check) check=true; shift ;;
     --seconds) seconds=$2; shift 2 ;;
+    --screenshot) screenshot=(--screenshot "$2"); shift 2 ;;
     *) echo "scripts/web.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -48,7 +51,7 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 python3 scripts/web_check.py "http://127.0.0.1:$port/?backend=webgpu" \
-  --backend webgpu --seconds "$seconds" --screenshot docs/web.png
+  --backend webgpu --seconds "$seconds" "${screenshot[@]}"
 python3 scripts/web_check.py "http://127.0.0.1:$port/?backend=cpu" \
   --backend cpu --seconds "$seconds"
 # The negative control: Chromium without WebGPU, the page asked for it.
