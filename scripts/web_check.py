@@ -67,9 +67,10 @@ def main():
                 break
             except OSError:
                 time.sleep(0.1)
-        session = call(base, "POST", "/session",
+        # A new browser (the WebDriver protocol's endpoint and field names).
+        browser = call(base, "POST", "/session",
                        {"capabilities": {"alwaysMatch": capabilities}})["sessionId"]
-        path = f"/session/{session}"
+        path = f"/session/{browser}"
         try:
             call(base, "POST", path + "/window/rect", {"width": 960, "height": 1000})
             call(base, "POST", path + "/url", {"url": args.url})

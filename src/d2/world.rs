@@ -96,7 +96,8 @@ pub struct World {
     solver: ContactSolver,
     options: WorldOptions,
     frames: Frames<Hit, Manifold>,
-    /// When a started frame's narrowphase began ([`World::begin_step`]).
+    /// When a started resident frame began ([`World::begin_step`]).
+    #[cfg(feature = "gpu")]
     narrowphase_started: Option<Instant>,
     /// The GPU-resident frame, when the world runs its pairs on one.
     #[cfg(feature = "gpu")]
@@ -119,6 +120,7 @@ impl World {
             solver: ContactSolver::new(),
             options,
             frames: Frames::default(),
+            #[cfg(feature = "gpu")]
             narrowphase_started: None,
             #[cfg(feature = "gpu")]
             resident: None,
@@ -258,16 +260,10 @@ impl World {
     /// GPU-resident frame, and the check against the CPU when on.
     #[cfg(feature = "gpu")]
     fn resident_frame(&mut self, times: &mut StageTimes) -> Result<(), Error> {
-        let Some(frame) = self.resident.as_mut() else {
+        let stage = Instant::now();
+        let Some(frame) = self.write_resident_bodies()? else {
             return Ok(());
         };
-        let stage = Instant::now();
-        let records: Vec<crate::gpu::FrameBody> = self
-            .bodies
-            .iter()
-            .map(crate::gpu::FrameBody::from_body)
-            .collect();
-        frame.set_bodies(&self.shapes, &records)?;
         let results = frame.step_with(resident_results)?;
         times.kernel = stage.elapsed();
         self.absorb_resident(results)
@@ -277,8 +273,21 @@ impl World {
     /// written and the frame started ([`crate::gpu::GpuFrame::begin_step`]).
     #[cfg(feature = "gpu")]
     fn start_resident_frame(&mut self) -> Result<(), Error> {
-        let Some(frame) = self.resident.as_mut() else {
+        let started = Instant::now();
+        let Some(frame) = self.write_resident_bodies()? else {
             return Ok(());
+        };
+        frame.begin_step()?;
+        self.narrowphase_started = Some(started);
+        Ok(())
+    }
+
+    /// The bodies written to the resident frame, which is returned (`None`
+    /// without one).
+    #[cfg(feature = "gpu")]
+    fn write_resident_bodies(&mut self) -> Result<Option<&mut crate::gpu::GpuFrame>, Error> {
+        let Some(frame) = self.resident.as_deref_mut() else {
+            return Ok(None);
         };
         let records: Vec<crate::gpu::FrameBody> = self
             .bodies
@@ -286,9 +295,7 @@ impl World {
             .map(crate::gpu::FrameBody::from_body)
             .collect();
         frame.set_bodies(&self.shapes, &records)?;
-        frame.begin_step()?;
-        self.narrowphase_started = Some(Instant::now());
-        Ok(())
+        Ok(Some(frame))
     }
 
     /// The started resident frame's results if they are in: true once
@@ -363,43 +370,6 @@ impl World {
         Ok(())
     }
 
-    /// The narrowphase's end, once its hits are in: the GPU's times, the
-    /// check against the CPU reference, the hits completed, the manifolds.
-    fn finish_narrowphase(
-        &mut self,
-        sat_hits: Vec<crate::d2::types::SatHit>,
-        times: &mut StageTimes,
-    ) -> Result<(), Error> {
-        let batch = Batch::new(
-            &self.shapes,
-            &self.bodies,
-            &self.frames.pairs,
-            self.options.margin,
-        )?;
-        #[cfg(feature = "gpu")]
-        if let Some(gpu) = self.narrowphase.gpu_stats() {
-            times.upload = gpu.upload;
-            times.readback = gpu.readback;
-            // A started batch, submitted by the narrowphase's caller, has
-            // no GPU time of its own: the time to its results stays.
-            if let Some(kernel) = gpu.kernel {
-                times.kernel = kernel;
-            } else if !gpu.gpu.is_zero() {
-                times.kernel = gpu.gpu;
-            }
-        }
-        if let Some(check) = self.frames.check.as_mut() {
-            let reference = collide_cpu_best(&batch);
-            check.absorb(compare_hits(&batch, &reference, &sat_hits));
-        }
-        self.frames.hits = batch.hits(&sat_hits);
-
-        let stage = Instant::now();
-        self.frames.manifolds = manifolds_best(&batch, &self.frames.hits);
-        times.manifolds = stage.elapsed();
-        Ok(())
-    }
-
     fn solver_options(&self) -> SolverOptions {
         SolverOptions {
             slop: self.options.slop,
@@ -428,6 +398,36 @@ fn resident_results(view: crate::gpu::FrameView<'_>) -> (usize, Vec<Hit>, Vec<Ma
         manifolds.push(manifold);
     }
     (view.pairs as usize, hits, manifolds)
+}
+
+/// The narrowphase's end, once its hits are in: the GPU's times, the check
+/// against the CPU reference, the hits completed, and their manifolds. Over
+/// the fields it needs, so that the batch the hits came from (which borrows
+/// the world's bodies and pairs) serves here too.
+fn narrowphase_results(
+    batch: &Batch,
+    sat_hits: &[crate::d2::types::SatHit],
+    narrowphase: &Narrowphase,
+    check: &mut Option<Agreement>,
+    times: &mut StageTimes,
+) -> (Vec<Hit>, Vec<Manifold>) {
+    #[cfg(feature = "gpu")]
+    if let Some(gpu) = narrowphase.gpu_stats() {
+        times.upload = gpu.upload;
+        times.readback = gpu.readback;
+        times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
+    }
+    #[cfg(not(feature = "gpu"))]
+    let _ = narrowphase;
+    if let Some(check) = check.as_mut() {
+        let reference = collide_cpu_best(batch);
+        check.absorb(compare_hits(batch, &reference, sat_hits));
+    }
+    let hits = batch.hits(sat_hits);
+    let stage = Instant::now();
+    let manifolds = manifolds_best(batch, &hits);
+    times.manifolds = stage.elapsed();
+    (hits, manifolds)
 }
 
 impl FrameStages for World {
@@ -478,7 +478,14 @@ impl FrameStages for World {
         )?;
         let sat_hits = self.narrowphase.collide(&batch)?;
         times.kernel = stage.elapsed();
-        self.finish_narrowphase(sat_hits, times)
+        (self.frames.hits, self.frames.manifolds) = narrowphase_results(
+            &batch,
+            &sat_hits,
+            &self.narrowphase,
+            &mut self.frames.check,
+            times,
+        );
+        Ok(())
     }
 
     fn start_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
@@ -496,13 +503,17 @@ impl FrameStages for World {
         )?;
         let started = self.narrowphase.start(&batch)?;
         times.kernel = stage.elapsed();
-        match started {
-            Some(sat_hits) => self.finish_narrowphase(sat_hits, times).map(|()| true),
-            None => {
-                self.narrowphase_started = Some(stage);
-                Ok(false)
-            }
-        }
+        let Some(sat_hits) = started else {
+            return Ok(false);
+        };
+        (self.frames.hits, self.frames.manifolds) = narrowphase_results(
+            &batch,
+            &sat_hits,
+            &self.narrowphase,
+            &mut self.frames.check,
+            times,
+        );
+        Ok(true)
     }
 
     fn poll_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
@@ -510,16 +521,23 @@ impl FrameStages for World {
         if self.resident.is_some() {
             return self.poll_resident_frame(times);
         }
-        match self.narrowphase.poll()? {
-            Some(sat_hits) => {
-                // From the start to the results, unless the GPU timed it.
-                if let Some(started) = self.narrowphase_started.take() {
-                    times.kernel = started.elapsed();
-                }
-                self.finish_narrowphase(sat_hits, times).map(|()| true)
-            }
-            None => Ok(false),
-        }
+        let Some(sat_hits) = self.narrowphase.poll()? else {
+            return Ok(false);
+        };
+        let batch = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            self.options.margin,
+        )?;
+        (self.frames.hits, self.frames.manifolds) = narrowphase_results(
+            &batch,
+            &sat_hits,
+            &self.narrowphase,
+            &mut self.frames.check,
+            times,
+        );
+        Ok(true)
     }
 
     fn solve_biased(&mut self, dt: f32) -> usize {

