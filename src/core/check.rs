@@ -7,7 +7,8 @@
 //!   `TOUCH_TOLERANCE × size` of the reporting threshold (`-margin`);
 //! * the axes may differ only at a near-tie, where both depths agree within
 //!   `DEPTH_TOLERANCE × size`, or, where the tie rule itself keeps one kind
-//!   of axis over another by a tolerance (3D: a face over an edge pair by
+//!   of axis over another by a tolerance (3D: a face over an edge pair, or
+//!   over the nearest features of two rounded shapes' cores apart, by
 //!   `EDGE_TOLERANCE × (size_a + size_b)`), within that tolerance more;
 //! * on the same axis, depths must always agree within
 //!   `DEPTH_TOLERANCE × size`.

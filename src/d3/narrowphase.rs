@@ -191,13 +191,21 @@ impl crate::core::check::CheckedHit for SatHit {
     fn same_axis(&self, other: &SatHit) -> bool {
         self.axis == other.axis
     }
-    /// A face against an edge pair: the tie rule keeps the face unless the
-    /// edge pair's separation is larger by more than
-    /// `EDGE_TOLERANCE x (size_a + size_b)`, at most twice that times the
-    /// larger size.
+    /// A face against an edge pair, or against the nearest features of two
+    /// rounded shapes' cores apart (`VertexEdge`, `EdgeVertex`,
+    /// `Vertices`): the tie rule keeps the face unless the other's
+    /// separation is larger by more than `EDGE_TOLERANCE x (size_a +
+    /// size_b)`, at most twice that times the larger size.
     fn tie_allowance(&self, other: &SatHit) -> f32 {
-        let is_edges = |axis: &Axis| matches!(axis, Axis::Edges(..));
-        if is_edges(&self.axis) != is_edges(&other.axis) {
+        let is_face = |axis: &Axis| matches!(axis, Axis::FaceA(_) | Axis::FaceB(_));
+        let yields_to_a_face = |axis: &Axis| {
+            matches!(
+                axis,
+                Axis::Edges(..) | Axis::VertexEdge(..) | Axis::EdgeVertex(..) | Axis::Vertices(..)
+            )
+        };
+        let (a, b) = (&self.axis, &other.axis);
+        if (is_face(a) && yields_to_a_face(b)) || (is_face(b) && yields_to_a_face(a)) {
             2.0 * EDGE_TOLERANCE
         } else {
             0.0

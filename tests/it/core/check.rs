@@ -62,8 +62,9 @@ fn identical_results_agree_and_real_differences_do_not() {
     assert_eq!(result.near_touching, 1);
 }
 
-/// 3D: a face against an edge pair may differ by the tie rule's own window
-/// (the face is kept unless the edge pair is deeper-separated by more than
+/// 3D: a face against an edge pair or two cores' nearest features may
+/// differ by the tie rule's own window (the face is kept unless the other
+/// is deeper-separated by more than
 /// `EDGE_TOLERANCE x (size_a + size_b)`), where a backend that rounds
 /// differently can tip the choice (an NVIDIA H100 did on 1 of 6,000 pairs of
 /// 33 to 64 vertices); beyond that window, or between two faces, it is a
@@ -99,6 +100,36 @@ fn a_face_against_an_edge_pair_may_differ_by_the_edge_tolerance() {
     // 6e-5 x size: beyond the window (1e-5 + 2 x 2e-5), a disagreement.
     let beyond = compare(&with(Axis3::Edges(0, 0), 6e-5));
     assert_eq!(beyond.disagreements.len(), 1, "{beyond:?}");
+    // The nearest features of two rounded shapes' cores apart follow the
+    // same rule against a face (an H100 kept a face where the CPU took an
+    // edge against a vertex, the depths 5e-6 apart, in `gpusat demo --dim
+    // 3 --check`).
+    for apart in [
+        Axis3::EdgeVertex(1, 0),
+        Axis3::VertexEdge(0, 1),
+        Axis3::Vertices(0, 0),
+    ] {
+        let tie = compare(&with(apart, 3e-5));
+        assert!(tie.agrees(), "{apart:?}: {tie:?}");
+        assert_eq!(tie.near_ties, 1, "{apart:?}: {tie:?}");
+        let beyond = compare(&with(apart, 6e-5));
+        assert_eq!(beyond.disagreements.len(), 1, "{apart:?}: {beyond:?}");
+    }
+    // Two kinds neither of which is a face: rounding only.
+    let reference_edges = {
+        let mut hits = reference.clone();
+        hits[at].axis = Axis3::Edges(0, 0);
+        hits
+    };
+    let mut apart = reference_edges.clone();
+    apart[at].axis = Axis3::EdgeVertex(0, 0);
+    apart[at].depth -= 3e-5 * size;
+    let edges_against_apart = gpusat::d3::compare_hits(&batch, &reference_edges, &apart);
+    assert_eq!(
+        edges_against_apart.disagreements.len(),
+        1,
+        "{edges_against_apart:?}"
+    );
     // Another face 3e-5 x size off: faces tie within 1e-5 only.
     let other_face = compare(&with(Axis3::FaceB(0), 3e-5));
     assert_eq!(other_face.disagreements.len(), 1, "{other_face:?}");
