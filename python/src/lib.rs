@@ -1,0 +1,1059 @@
+//! `gpusat._gpusat`: the extension module under the Python package `gpusat`
+//! (`python/gpusat/`), numpy arrays in and out.
+//!
+//! Each call copies what it must out of the caller's arrays (the bodies,
+//! which the library holds as structures), borrows what it can (candidate
+//! pairs in a C-contiguous `uint32` array of shape `(M, 2)` are the
+//! library's `Pair`s as they lie), releases the GIL, runs the library, and
+//! builds the result arrays from the library's own values: a result is bit
+//! for bit what the Rust API returns. The package's Python layer converts
+//! arrays to the dtypes and layouts taken here (without a copy when they are
+//! already right) and turns errors into the `gpusat.Error` classes.
+
+use std::mem::MaybeUninit;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use gpusat::glam::{Quat, Vec2, Vec3};
+use gpusat::{BackendKind, Pair, PairFilter, d2, d3};
+use numpy::{
+    IntoPyArray, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+
+/// A library error as the package's exception class of the same name
+/// (`gpusat._errors`), carrying the message and, where the library names
+/// one, the index of the shape, body or pair at fault.
+fn raise(py: Python<'_>, error: gpusat::Error) -> PyErr {
+    let (class, index) = match &error {
+        gpusat::Error::Shape { index, .. } => ("ShapeError", Some(*index)),
+        gpusat::Error::Body { index, .. } => ("BodyError", Some(*index)),
+        gpusat::Error::Pair { index, .. } => ("PairError", Some(*index)),
+        gpusat::Error::Margin { .. }
+        | gpusat::Error::Argument { .. }
+        | gpusat::Error::Input { .. }
+        | gpusat::Error::InFile { .. } => ("InputError", None),
+        gpusat::Error::Io { .. } => ("SceneFileError", None),
+        gpusat::Error::Gpu(_) => ("GpuError", None),
+        _ => ("Error", None),
+    };
+    let message = error.to_string();
+    match py
+        .import("gpusat._errors")
+        .and_then(|errors| errors.getattr(class))
+        .and_then(|class| class.call1((message.clone(), index)))
+    {
+        Ok(value) => PyErr::from_value(value),
+        Err(_) => PyRuntimeError::new_err(message),
+    }
+}
+
+/// An argument error of the Python layer's own checks (`InputError`).
+fn input_error(py: Python<'_>, name: &'static str, message: String) -> PyErr {
+    raise(py, gpusat::Error::Argument { name, message })
+}
+
+fn backend_kind(py: Python<'_>, name: &str) -> PyResult<BackendKind> {
+    Ok(match name {
+        "cpu" => BackendKind::Cpu,
+        "cpu-parallel" => BackendKind::CpuParallel,
+        "gpu" => BackendKind::Gpu,
+        "auto" => BackendKind::Auto,
+        other => {
+            return Err(input_error(
+                py,
+                "backend",
+                format!("{other:?} is not one of \"cpu\", \"cpu-parallel\", \"gpu\", \"auto\""),
+            ));
+        }
+    })
+}
+
+/// The 2D shape library: every shape once, bodies refer to them by index.
+#[pyclass(name = "Shapes2D", module = "gpusat._gpusat", frozen, subclass)]
+struct Shapes2D {
+    set: Mutex<d2::ShapeSet>,
+}
+
+#[pymethods]
+impl Shapes2D {
+    #[new]
+    fn new() -> Shapes2D {
+        Shapes2D {
+            set: Mutex::new(d2::ShapeSet::new()),
+        }
+    }
+
+    /// Adds a convex polygon (its convex hull) of `(k, 2)` points, grown by
+    /// `radius`; returns its index.
+    fn add_polygon(
+        &self,
+        py: Python<'_>,
+        points: PyReadonlyArray2<'_, f32>,
+        radius: f32,
+    ) -> PyResult<u32> {
+        let points = points_2d(py, &points)?;
+        let mut set = lock(&self.set);
+        if radius == 0.0 {
+            set.add_polygon(&points)
+        } else {
+            set.add_rounded_polygon(&points, radius)
+        }
+        .map_err(|e| raise(py, e))
+    }
+
+    /// Adds a circle; returns its index.
+    fn add_circle(&self, py: Python<'_>, radius: f32) -> PyResult<u32> {
+        lock(&self.set).add_circle(radius).map_err(|e| raise(py, e))
+    }
+
+    /// Adds a capsule, the segment from `a` to `b` grown by `radius`.
+    fn add_capsule(&self, py: Python<'_>, a: [f32; 2], b: [f32; 2], radius: f32) -> PyResult<u32> {
+        lock(&self.set)
+            .add_capsule(Vec2::from(a), Vec2::from(b), radius)
+            .map_err(|e| raise(py, e))
+    }
+
+    /// Adds a segment from `a` to `b` (no area).
+    fn add_segment(&self, py: Python<'_>, a: [f32; 2], b: [f32; 2]) -> PyResult<u32> {
+        lock(&self.set)
+            .add_segment(Vec2::from(a), Vec2::from(b))
+            .map_err(|e| raise(py, e))
+    }
+
+    fn __len__(&self) -> usize {
+        lock(&self.set).len()
+    }
+}
+
+/// The 3D shape library.
+#[pyclass(name = "Shapes3D", module = "gpusat._gpusat", frozen, subclass)]
+struct Shapes3D {
+    set: Mutex<d3::ShapeSet>,
+}
+
+#[pymethods]
+impl Shapes3D {
+    #[new]
+    fn new() -> Shapes3D {
+        Shapes3D {
+            set: Mutex::new(d3::ShapeSet::new()),
+        }
+    }
+
+    /// Adds the convex hull of a `(k, 3)` point cloud, grown by `radius`.
+    fn add_hull(
+        &self,
+        py: Python<'_>,
+        points: PyReadonlyArray2<'_, f32>,
+        radius: f32,
+    ) -> PyResult<u32> {
+        let points = points_3d(py, &points)?;
+        let mut set = lock(&self.set);
+        if radius == 0.0 {
+            set.add_hull(&points)
+        } else {
+            set.add_rounded_hull(&points, radius)
+        }
+        .map_err(|e| raise(py, e))
+    }
+
+    /// Adds a box of these half extents, grown by `radius`.
+    fn add_cuboid(&self, py: Python<'_>, half_extents: [f32; 3], radius: f32) -> PyResult<u32> {
+        let mut set = lock(&self.set);
+        let half_extents = Vec3::from(half_extents);
+        if radius == 0.0 {
+            set.add_cuboid(half_extents)
+        } else {
+            set.add_rounded_cuboid(half_extents, radius)
+        }
+        .map_err(|e| raise(py, e))
+    }
+
+    /// Adds a sphere.
+    fn add_sphere(&self, py: Python<'_>, radius: f32) -> PyResult<u32> {
+        lock(&self.set).add_sphere(radius).map_err(|e| raise(py, e))
+    }
+
+    /// Adds a capsule, the segment from `a` to `b` grown by `radius`.
+    fn add_capsule(&self, py: Python<'_>, a: [f32; 3], b: [f32; 3], radius: f32) -> PyResult<u32> {
+        lock(&self.set)
+            .add_capsule(Vec3::from(a), Vec3::from(b), radius)
+            .map_err(|e| raise(py, e))
+    }
+
+    fn __len__(&self) -> usize {
+        lock(&self.set).len()
+    }
+}
+
+/// A mutex's contents, whether or not a panic poisoned it (nothing here
+/// leaves a shape library half-changed).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn points_2d(py: Python<'_>, points: &PyReadonlyArray2<'_, f32>) -> PyResult<Vec<Vec2>> {
+    let view = points.as_array();
+    if view.ncols() != 2 {
+        return Err(input_error(
+            py,
+            "points",
+            format!("has shape {:?}, not (k, 2)", view.shape()),
+        ));
+    }
+    Ok(view
+        .rows()
+        .into_iter()
+        .map(|r| Vec2::new(r[0], r[1]))
+        .collect())
+}
+
+fn points_3d(py: Python<'_>, points: &PyReadonlyArray2<'_, f32>) -> PyResult<Vec<Vec3>> {
+    let view = points.as_array();
+    if view.ncols() != 3 {
+        return Err(input_error(
+            py,
+            "points",
+            format!("has shape {:?}, not (k, 3)", view.shape()),
+        ));
+    }
+    Ok(view
+        .rows()
+        .into_iter()
+        .map(|r| Vec3::new(r[0], r[1], r[2]))
+        .collect())
+}
+
+/// The bodies' arrays, as the package's Python layer hands them over:
+/// C-contiguous `float32` (`uint32` for the shape indices), of one length.
+struct BodyArrays<'py> {
+    positions: PyReadonlyArray2<'py, f32>,
+    rotations: PyReadonlyArray2<'py, f32>,
+    shape_ids: PyReadonlyArray1<'py, u32>,
+    inv_mass: Option<PyReadonlyArray1<'py, f32>>,
+}
+
+impl BodyArrays<'_> {
+    /// Checks the arrays' shapes: `positions` `(N, dim)`, `rotations`
+    /// `(N, 1)` (2D angles) or `(N, 4)` (3D quaternions, x y z w),
+    /// `shape_ids` and `inv_mass` `(N,)`.
+    fn count(&self, py: Python<'_>, dim: usize) -> PyResult<usize> {
+        let n = self.positions.shape()[0];
+        let rotation_width = if dim == 2 { 1 } else { 4 };
+        let bad = |name: &'static str, shape: &[usize], want: String| {
+            input_error(py, name, format!("has shape {shape:?}, not {want}"))
+        };
+        if self.positions.shape()[1] != dim {
+            return Err(bad(
+                "positions",
+                self.positions.shape(),
+                format!("(N, {dim})"),
+            ));
+        }
+        if self.rotations.shape() != [n, rotation_width] {
+            let want = if dim == 2 {
+                format!("({n},)")
+            } else {
+                format!("({n}, 4)")
+            };
+            return Err(bad("rotations", self.rotations.shape(), want));
+        }
+        if self.shape_ids.shape() != [n] {
+            return Err(bad("shape_ids", self.shape_ids.shape(), format!("({n},)")));
+        }
+        if let Some(inv_mass) = &self.inv_mass
+            && inv_mass.shape() != [n]
+        {
+            return Err(bad("inv_mass", inv_mass.shape(), format!("({n},)")));
+        }
+        Ok(n)
+    }
+
+    fn bodies_2d(&self, py: Python<'_>) -> PyResult<Vec<d2::Body>> {
+        let n = self.count(py, 2)?;
+        let (positions, angles) = (self.positions.as_array(), self.rotations.as_array());
+        let (shapes, inv_mass) = (self.shape_ids.as_array(), self.inv_mass.as_ref());
+        let inv_mass = inv_mass.map(|m| m.as_array());
+        Ok((0..n)
+            .map(|i| {
+                let mut body = d2::Body::new(
+                    shapes[i],
+                    Vec2::new(positions[[i, 0]], positions[[i, 1]]),
+                    angles[[i, 0]],
+                );
+                if let Some(inv_mass) = &inv_mass {
+                    body.inv_mass = inv_mass[i];
+                }
+                body
+            })
+            .collect())
+    }
+
+    fn bodies_3d(&self, py: Python<'_>) -> PyResult<Vec<d3::Body>> {
+        let n = self.count(py, 3)?;
+        let (positions, rotations) = (self.positions.as_array(), self.rotations.as_array());
+        let (shapes, inv_mass) = (self.shape_ids.as_array(), self.inv_mass.as_ref());
+        let inv_mass = inv_mass.map(|m| m.as_array());
+        Ok((0..n)
+            .map(|i| {
+                let q = Quat::from_xyzw(
+                    rotations[[i, 0]],
+                    rotations[[i, 1]],
+                    rotations[[i, 2]],
+                    rotations[[i, 3]],
+                );
+                let mut body = d3::Body::new(
+                    shapes[i],
+                    Vec3::new(positions[[i, 0]], positions[[i, 1]], positions[[i, 2]]),
+                    q,
+                );
+                if let Some(inv_mass) = &inv_mass {
+                    body.inv_mass = inv_mass[i];
+                }
+                body
+            })
+            .collect())
+    }
+}
+
+/// Candidate pairs `(M, 2)`, C-contiguous `uint32`, as the library's pairs
+/// without a copy.
+fn pairs_of<'a>(py: Python<'_>, pairs: &'a PyReadonlyArray2<'_, u32>) -> PyResult<&'a [Pair]> {
+    if pairs.shape()[1] != 2 {
+        return Err(input_error(
+            py,
+            "pairs",
+            format!("has shape {:?}, not (M, 2)", pairs.shape()),
+        ));
+    }
+    let flat = pairs
+        .as_slice()
+        .map_err(|_| input_error(py, "pairs", "is not C-contiguous".into()))?;
+    Ok(gpusat_pairs(flat))
+}
+
+/// `[a0, b0, a1, b1, ...]` as pairs: `Pair` is two `u32`s, `repr(C)`.
+fn gpusat_pairs(flat: &[u32]) -> &[Pair] {
+    bytemuck::cast_slice(flat)
+}
+
+/// What one call computed, the library's own values, before they become
+/// arrays.
+enum Outcome {
+    D2(Vec<d2::Hit>, Option<Vec<d2::Manifold>>),
+    D3(Vec<d3::Hit>, Option<Vec<d3::Manifold>>),
+}
+
+/// The result's columns (with the GIL released: see `Columns::of`);
+/// `into_dict` hands the vectors to numpy without a copy.
+struct Columns {
+    dim: usize,
+    max_points: usize,
+    pair: Vec<u32>,
+    a: Vec<u32>,
+    b: Vec<u32>,
+    normal: Vec<f32>,
+    depth: Vec<f32>,
+    axis: Vec<u32>,
+    contacts: Option<PointColumns>,
+}
+
+/// The contact points' columns, padded to `max_points` a hit.
+struct PointColumns {
+    points: Vec<f32>,
+    depth: Vec<f32>,
+    id: Vec<u32>,
+    count: Vec<u8>,
+}
+
+/// One stretch of hits' rows in every column, not yet written.
+struct Rows<'a> {
+    pair: &'a mut [MaybeUninit<u32>],
+    a: &'a mut [MaybeUninit<u32>],
+    b: &'a mut [MaybeUninit<u32>],
+    normal: &'a mut [MaybeUninit<f32>],
+    depth: &'a mut [MaybeUninit<f32>],
+    axis: &'a mut [MaybeUninit<u32>],
+    points: Option<PointRows<'a>>,
+}
+
+/// The contact points' columns of one stretch of rows.
+struct PointRows<'a> {
+    points: &'a mut [MaybeUninit<f32>],
+    depth: &'a mut [MaybeUninit<f32>],
+    id: &'a mut [MaybeUninit<u32>],
+    count: &'a mut [MaybeUninit<u8>],
+}
+
+impl<'a> Rows<'a> {
+    /// The first `k` hits' rows, and the rest.
+    fn split(self, k: usize, dim: usize, max_points: usize) -> (Rows<'a>, Rows<'a>) {
+        let (pair, pair_rest) = self.pair.split_at_mut(k);
+        let (a, a_rest) = self.a.split_at_mut(k);
+        let (b, b_rest) = self.b.split_at_mut(k);
+        let (normal, normal_rest) = self.normal.split_at_mut(k * dim);
+        let (depth, depth_rest) = self.depth.split_at_mut(k);
+        let (axis, axis_rest) = self.axis.split_at_mut(k);
+        let (points, points_rest) = match self.points {
+            Some(p) => {
+                let (points, points_rest) = p.points.split_at_mut(k * max_points * dim);
+                let (depth, depth_rest) = p.depth.split_at_mut(k * max_points);
+                let (id, id_rest) = p.id.split_at_mut(k * max_points);
+                let (count, count_rest) = p.count.split_at_mut(k);
+                (
+                    Some(PointRows {
+                        points,
+                        depth,
+                        id,
+                        count,
+                    }),
+                    Some(PointRows {
+                        points: points_rest,
+                        depth: depth_rest,
+                        id: id_rest,
+                        count: count_rest,
+                    }),
+                )
+            }
+            None => (None, None),
+        };
+        (
+            Rows {
+                pair,
+                a,
+                b,
+                normal,
+                depth,
+                axis,
+                points,
+            },
+            Rows {
+                pair: pair_rest,
+                a: a_rest,
+                b: b_rest,
+                normal: normal_rest,
+                depth: depth_rest,
+                axis: axis_rest,
+                points: points_rest,
+            },
+        )
+    }
+}
+
+/// Hits a task of the parallel fill writes.
+const FILL_CHUNK: usize = 1 << 14;
+
+/// `len` elements' room, not yet written (the fill writes each once).
+fn room<T>(len: usize) -> Vec<T> {
+    Vec::with_capacity(len)
+}
+
+/// The vector's first `len` elements' room as uninitialised slots.
+fn slots<T>(vector: &mut Vec<T>, len: usize) -> &mut [MaybeUninit<T>] {
+    &mut vector.spare_capacity_mut()[..len]
+}
+
+impl Columns {
+    /// The columns of the library's hits and manifolds, filled by chunks
+    /// of hits on rayon's threads (a result of a million hits is tens of
+    /// megabytes to write), each element written once.
+    fn of(outcome: &Outcome) -> Columns {
+        macro_rules! fill {
+            ($hits:expr, $manifolds:expr, $dim:expr, $max_points:expr) => {{
+                let (hits, manifolds) = ($hits, $manifolds);
+                let (h, dim, max_points) = (hits.len(), $dim, $max_points);
+                let mut columns = Columns {
+                    dim,
+                    max_points,
+                    pair: room(h),
+                    a: room(h),
+                    b: room(h),
+                    normal: room(h * dim),
+                    depth: room(h),
+                    axis: room(h),
+                    contacts: manifolds.map(|_| PointColumns {
+                        points: room(h * max_points * dim),
+                        depth: room(h * max_points),
+                        id: room(h * max_points),
+                        count: room(h),
+                    }),
+                };
+                {
+                    let Columns {
+                        pair,
+                        a,
+                        b,
+                        normal,
+                        depth,
+                        axis,
+                        contacts,
+                        ..
+                    } = &mut columns;
+                    let mut rest = Rows {
+                        pair: slots(pair, h),
+                        a: slots(a, h),
+                        b: slots(b, h),
+                        normal: slots(normal, h * dim),
+                        depth: slots(depth, h),
+                        axis: slots(axis, h),
+                        points: contacts.as_mut().map(|c| PointRows {
+                            points: slots(&mut c.points, h * max_points * dim),
+                            depth: slots(&mut c.depth, h * max_points),
+                            id: slots(&mut c.id, h * max_points),
+                            count: slots(&mut c.count, h),
+                        }),
+                    };
+                    let mut tasks = Vec::new();
+                    let mut start = 0;
+                    while start < h {
+                        let end = (start + FILL_CHUNK).min(h);
+                        let (rows, after) = rest.split(end - start, dim, max_points);
+                        tasks.push((start..end, rows));
+                        rest = after;
+                        start = end;
+                    }
+                    tasks.into_par_iter().for_each(|(range, rows)| {
+                        let Rows {
+                            pair,
+                            a,
+                            b,
+                            normal,
+                            depth,
+                            axis,
+                            mut points,
+                        } = rows;
+                        for (row, k) in range.enumerate() {
+                            let hit = &hits[k];
+                            pair[row].write(hit.pair);
+                            a[row].write(hit.a);
+                            b[row].write(hit.b);
+                            for (slot, value) in normal[row * dim..(row + 1) * dim]
+                                .iter_mut()
+                                .zip(hit.normal.to_array())
+                            {
+                                slot.write(value);
+                            }
+                            depth[row].write(hit.depth);
+                            axis[row].write(hit.axis.pack());
+                            if let (Some(out), Some(manifolds)) = (points.as_mut(), manifolds) {
+                                let found = manifolds[k].points();
+                                out.count[row].write(found.len() as u8);
+                                for j in 0..max_points {
+                                    let slot = row * max_points + j;
+                                    let xyz = &mut out.points[slot * dim..(slot + 1) * dim];
+                                    let (values, point_depth, id) = match found.get(j) {
+                                        Some(point) => {
+                                            (point.point.to_array(), point.depth, point.id)
+                                        }
+                                        None => ([f32::NAN; $dim], f32::NAN, 0),
+                                    };
+                                    for (slot, value) in xyz.iter_mut().zip(values) {
+                                        slot.write(value);
+                                    }
+                                    out.depth[slot].write(point_depth);
+                                    out.id[slot].write(id);
+                                }
+                            }
+                        }
+                    });
+                }
+                // SAFETY: the tasks above cover rows 0..h of every column,
+                // and each row writes all of its elements (a hit's `dim`
+                // normal values; `max_points` points of `dim` values, depths
+                // and ids; one count), so the first `len` elements of each
+                // vector, its capacity, are initialised.
+                unsafe {
+                    columns.pair.set_len(h);
+                    columns.a.set_len(h);
+                    columns.b.set_len(h);
+                    columns.normal.set_len(h * dim);
+                    columns.depth.set_len(h);
+                    columns.axis.set_len(h);
+                    if let Some(c) = columns.contacts.as_mut() {
+                        c.points.set_len(h * max_points * dim);
+                        c.depth.set_len(h * max_points);
+                        c.id.set_len(h * max_points);
+                        c.count.set_len(h);
+                    }
+                }
+                columns
+            }};
+        }
+        match outcome {
+            Outcome::D2(hits, manifolds) => fill!(hits, manifolds.as_ref(), 2, 2),
+            Outcome::D3(hits, manifolds) => fill!(hits, manifolds.as_ref(), 3, 4),
+        }
+    }
+
+    /// The dict of arrays `gpusat.Hits` wraps; `seconds` is the time spent
+    /// in the library with the GIL released.
+    fn into_dict<'py>(
+        self,
+        py: Python<'py>,
+        pairs_tested: usize,
+        seconds: f64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (h, dim, points) = (self.pair.len(), self.dim, self.max_points);
+        let dict = PyDict::new(py);
+        dict.set_item("pairs_tested", pairs_tested)?;
+        dict.set_item("seconds", seconds)?;
+        dict.set_item("pair", self.pair.into_pyarray(py))?;
+        dict.set_item("a", self.a.into_pyarray(py))?;
+        dict.set_item("b", self.b.into_pyarray(py))?;
+        dict.set_item("normal", self.normal.into_pyarray(py).reshape([h, dim])?)?;
+        dict.set_item("depth", self.depth.into_pyarray(py))?;
+        dict.set_item("axis", self.axis.into_pyarray(py))?;
+        if let Some(out) = self.contacts {
+            dict.set_item(
+                "points",
+                out.points.into_pyarray(py).reshape([h, points, dim])?,
+            )?;
+            dict.set_item(
+                "point_depth",
+                out.depth.into_pyarray(py).reshape([h, points])?,
+            )?;
+            dict.set_item("point_id", out.id.into_pyarray(py).reshape([h, points])?)?;
+            dict.set_item("point_count", out.count.into_pyarray(py))?;
+        }
+        Ok(dict)
+    }
+}
+
+/// A narrowphase of one dimension.
+enum Engine {
+    D2(d2::Narrowphase),
+    D3(d3::Narrowphase),
+}
+
+/// A ready narrowphase: the CPU, or a GPU device with its pipelines and
+/// buffers, kept across calls.
+#[pyclass(name = "Narrowphase", module = "gpusat._gpusat", frozen)]
+struct Narrowphase {
+    dim: usize,
+    engine: Mutex<Engine>,
+}
+
+#[pymethods]
+impl Narrowphase {
+    /// A narrowphase for `dim` (2 or 3) on `backend` ("cpu",
+    /// "cpu-parallel", "gpu" or "auto"): a GPU's device and pipelines are
+    /// created here, once.
+    #[new]
+    fn new(py: Python<'_>, dim: usize, backend: &str) -> PyResult<Narrowphase> {
+        let kind = backend_kind(py, backend)?;
+        let engine = py
+            .detach(|| match dim {
+                2 => d2::Narrowphase::new(kind).map(Engine::D2).map(Some),
+                3 => d3::Narrowphase::new(kind).map(Engine::D3).map(Some),
+                _ => Ok(None),
+            })
+            .map_err(|e| raise(py, e))?
+            .ok_or_else(|| input_error(py, "dim", format!("{dim} is not 2 or 3")))?;
+        Ok(Narrowphase {
+            dim,
+            engine: Mutex::new(engine),
+        })
+    }
+
+    /// The dimension, 2 or 3.
+    #[getter]
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// The backend that runs: "cpu", "cpu-parallel" or "gpu".
+    #[getter]
+    fn backend(&self) -> &'static str {
+        match &*lock(&self.engine) {
+            Engine::D2(engine) => engine.name(),
+            Engine::D3(engine) => engine.name(),
+        }
+    }
+
+    /// Why "auto" chose what it did, if it says.
+    #[getter]
+    fn note(&self) -> Option<String> {
+        match &*lock(&self.engine) {
+            Engine::D2(engine) => engine.note().map(str::to_owned),
+            Engine::D3(engine) => engine.note().map(str::to_owned),
+        }
+    }
+
+    /// The SAT of the candidate pairs (the broadphase's when `pairs` is
+    /// None) and, with `contacts`, the reported pairs' manifolds: a dict of
+    /// arrays (`gpusat.Hits` wraps it).
+    #[pyo3(signature = (shapes, positions, rotations, shape_ids, pairs, margin, contacts))]
+    #[allow(clippy::too_many_arguments)]
+    fn collide<'py>(
+        &self,
+        py: Python<'py>,
+        shapes: &Bound<'py, PyAny>,
+        positions: PyReadonlyArray2<'py, f32>,
+        rotations: PyReadonlyArray2<'py, f32>,
+        shape_ids: PyReadonlyArray1<'py, u32>,
+        pairs: Option<PyReadonlyArray2<'py, u32>>,
+        margin: f32,
+        contacts: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let arrays = BodyArrays {
+            positions,
+            rotations,
+            shape_ids,
+            inv_mass: None,
+        };
+        let given = pairs.as_ref().map(|p| pairs_of(py, p)).transpose()?;
+        // The locks are taken and let go with the GIL released: a thread
+        // that held one across the GIL's return could wait for the GIL
+        // while another, holding the GIL, waits for the lock.
+        let mismatch = || gpusat::Error::Argument {
+            name: "dim",
+            message: "of the shapes is not the narrowphase's".into(),
+        };
+        let (columns, tested, seconds) = if self.dim == 2 {
+            let shapes = shapes.cast::<Shapes2D>().map_err(|_| {
+                input_error(py, "shapes", "is not a gpusat.Shapes2D (dim is 2)".into())
+            })?;
+            let shapes = shapes.get();
+            let bodies = arrays.bodies_2d(py)?;
+            py.detach(|| {
+                let mut engine = lock(&self.engine);
+                let Engine::D2(narrowphase) = &mut *engine else {
+                    return Err(mismatch());
+                };
+                let set = lock(&shapes.set);
+                let set = &*set;
+                let started = Instant::now();
+                let found;
+                let pairs = match given {
+                    Some(pairs) => pairs,
+                    None => {
+                        found = d2::find_pairs(set, &bodies, margin, PairFilter::default());
+                        &found[..]
+                    }
+                };
+                let batch = d2::Batch::new(set, &bodies, pairs, margin)?;
+                let hits = batch.hits(&narrowphase.collide(&batch)?);
+                let manifolds = contacts.then(|| d2::manifolds(&batch, &hits));
+                let seconds = started.elapsed().as_secs_f64();
+                let outcome = Outcome::D2(hits, manifolds);
+                let columns = Columns::of(&outcome);
+                // The library's own vectors freed off this thread.
+                rayon::spawn(move || drop(outcome));
+                Ok((columns, pairs.len(), seconds))
+            })
+        } else {
+            let shapes = shapes.cast::<Shapes3D>().map_err(|_| {
+                input_error(py, "shapes", "is not a gpusat.Shapes3D (dim is 3)".into())
+            })?;
+            let shapes = shapes.get();
+            let bodies = arrays.bodies_3d(py)?;
+            py.detach(|| {
+                let mut engine = lock(&self.engine);
+                let Engine::D3(narrowphase) = &mut *engine else {
+                    return Err(mismatch());
+                };
+                let set = lock(&shapes.set);
+                let set = &*set;
+                let started = Instant::now();
+                let found;
+                let pairs = match given {
+                    Some(pairs) => pairs,
+                    None => {
+                        found = d3::find_pairs(set, &bodies, margin, PairFilter::default());
+                        &found[..]
+                    }
+                };
+                let batch = d3::Batch::new(set, &bodies, pairs, margin)?;
+                let hits = batch.hits(&narrowphase.collide(&batch)?);
+                let manifolds = contacts.then(|| d3::manifolds(&batch, &hits));
+                let seconds = started.elapsed().as_secs_f64();
+                let outcome = Outcome::D3(hits, manifolds);
+                let columns = Columns::of(&outcome);
+                // The library's own vectors freed off this thread.
+                rayon::spawn(move || drop(outcome));
+                Ok((columns, pairs.len(), seconds))
+            })
+        }
+        .map_err(|e: gpusat::Error| raise(py, e))?;
+        columns.into_dict(py, tested, seconds)
+    }
+}
+
+/// A world of one dimension.
+enum Simulation {
+    D2(Box<d2::World>),
+    D3(Box<d3::World>),
+}
+
+/// Bodies stepped through time: broadphase, narrowphase, contacts,
+/// impulses and positional correction each frame.
+#[pyclass(name = "World", module = "gpusat._gpusat", frozen)]
+struct World {
+    dim: usize,
+    world: Mutex<Simulation>,
+}
+
+#[pymethods]
+impl World {
+    /// A world over `shapes` (a copy is kept) with these bodies; `gravity`
+    /// (dim values) and `margin` as in the library's `WorldOptions`.
+    #[new]
+    #[pyo3(signature = (shapes, positions, rotations, shape_ids, inv_mass, backend, gravity, margin))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        py: Python<'py>,
+        shapes: &Bound<'py, PyAny>,
+        positions: PyReadonlyArray2<'py, f32>,
+        rotations: PyReadonlyArray2<'py, f32>,
+        shape_ids: PyReadonlyArray1<'py, u32>,
+        inv_mass: Option<PyReadonlyArray1<'py, f32>>,
+        backend: &str,
+        gravity: Option<Vec<f32>>,
+        margin: Option<f32>,
+    ) -> PyResult<World> {
+        let kind = backend_kind(py, backend)?;
+        let arrays = BodyArrays {
+            positions,
+            rotations,
+            shape_ids,
+            inv_mass,
+        };
+        if let Ok(shapes) = shapes.cast::<Shapes2D>() {
+            let bodies = arrays.bodies_2d(py)?;
+            let set = lock(&shapes.get().set).clone();
+            let mut options = d2::WorldOptions::default();
+            if let Some(gravity) = gravity {
+                let [x, y] = <[f32; 2]>::try_from(gravity.as_slice())
+                    .map_err(|_| input_error(py, "gravity", "needs 2 values in 2D".into()))?;
+                options.gravity = Vec2::new(x, y);
+            }
+            if let Some(margin) = margin {
+                options.margin = margin;
+            }
+            let world = py
+                .detach(|| {
+                    let narrowphase = d2::Narrowphase::new(kind)?;
+                    d2::World::new(set, bodies, narrowphase, options)
+                })
+                .map_err(|e| raise(py, e))?;
+            return Ok(World {
+                dim: 2,
+                world: Mutex::new(Simulation::D2(Box::new(world))),
+            });
+        }
+        let shapes = shapes.cast::<Shapes3D>().map_err(|_| {
+            input_error(py, "shapes", "is not a gpusat.Shapes2D or Shapes3D".into())
+        })?;
+        let bodies = arrays.bodies_3d(py)?;
+        let set = lock(&shapes.get().set).clone();
+        let mut options = d3::WorldOptions::default();
+        if let Some(gravity) = gravity {
+            let [x, y, z] = <[f32; 3]>::try_from(gravity.as_slice())
+                .map_err(|_| input_error(py, "gravity", "needs 3 values in 3D".into()))?;
+            options.gravity = Vec3::new(x, y, z);
+        }
+        if let Some(margin) = margin {
+            options.margin = margin;
+        }
+        let world = py
+            .detach(|| {
+                let narrowphase = d3::Narrowphase::new(kind)?;
+                d3::World::new(set, bodies, narrowphase, options)
+            })
+            .map_err(|e| raise(py, e))?;
+        Ok(World {
+            dim: 3,
+            world: Mutex::new(Simulation::D3(Box::new(world))),
+        })
+    }
+
+    /// The dimension, 2 or 3.
+    #[getter]
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// Runs `frames` frames of `dt` seconds, the GIL released.
+    fn step(&self, py: Python<'_>, frames: usize, dt: f32) -> PyResult<()> {
+        // The lock taken and let go with the GIL released (see `collide`).
+        py.detach(|| -> gpusat::Result<()> {
+            let mut world = lock(&self.world);
+            let world = &mut *world;
+            for _ in 0..frames {
+                match world {
+                    Simulation::D2(world) => {
+                        world.step(dt)?;
+                    }
+                    Simulation::D3(world) => {
+                        world.step(dt)?;
+                    }
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| raise(py, e))
+    }
+
+    /// The bodies' state: positions `(N, dim)`, rotations (2D: angles
+    /// `(N,)`; 3D: quaternions `(N, 4)`, x y z w), velocities `(N, dim)`,
+    /// angular velocities (2D `(N,)`, 3D `(N, 3)`).
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        match &*lock(&self.world) {
+            Simulation::D2(world) => {
+                let bodies = world.bodies();
+                let n = bodies.len();
+                let flat = |f: &dyn Fn(&d2::Body) -> [f32; 2]| -> Vec<f32> {
+                    bodies.iter().flat_map(f).collect()
+                };
+                dict.set_item(
+                    "positions",
+                    flat(&|b| b.position.to_array())
+                        .into_pyarray(py)
+                        .reshape([n, 2])?,
+                )?;
+                let angles: Vec<f32> = bodies.iter().map(|b| b.angle).collect();
+                dict.set_item("rotations", angles.into_pyarray(py))?;
+                dict.set_item(
+                    "velocities",
+                    flat(&|b| b.velocity.to_array())
+                        .into_pyarray(py)
+                        .reshape([n, 2])?,
+                )?;
+                let spins: Vec<f32> = bodies.iter().map(|b| b.angular_velocity).collect();
+                dict.set_item("angular_velocities", spins.into_pyarray(py))?;
+            }
+            Simulation::D3(world) => {
+                let bodies = world.bodies();
+                let n = bodies.len();
+                let positions: Vec<f32> =
+                    bodies.iter().flat_map(|b| b.position.to_array()).collect();
+                let rotations: Vec<f32> =
+                    bodies.iter().flat_map(|b| b.rotation.to_array()).collect();
+                let velocities: Vec<f32> =
+                    bodies.iter().flat_map(|b| b.velocity.to_array()).collect();
+                let spins: Vec<f32> = bodies
+                    .iter()
+                    .flat_map(|b| b.angular_velocity.to_array())
+                    .collect();
+                dict.set_item("positions", positions.into_pyarray(py).reshape([n, 3])?)?;
+                dict.set_item("rotations", rotations.into_pyarray(py).reshape([n, 4])?)?;
+                dict.set_item("velocities", velocities.into_pyarray(py).reshape([n, 3])?)?;
+                dict.set_item(
+                    "angular_velocities",
+                    spins.into_pyarray(py).reshape([n, 3])?,
+                )?;
+            }
+        }
+        Ok(dict)
+    }
+
+    /// The last frame's reported pairs and their contacts, as `collide`
+    /// gives them.
+    fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let outcome = match &*lock(&self.world) {
+            Simulation::D2(world) => {
+                Outcome::D2(world.hits().to_vec(), Some(world.manifolds().to_vec()))
+            }
+            Simulation::D3(world) => {
+                Outcome::D3(world.hits().to_vec(), Some(world.manifolds().to_vec()))
+            }
+        };
+        Columns::of(&outcome).into_dict(py, 0, 0.0)
+    }
+
+    /// The kinetic energy of the bodies (float64).
+    fn kinetic_energy(&self) -> f64 {
+        match &*lock(&self.world) {
+            Simulation::D2(world) => world.kinetic_energy(),
+            Simulation::D3(world) => world.kinetic_energy(),
+        }
+    }
+}
+
+/// A scene file (JSON, either dimension; the command's format): a dict
+/// with `dim`, `shapes` (a `gpusat.Shapes2D` or `Shapes3D`), the bodies' arrays,
+/// `pairs` (`(M, 2)` `uint32`, or None when the file lists none) and
+/// `margin`.
+#[pyfunction]
+fn load_scene<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    let scene = py
+        .detach(|| gpusat::load_any(&path))
+        .map_err(|e| raise(py, e))?;
+    let dict = PyDict::new(py);
+    let pairs_array = |pairs: Option<Vec<Pair>>| {
+        pairs.map(|pairs| {
+            let m = pairs.len();
+            let flat: Vec<u32> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
+            flat.into_pyarray(py).reshape([m, 2])
+        })
+    };
+    match scene {
+        gpusat::AnyScene::Planar(scene) => {
+            let n = scene.bodies.len();
+            let bodies = &scene.bodies;
+            let positions: Vec<f32> = bodies.iter().flat_map(|b| b.position.to_array()).collect();
+            let angles: Vec<f32> = bodies.iter().map(|b| b.angle).collect();
+            let ids: Vec<u32> = bodies.iter().map(|b| b.shape).collect();
+            let inv_mass: Vec<f32> = bodies.iter().map(|b| b.inv_mass).collect();
+            dict.set_item("dim", 2)?;
+            let shapes = py.import("gpusat")?.getattr("Shapes2D")?.call0()?;
+            *lock(&shapes.cast::<Shapes2D>()?.get().set) = scene.shapes;
+            dict.set_item("shapes", shapes)?;
+            dict.set_item("positions", positions.into_pyarray(py).reshape([n, 2])?)?;
+            dict.set_item("rotations", angles.into_pyarray(py))?;
+            dict.set_item("shape_ids", ids.into_pyarray(py))?;
+            dict.set_item("inv_mass", inv_mass.into_pyarray(py))?;
+            dict.set_item("pairs", pairs_array(scene.pairs).transpose()?)?;
+            dict.set_item("margin", scene.margin)?;
+        }
+        gpusat::AnyScene::Spatial(scene) => {
+            let n = scene.bodies.len();
+            let bodies = &scene.bodies;
+            let positions: Vec<f32> = bodies.iter().flat_map(|b| b.position.to_array()).collect();
+            let rotations: Vec<f32> = bodies.iter().flat_map(|b| b.rotation.to_array()).collect();
+            let ids: Vec<u32> = bodies.iter().map(|b| b.shape).collect();
+            let inv_mass: Vec<f32> = bodies.iter().map(|b| b.inv_mass).collect();
+            dict.set_item("dim", 3)?;
+            let shapes = py.import("gpusat")?.getattr("Shapes3D")?.call0()?;
+            *lock(&shapes.cast::<Shapes3D>()?.get().set) = scene.shapes;
+            dict.set_item("shapes", shapes)?;
+            dict.set_item("positions", positions.into_pyarray(py).reshape([n, 3])?)?;
+            dict.set_item("rotations", rotations.into_pyarray(py).reshape([n, 4])?)?;
+            dict.set_item("shape_ids", ids.into_pyarray(py))?;
+            dict.set_item("inv_mass", inv_mass.into_pyarray(py))?;
+            dict.set_item("pairs", pairs_array(scene.pairs).transpose()?)?;
+            dict.set_item("margin", scene.margin)?;
+        }
+    }
+    Ok(dict)
+}
+
+/// The adapters wgpu finds, one line each, and which one "auto" picks.
+#[pyfunction]
+fn adapters(py: Python<'_>) -> PyResult<Vec<String>> {
+    Ok(py.detach(|| {
+        gpusat::gpu::list_adapters()
+            .iter()
+            .map(|adapter| adapter.to_string())
+            .collect()
+    }))
+}
+
+#[pymodule]
+fn _gpusat(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<Shapes2D>()?;
+    module.add_class::<Shapes3D>()?;
+    module.add_class::<Narrowphase>()?;
+    module.add_class::<World>()?;
+    module.add_function(wrap_pyfunction!(adapters, module)?)?;
+    module.add_function(wrap_pyfunction!(load_scene, module)?)?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
