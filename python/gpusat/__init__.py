@@ -283,6 +283,30 @@ class Hits:
             seconds=columns["seconds"],
         )
 
+    @property
+    def axis_kind(self) -> np.ndarray:
+        """Each hit's kind of axis, ``(H,)`` uint8: in 2D 0 for a feature of
+        A, 1 of B; in 3D the index of its name in :data:`AXIS_KINDS_3D`."""
+        if self.dim == 2:
+            return (self.axis >> 31).astype(np.uint8)
+        return (self.axis >> 28).astype(np.uint8)
+
+    @property
+    def axis_features(self) -> np.ndarray:
+        """Each hit's features, ``(H, 2)`` int64: a face, edge, vertex (or
+        a 2D feature) in column 0 and -1 in column 1; for two features (3D
+        edge pairs, and vertices or edges of two cores) both."""
+        features = np.full((len(self.axis), 2), -1, dtype=np.int64)
+        if self.dim == 2:
+            features[:, 0] = self.axis & 0x7FFFFFFF
+            return features
+        index = (self.axis & ((1 << 28) - 1)).astype(np.int64)
+        kind = self.axis_kind
+        two = np.isin(kind, [2, 8, 9, 10])
+        features[:, 0] = np.where(two, index >> 14, index)
+        features[two, 1] = index[two] & ((1 << 14) - 1)
+        return features
+
     def axes(self) -> List[Tuple[str, Tuple[int, ...]]]:
         """Each hit's axis as ``(kind, features)``, the way `gpusat collide`
         writes it: in 2D the owner (``"a"`` or ``"b"``) and its feature; in

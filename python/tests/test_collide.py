@@ -20,6 +20,11 @@ def assert_matches_command(hits: gpusat.Hits, expected: dict):
     assert len(hits) == len(rows), (len(hits), len(rows))
     assert hits.pairs_tested == expected["pairs_tested"]
     axes = hits.axes()
+    # The same axes as arrays.
+    kinds, features = hits.axis_kind, hits.axis_features
+    for k, (kind, numbers) in enumerate(axes):
+        name = ("a", "b")[kinds[k]] if hits.dim == 2 else gpusat.AXIS_KINDS_3D[kinds[k]]
+        assert (name, numbers) == (kind, tuple(int(f) for f in features[k] if f >= 0)), k
     for k, row in enumerate(rows):
         where = f"hit {k} (pair {row['pair']})"
         assert (hits.pair[k], hits.a[k], hits.b[k]) == (row["pair"], row["a"], row["b"]), where
