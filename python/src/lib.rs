@@ -10,7 +10,6 @@
 //! arrays to the dtypes and layouts taken here (without a copy when they are
 //! already right) and turns errors into the `gpusat.Error` classes.
 
-use std::mem::MaybeUninit;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -350,48 +349,142 @@ enum Outcome {
     D3(Vec<d3::Hit>, Option<Vec<d3::Manifold>>),
 }
 
-/// The result's columns (with the GIL released: see `Columns::of`);
-/// `into_dict` hands the vectors to numpy without a copy.
-struct Columns {
+/// Result buffers kept for reuse. A result's arrays are views of one
+/// buffer owned by a [`Buffer`] object; when numpy lets go of the last of
+/// them the buffer comes back here, its pages still mapped, and the next
+/// result is written into memory the system need not hand out (and zero)
+/// again: at a million hits, tens of megabytes a call.
+static POOL: Mutex<Vec<Vec<u32>>> = Mutex::new(Vec::new());
+
+/// Buffers the pool keeps at most (the largest ones).
+const POOL_BUFFERS: usize = 4;
+
+/// A buffer of at least `words` words from the pool (the smallest that
+/// fits), or a new one; its contents are stale until written.
+fn take_buffer(words: usize) -> Vec<u32> {
+    let mut pool = lock(&POOL);
+    let fitting = (0..pool.len())
+        .filter(|&k| pool[k].len() >= words)
+        .min_by_key(|&k| pool[k].len());
+    match fitting {
+        Some(k) => pool.swap_remove(k),
+        None => vec![0; words],
+    }
+}
+
+/// The owner of a result's buffer, which its arrays borrow.
+#[pyclass(module = "gpusat._gpusat", frozen)]
+struct Buffer {
+    words: Mutex<Vec<u32>>,
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        let words = std::mem::take(&mut *lock(&self.words));
+        let mut pool = lock(&POOL);
+        pool.push(words);
+        if pool.len() > POOL_BUFFERS {
+            let smallest = (0..pool.len()).min_by_key(|&k| pool[k].len()).unwrap_or(0);
+            pool.swap_remove(smallest);
+        }
+    }
+}
+
+/// Where each column lies in a result's buffer, in words.
+#[derive(Clone, Copy)]
+struct Layout {
+    hits: usize,
     dim: usize,
     max_points: usize,
-    pair: Vec<u32>,
-    a: Vec<u32>,
-    b: Vec<u32>,
-    normal: Vec<f32>,
-    depth: Vec<f32>,
-    axis: Vec<u32>,
-    contacts: Option<PointColumns>,
+    contacts: bool,
 }
 
-/// The contact points' columns, padded to `max_points` a hit.
-struct PointColumns {
-    points: Vec<f32>,
-    depth: Vec<f32>,
-    id: Vec<u32>,
-    count: Vec<u8>,
+impl Layout {
+    /// The columns' lengths in words, in buffer order: pair, a, b, normal,
+    /// depth, axis, then with contacts points, point depths, point ids and
+    /// the counts (bytes, four a word).
+    fn words(self) -> [usize; 10] {
+        let (h, d, p) = (self.hits, self.dim, self.max_points);
+        let c = usize::from(self.contacts);
+        [
+            h,
+            h,
+            h,
+            h * d,
+            h,
+            h,
+            c * h * p * d,
+            c * h * p,
+            c * h * p,
+            c * h.div_ceil(4),
+        ]
+    }
+
+    fn total(self) -> usize {
+        self.words().iter().sum()
+    }
 }
 
-/// One stretch of hits' rows in every column, not yet written.
+/// One stretch of hits' rows in every column.
 struct Rows<'a> {
-    pair: &'a mut [MaybeUninit<u32>],
-    a: &'a mut [MaybeUninit<u32>],
-    b: &'a mut [MaybeUninit<u32>],
-    normal: &'a mut [MaybeUninit<f32>],
-    depth: &'a mut [MaybeUninit<f32>],
-    axis: &'a mut [MaybeUninit<u32>],
+    pair: &'a mut [u32],
+    a: &'a mut [u32],
+    b: &'a mut [u32],
+    normal: &'a mut [f32],
+    depth: &'a mut [f32],
+    axis: &'a mut [u32],
     points: Option<PointRows<'a>>,
 }
 
 /// The contact points' columns of one stretch of rows.
 struct PointRows<'a> {
-    points: &'a mut [MaybeUninit<f32>],
-    depth: &'a mut [MaybeUninit<f32>],
-    id: &'a mut [MaybeUninit<u32>],
-    count: &'a mut [MaybeUninit<u8>],
+    points: &'a mut [f32],
+    depth: &'a mut [f32],
+    id: &'a mut [u32],
+    count: &'a mut [u8],
 }
 
 impl<'a> Rows<'a> {
+    /// Every column of a buffer laid out by `layout`.
+    fn of_buffer(words: &'a mut [u32], layout: Layout) -> Rows<'a> {
+        let [
+            pair,
+            a,
+            b,
+            normal,
+            depth,
+            axis,
+            points,
+            point_depth,
+            id,
+            count,
+        ] = layout.words();
+        let (pair_words, rest) = words.split_at_mut(pair);
+        let (a_words, rest) = rest.split_at_mut(a);
+        let (b_words, rest) = rest.split_at_mut(b);
+        let (normal_words, rest) = rest.split_at_mut(normal);
+        let (depth_words, rest) = rest.split_at_mut(depth);
+        let (axis_words, rest) = rest.split_at_mut(axis);
+        let (points_words, rest) = rest.split_at_mut(points);
+        let (point_depth_words, rest) = rest.split_at_mut(point_depth);
+        let (id_words, rest) = rest.split_at_mut(id);
+        let count_words = &mut rest[..count];
+        Rows {
+            pair: pair_words,
+            a: a_words,
+            b: b_words,
+            normal: bytemuck::cast_slice_mut(normal_words),
+            depth: bytemuck::cast_slice_mut(depth_words),
+            axis: axis_words,
+            points: layout.contacts.then(|| PointRows {
+                points: bytemuck::cast_slice_mut(points_words),
+                depth: bytemuck::cast_slice_mut(point_depth_words),
+                id: id_words,
+                count: &mut bytemuck::cast_slice_mut(count_words)[..layout.hits],
+            }),
+        }
+    }
+
     /// The first `k` hits' rows, and the rest.
     fn split(self, k: usize, dim: usize, max_points: usize) -> (Rows<'a>, Rows<'a>) {
         let (pair, pair_rest) = self.pair.split_at_mut(k);
@@ -449,140 +542,88 @@ impl<'a> Rows<'a> {
 /// Hits a task of the parallel fill writes.
 const FILL_CHUNK: usize = 1 << 14;
 
-/// `len` elements' room, not yet written (the fill writes each once).
-fn room<T>(len: usize) -> Vec<T> {
-    Vec::with_capacity(len)
-}
-
-/// The vector's first `len` elements' room as uninitialised slots.
-fn slots<T>(vector: &mut Vec<T>, len: usize) -> &mut [MaybeUninit<T>] {
-    &mut vector.spare_capacity_mut()[..len]
+/// A result's columns in one buffer (filled with the GIL released: see
+/// `Columns::of`); `into_dict` makes the arrays, views of the buffer.
+struct Columns {
+    layout: Layout,
+    words: Vec<u32>,
 }
 
 impl Columns {
     /// The columns of the library's hits and manifolds, filled by chunks
     /// of hits on rayon's threads (a result of a million hits is tens of
-    /// megabytes to write), each element written once.
+    /// megabytes to write), every element written.
     fn of(outcome: &Outcome) -> Columns {
         macro_rules! fill {
             ($hits:expr, $manifolds:expr, $dim:expr, $max_points:expr) => {{
                 let (hits, manifolds) = ($hits, $manifolds);
-                let (h, dim, max_points) = (hits.len(), $dim, $max_points);
-                let mut columns = Columns {
+                let (dim, max_points) = ($dim, $max_points);
+                let layout = Layout {
+                    hits: hits.len(),
                     dim,
                     max_points,
-                    pair: room(h),
-                    a: room(h),
-                    b: room(h),
-                    normal: room(h * dim),
-                    depth: room(h),
-                    axis: room(h),
-                    contacts: manifolds.map(|_| PointColumns {
-                        points: room(h * max_points * dim),
-                        depth: room(h * max_points),
-                        id: room(h * max_points),
-                        count: room(h),
-                    }),
+                    contacts: manifolds.is_some(),
                 };
-                {
-                    let Columns {
+                let mut words = take_buffer(layout.total());
+                let mut tasks = Vec::new();
+                let mut rest = Rows::of_buffer(&mut words, layout);
+                let mut start = 0;
+                while start < hits.len() {
+                    let end = (start + FILL_CHUNK).min(hits.len());
+                    let (rows, after) = rest.split(end - start, dim, max_points);
+                    tasks.push((start..end, rows));
+                    rest = after;
+                    start = end;
+                }
+                tasks.into_par_iter().for_each(|(range, rows)| {
+                    let Rows {
                         pair,
                         a,
                         b,
                         normal,
                         depth,
                         axis,
-                        contacts,
-                        ..
-                    } = &mut columns;
-                    let mut rest = Rows {
-                        pair: slots(pair, h),
-                        a: slots(a, h),
-                        b: slots(b, h),
-                        normal: slots(normal, h * dim),
-                        depth: slots(depth, h),
-                        axis: slots(axis, h),
-                        points: contacts.as_mut().map(|c| PointRows {
-                            points: slots(&mut c.points, h * max_points * dim),
-                            depth: slots(&mut c.depth, h * max_points),
-                            id: slots(&mut c.id, h * max_points),
-                            count: slots(&mut c.count, h),
-                        }),
-                    };
-                    let mut tasks = Vec::new();
-                    let mut start = 0;
-                    while start < h {
-                        let end = (start + FILL_CHUNK).min(h);
-                        let (rows, after) = rest.split(end - start, dim, max_points);
-                        tasks.push((start..end, rows));
-                        rest = after;
-                        start = end;
+                        mut points,
+                    } = rows;
+                    let hits = &hits[range.clone()];
+                    // Slices of the hits' length: the loop's indices need no checks.
+                    let n = hits.len();
+                    let (pair, a, b) = (&mut pair[..n], &mut a[..n], &mut b[..n]);
+                    let (depth, axis) = (&mut depth[..n], &mut axis[..n]);
+                    for (k, hit) in hits.iter().enumerate() {
+                        pair[k] = hit.pair;
+                        a[k] = hit.a;
+                        b[k] = hit.b;
+                        depth[k] = hit.depth;
+                        axis[k] = hit.axis.pack();
                     }
-                    tasks.into_par_iter().for_each(|(range, rows)| {
-                        let Rows {
-                            pair,
-                            a,
-                            b,
-                            normal,
-                            depth,
-                            axis,
-                            mut points,
-                        } = rows;
-                        for (row, k) in range.enumerate() {
-                            let hit = &hits[k];
-                            pair[row].write(hit.pair);
-                            a[row].write(hit.a);
-                            b[row].write(hit.b);
-                            for (slot, value) in normal[row * dim..(row + 1) * dim]
-                                .iter_mut()
-                                .zip(hit.normal.to_array())
-                            {
-                                slot.write(value);
-                            }
-                            depth[row].write(hit.depth);
-                            axis[row].write(hit.axis.pack());
-                            if let (Some(out), Some(manifolds)) = (points.as_mut(), manifolds) {
-                                let found = manifolds[k].points();
-                                out.count[row].write(found.len() as u8);
-                                for j in 0..max_points {
-                                    let slot = row * max_points + j;
-                                    let xyz = &mut out.points[slot * dim..(slot + 1) * dim];
-                                    let (values, point_depth, id) = match found.get(j) {
-                                        Some(point) => {
-                                            (point.point.to_array(), point.depth, point.id)
-                                        }
-                                        None => ([f32::NAN; $dim], f32::NAN, 0),
-                                    };
-                                    for (slot, value) in xyz.iter_mut().zip(values) {
-                                        slot.write(value);
-                                    }
-                                    out.depth[slot].write(point_depth);
-                                    out.id[slot].write(id);
-                                }
+                    for (slot, hit) in normal.chunks_exact_mut(dim).zip(hits) {
+                        slot.copy_from_slice(&hit.normal.to_array());
+                    }
+                    if let (Some(out), Some(manifolds)) = (points.as_mut(), manifolds) {
+                        let rows = out
+                            .points
+                            .chunks_exact_mut(max_points * dim)
+                            .zip(out.depth.chunks_exact_mut(max_points))
+                            .zip(out.id.chunks_exact_mut(max_points))
+                            .zip(out.count.iter_mut())
+                            .zip(&manifolds[range]);
+                        for ((((xyz, depths), ids), count), manifold) in rows {
+                            let found = manifold.points();
+                            *count = found.len() as u8;
+                            xyz.fill(f32::NAN);
+                            depths.fill(f32::NAN);
+                            ids.fill(0);
+                            for (j, point) in found.iter().enumerate() {
+                                xyz[j * dim..(j + 1) * dim]
+                                    .copy_from_slice(&point.point.to_array());
+                                depths[j] = point.depth;
+                                ids[j] = point.id;
                             }
                         }
-                    });
-                }
-                // SAFETY: the tasks above cover rows 0..h of every column,
-                // and each row writes all of its elements (a hit's `dim`
-                // normal values; `max_points` points of `dim` values, depths
-                // and ids; one count), so the first `len` elements of each
-                // vector, its capacity, are initialised.
-                unsafe {
-                    columns.pair.set_len(h);
-                    columns.a.set_len(h);
-                    columns.b.set_len(h);
-                    columns.normal.set_len(h * dim);
-                    columns.depth.set_len(h);
-                    columns.axis.set_len(h);
-                    if let Some(c) = columns.contacts.as_mut() {
-                        c.points.set_len(h * max_points * dim);
-                        c.depth.set_len(h * max_points);
-                        c.id.set_len(h * max_points);
-                        c.count.set_len(h);
                     }
-                }
-                columns
+                });
+                Columns { layout, words }
             }};
         }
         match outcome {
@@ -591,38 +632,89 @@ impl Columns {
         }
     }
 
-    /// The dict of arrays `gpusat.Hits` wraps; `seconds` is the time spent
-    /// in the library with the GIL released.
+    /// The dict of arrays `gpusat.Hits` wraps, each a view of the buffer
+    /// (which a `Buffer` owns, kept alive by the arrays); `seconds` is the
+    /// time spent in the library with the GIL released.
     fn into_dict<'py>(
         self,
         py: Python<'py>,
         pairs_tested: usize,
         seconds: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let (h, dim, points) = (self.pair.len(), self.dim, self.max_points);
+        let Columns { layout, mut words } = self;
+        let (h, dim, points) = (layout.hits, layout.dim, layout.max_points);
+        let rows = Rows::of_buffer(&mut words, layout);
+        // Raw views: the arrays outlive this function's borrows, and the
+        // buffer moves into its owner below (its heap memory does not).
+        let view_u32 = |slice: &[u32], shape: &[usize]| (slice.as_ptr(), shape.to_vec());
+        let view_f32 = |slice: &[f32], shape: &[usize]| (slice.as_ptr(), shape.to_vec());
+        let u32_columns = [
+            ("pair", view_u32(rows.pair, &[h])),
+            ("a", view_u32(rows.a, &[h])),
+            ("b", view_u32(rows.b, &[h])),
+            ("axis", view_u32(rows.axis, &[h])),
+        ];
+        let f32_columns = [
+            ("normal", view_f32(rows.normal, &[h, dim])),
+            ("depth", view_f32(rows.depth, &[h])),
+        ];
+        let point_columns = rows.points.map(|p| {
+            (
+                view_f32(p.points, &[h, points, dim]),
+                view_f32(p.depth, &[h, points]),
+                view_u32(p.id, &[h, points]),
+                (p.count.as_ptr(), vec![h]),
+            )
+        });
+        let owner = Bound::new(
+            py,
+            Buffer {
+                words: Mutex::new(words),
+            },
+        )?
+        .into_any();
         let dict = PyDict::new(py);
         dict.set_item("pairs_tested", pairs_tested)?;
         dict.set_item("seconds", seconds)?;
-        dict.set_item("pair", self.pair.into_pyarray(py))?;
-        dict.set_item("a", self.a.into_pyarray(py))?;
-        dict.set_item("b", self.b.into_pyarray(py))?;
-        dict.set_item("normal", self.normal.into_pyarray(py).reshape([h, dim])?)?;
-        dict.set_item("depth", self.depth.into_pyarray(py))?;
-        dict.set_item("axis", self.axis.into_pyarray(py))?;
-        if let Some(out) = self.contacts {
-            dict.set_item(
-                "points",
-                out.points.into_pyarray(py).reshape([h, points, dim])?,
-            )?;
-            dict.set_item(
-                "point_depth",
-                out.depth.into_pyarray(py).reshape([h, points])?,
-            )?;
-            dict.set_item("point_id", out.id.into_pyarray(py).reshape([h, points])?)?;
-            dict.set_item("point_count", out.count.into_pyarray(py))?;
+        for (name, (pointer, shape)) in u32_columns {
+            dict.set_item(name, borrowed(&owner, pointer, &shape)?)?;
+        }
+        for (name, (pointer, shape)) in f32_columns {
+            dict.set_item(name, borrowed(&owner, pointer, &shape)?)?;
+        }
+        if let Some((points, depth, id, count)) = point_columns {
+            dict.set_item("points", borrowed(&owner, points.0, &points.1)?)?;
+            dict.set_item("point_depth", borrowed(&owner, depth.0, &depth.1)?)?;
+            dict.set_item("point_id", borrowed(&owner, id.0, &id.1)?)?;
+            dict.set_item("point_count", borrowed(&owner, count.0, &count.1)?)?;
         }
         Ok(dict)
     }
+}
+
+/// A C-contiguous array of `shape` over the memory at `pointer`, which
+/// `owner` (a [`Buffer`]) holds.
+fn borrowed<'py, T: numpy::Element>(
+    owner: &Bound<'py, PyAny>,
+    pointer: *const T,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let len: usize = shape.iter().product();
+    let pointer = if len == 0 {
+        std::ptr::NonNull::<T>::dangling().as_ptr()
+    } else {
+        pointer as *mut T
+    };
+    // SAFETY: `pointer` is the start of `len` initialised elements of the
+    // buffer `owner` holds (`Rows::of_buffer` of its layout, every element
+    // written by `Columns::of`), or dangling for none. The buffer is a
+    // `Vec` whose heap memory stays where it is until the `Buffer` drops
+    // (nothing resizes it), and the array keeps `owner` alive as its base,
+    // so the memory outlives the array; nothing else writes to it.
+    let view = unsafe { ndarray::ArrayView::from_shape_ptr(ndarray::IxDyn(shape), pointer) };
+    // SAFETY: as above: `owner` owns the memory the view describes.
+    let array = unsafe { numpy::PyArray::borrow_from_array(&view, owner.clone()) };
+    Ok(array.into_any())
 }
 
 /// A narrowphase of one dimension.
