@@ -45,7 +45,7 @@ from ._errors import (
     SceneFileError,
     ShapeError,
 )
-from ._gpusat import adapters
+from ._gpusat import GpuContext, adapters
 
 __version__: str = _gpusat.__version__
 
@@ -54,6 +54,7 @@ __all__ = [
     "BACKENDS",
     "BodyError",
     "Error",
+    "GpuContext",
     "GpuError",
     "Hits",
     "InputError",
@@ -329,10 +330,12 @@ class Narrowphase:
     """A narrowphase of one dimension on one backend ("cpu",
     "cpu-parallel", "gpu", or "auto": a hardware GPU when there is one, else
     the CPU). A GPU's device, pipelines and buffers are created once and
-    kept across calls. Safe to share between threads (calls take turns)."""
+    kept across calls; with ``context`` (a :class:`GpuContext`, backend
+    "gpu") the device is that one, shared. Safe to share between threads
+    (calls take turns)."""
 
-    def __init__(self, dim: int = 2, backend: str = "auto") -> None:
-        self._inner = _gpusat.Narrowphase(dim, backend)
+    def __init__(self, dim: int = 2, backend: str = "auto", context: Optional[GpuContext] = None) -> None:
+        self._inner = _gpusat.Narrowphase(dim, backend, context)
 
     @property
     def dim(self) -> int:
@@ -348,6 +351,12 @@ class Narrowphase:
     def note(self) -> Optional[str]:
         """Why "auto" chose what it did, when it says."""
         return self._inner.note
+
+    @property
+    def context(self) -> Optional[GpuContext]:
+        """The GPU device it runs on (None on the CPU), for another
+        narrowphase on the same device: ``Narrowphase(3, "gpu", context=n.context)``."""
+        return self._inner.context
 
     def collide(
         self,

@@ -13,7 +13,8 @@ many processes and machines by Ray::
 
 Each worker is a Ray actor (a process of its own) holding one narrowphase
 per dimension, created once: on a GPU node, one GPU context per worker
-(``@ray.remote(num_gpus=...)``), CPU workers otherwise. Scenes travel to
+(``@ray.remote(num_gpus=...)``), which both dimensions' narrowphases share;
+CPU workers otherwise. Scenes travel to
 the workers pickled (a shape library as the calls that built it; a scene
 file as its path, read where the worker runs), results come back as
 :class:`gpusat.Hits` as each scene finishes. Given no ``address`` and no
@@ -63,7 +64,13 @@ class _Worker:
         scene = self._scene(scene)
         narrowphase = self.narrowphases.get(scene.dim)
         if narrowphase is None:
-            narrowphase = gpusat.Narrowphase(scene.dim, self.backend)
+            # One GPU device a worker: the other dimension's narrowphase,
+            # if it runs on a GPU, lends its context.
+            context = next((n.context for n in self.narrowphases.values() if n.context), None)
+            if context is not None:
+                narrowphase = gpusat.Narrowphase(scene.dim, "gpu", context=context)
+            else:
+                narrowphase = gpusat.Narrowphase(scene.dim, self.backend)
             self.narrowphases[scene.dim] = narrowphase
         hits = narrowphase.collide(
             scene.shapes,

@@ -10,7 +10,7 @@
 //! arrays to the dtypes and layouts taken here (without a copy when they are
 //! already right) and turns errors into the `gpusat.Error` classes.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use gpusat::glam::{Quat, Vec2, Vec3};
@@ -717,6 +717,35 @@ fn borrowed<'py, T: numpy::Element>(
     Ok(array.into_any())
 }
 
+/// A GPU device and queue, shared by the narrowphases built on it (one
+/// device for both dimensions, one per process).
+#[pyclass(name = "GpuContext", module = "gpusat._gpusat", frozen)]
+struct GpuContext {
+    context: Arc<gpusat::gpu::GpuContext>,
+}
+
+#[pymethods]
+impl GpuContext {
+    /// Opens the adapter `adapter` names ("auto": the best one; else part
+    /// of its name, a type or a backend, as the command's `--adapter`).
+    #[new]
+    fn new(py: Python<'_>, adapter: &str) -> PyResult<GpuContext> {
+        let choice = gpusat::gpu::AdapterChoice::parse(adapter);
+        let context = py
+            .detach(|| gpusat::gpu::GpuContext::new(&choice))
+            .map_err(|e| raise(py, e.into()))?;
+        Ok(GpuContext {
+            context: Arc::new(context),
+        })
+    }
+
+    /// The adapter, as `adapters()` lists it.
+    #[getter]
+    fn adapter(&self) -> String {
+        self.context.adapter().to_string()
+    }
+}
+
 /// A narrowphase of one dimension.
 enum Engine {
     D2(d2::Narrowphase),
@@ -737,13 +766,36 @@ impl Narrowphase {
     /// "cpu-parallel", "gpu" or "auto"): a GPU's device and pipelines are
     /// created here, once.
     #[new]
-    fn new(py: Python<'_>, dim: usize, backend: &str) -> PyResult<Narrowphase> {
+    #[pyo3(signature = (dim, backend, context=None))]
+    fn new(
+        py: Python<'_>,
+        dim: usize,
+        backend: &str,
+        context: Option<&GpuContext>,
+    ) -> PyResult<Narrowphase> {
         let kind = backend_kind(py, backend)?;
+        if context.is_some() && kind != BackendKind::Gpu {
+            return Err(input_error(
+                py,
+                "context",
+                format!("is for the \"gpu\" backend, not {backend:?}"),
+            ));
+        }
+        let context = context.map(|c| c.context.clone());
         let engine = py
-            .detach(|| match dim {
-                2 => d2::Narrowphase::new(kind).map(Engine::D2).map(Some),
-                3 => d3::Narrowphase::new(kind).map(Engine::D3).map(Some),
-                _ => Ok(None),
+            .detach(|| -> gpusat::Result<Option<Engine>> {
+                let gpu_options = gpusat::gpu::GpuOptions::default;
+                Ok(match (dim, context) {
+                    (2, Some(context)) => Some(Engine::D2(d2::Narrowphase::with_gpu(
+                        gpusat::gpu::GpuNarrowphase::new(context, gpu_options())?,
+                    ))),
+                    (3, Some(context)) => Some(Engine::D3(d3::Narrowphase::with_gpu(
+                        d3::GpuNarrowphase::new(context, gpu_options())?,
+                    ))),
+                    (2, None) => Some(Engine::D2(d2::Narrowphase::new(kind)?)),
+                    (3, None) => Some(Engine::D3(d3::Narrowphase::new(kind)?)),
+                    _ => None,
+                })
             })
             .map_err(|e| raise(py, e))?
             .ok_or_else(|| input_error(py, "dim", format!("{dim} is not 2 or 3")))?;
@@ -766,6 +818,21 @@ impl Narrowphase {
             Engine::D2(engine) => engine.name(),
             Engine::D3(engine) => engine.name(),
         }
+    }
+
+    /// The GPU context it runs on, or None on the CPU: another
+    /// narrowphase can be built on it.
+    #[getter]
+    fn context(&self, py: Python<'_>) -> Option<GpuContext> {
+        // The lock taken with the GIL released (see `collide`).
+        py.detach(|| {
+            let engine = lock(&self.engine);
+            let gpu_context = match &*engine {
+                Engine::D2(engine) => engine.gpu().map(|gpu| gpu.context().clone()),
+                Engine::D3(engine) => engine.gpu().map(|gpu| gpu.context().clone()),
+            };
+            gpu_context.map(|context| GpuContext { context })
+        })
     }
 
     /// Why "auto" chose what it did, if it says.
@@ -1144,6 +1211,7 @@ fn _gpusat(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Shapes3D>()?;
     module.add_class::<Narrowphase>()?;
     module.add_class::<World>()?;
+    module.add_class::<GpuContext>()?;
     module.add_function(wrap_pyfunction!(adapters, module)?)?;
     module.add_function(wrap_pyfunction!(load_scene, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -190,3 +190,18 @@ def test_results_keep_their_memory_while_alive():
     # The buffers come back and are written again: the same answers.
     for _ in range(3):
         assert fields(gpusat.collide(shapes_1, positions_1, angles_1, ids_1, backend="cpu")) == expected
+
+
+def test_both_dimensions_on_one_device():
+    narrowphase_2d = gpu_narrowphase(2)
+    context = narrowphase_2d.context
+    assert context is not None and context.adapter
+    narrowphase_3d = gpusat.Narrowphase(3, "gpu", context=context)
+    assert narrowphase_3d.backend == "gpu"
+    shapes, _, positions, rotations, ids = scene_3d(12, bodies=400)
+    on_shared = narrowphase_3d.collide(shapes, positions, rotations, ids)
+    on_its_own = gpu_narrowphase(3).collide(shapes, positions, rotations, ids)
+    assert fields(on_shared) == fields(on_its_own)
+    assert gpusat.Narrowphase(2, "cpu").context is None
+    with pytest.raises(gpusat.InputError, match="context"):
+        gpusat.Narrowphase(2, "cpu", context=context)

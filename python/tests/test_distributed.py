@@ -79,3 +79,17 @@ def test_bad_arguments_before_any_work():
         list(collide_scenes([], workers=0))
     with pytest.raises(gpusat.InputError, match="backend"):
         list(collide_scenes([], backend="tpu"))
+
+
+def test_scenes_on_the_workers_gpus(tmp_path, local_ray):
+    """The GPU backend on the workers (each worker's 2D and 3D narrowphases
+    on one device), equal to this process's GPU answers."""
+    from conftest import gpu_narrowphase
+
+    gpu_narrowphase(2)  # fails (or skips) here without an adapter
+    scenes = small_scenes(tmp_path, 12)
+    results = dict(collide_scenes(scenes, workers=2, backend="gpu", progress=False))
+    for index, scene in enumerate(scenes):
+        if isinstance(scene, str):
+            scene = gpusat.load_scene(scene)
+        assert fields(results[index]) == fields(scene.collide("gpu")), f"scene {index}"

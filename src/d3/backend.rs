@@ -137,13 +137,19 @@ impl Narrowphase {
         }
     }
 
+    /// The GPU narrowphase, for a GPU backend.
+    #[cfg(feature = "gpu")]
+    pub fn gpu(&self) -> Option<&super::GpuNarrowphase> {
+        match &self.engine {
+            Engine::Gpu(gpu) => Some(gpu),
+            _ => None,
+        }
+    }
+
     /// What the last GPU batch did, for a GPU backend.
     #[cfg(feature = "gpu")]
     pub fn gpu_stats(&self) -> Option<&GpuStats> {
-        match &self.engine {
-            Engine::Gpu(gpu) => Some(gpu.stats()),
-            _ => None,
-        }
+        self.gpu().map(|gpu| gpu.stats())
     }
 
     /// Reported pairs of the batch, in pair order. On the CPU the worst case
