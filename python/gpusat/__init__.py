@@ -93,34 +93,37 @@ AXIS_KINDS_3D = (
 
 class _Pickled:
     """How a shape library travels to another process (Ray's workers): as
-    the calls that built it, replayed there (the same shapes bit for bit),
-    or, read from a scene file, as the file's path."""
+    the calls that built it, replayed there (the same shapes bit for bit);
+    one read from a scene file as the file's path, then its own calls."""
 
     def __init__(self) -> None:
-        self._recipe: Optional[List[Tuple[str, tuple]]] = []
-        self._source: Optional[str] = None
+        self._recipe: List[Tuple[str, tuple]] = []
+        # Calls and their record in the same order, whatever the threads.
+        self._adding = threading.Lock()
 
     def _add(self, method: str, *arguments) -> int:
-        index = getattr(super(), method)(*arguments)
-        if self._recipe is not None:
+        with self._adding:
+            index = getattr(super(), method)(*arguments)
             self._recipe.append((method, arguments))
         return index
 
     def __reduce__(self):
-        if self._source is not None:
-            return (_shapes_from_file, (self._source,))
-        return (_shapes_from_recipe, (type(self), self._recipe))
+        return (_shapes_from_recipe, (type(self), list(self._recipe)))
 
 
 def _shapes_from_recipe(kind, recipe):
-    shapes = kind()
+    if recipe and recipe[0][0] == _FROM_FILE:
+        shapes = load_scene(recipe[0][1][0]).shapes
+        recipe = recipe[1:]
+    else:
+        shapes = kind()
     for method, arguments in recipe:
         getattr(shapes, method)(*arguments)
     return shapes
 
 
-def _shapes_from_file(path: str):
-    return load_scene(path).shapes
+#: The first step of a loaded library's recipe: the scene file it came from.
+_FROM_FILE = "load_scene"
 
 
 class Shapes2D(_Pickled, _gpusat.Shapes2D):
@@ -202,8 +205,12 @@ def _indices(name: str, values, shape: Tuple[Optional[int], ...]) -> np.ndarray:
     """``values`` as a C-contiguous uint32 array of ``shape``: integers from
     0 to 2**32 - 1 (a copy only when the dtype or layout differs)."""
     array = np.asarray(values)
-    if array.size == 0:
-        array = array.astype(np.uint32).reshape([0 if s is None else s for s in shape])
+    if array.size == 0 and array.dtype.kind not in "iu":
+        # An empty list has no integer dtype of its own.
+        array = array.astype(np.uint32)
+    if array.shape == (0,) and len(shape) == 2:
+        # No pairs, given as an empty list.
+        array = array.reshape(0, shape[1])
     if not np.issubdtype(array.dtype, np.integer):
         raise InputError(f"{name} holds {array.dtype}, not integers")
     if array.ndim != len(shape) or any(
@@ -246,7 +253,7 @@ class Hits:
     ``point_count`` ``(H,)``. Without contacts these are None.
 
     ``pairs_tested`` is the number of candidate pairs, ``seconds`` the time
-    spent in the library (GIL released).
+    spent in the library (GIL released); both 0 in :meth:`World.contacts`.
     """
 
     dim: int
@@ -335,6 +342,8 @@ class Narrowphase:
     (calls take turns)."""
 
     def __init__(self, dim: int = 2, backend: str = "auto", context: Optional[GpuContext] = None) -> None:
+        if dim not in (2, 3):
+            raise InputError(f"dim is {dim!r}, not 2 or 3")
         self._inner = _gpusat.Narrowphase(dim, backend, context)
 
     @property
@@ -451,8 +460,7 @@ def load_scene(path) -> Scene:
     """Reads a scene file (JSON, 2D or 3D, the format `gpusat collide`
     reads); errors name the file and the place in it."""
     fields = _gpusat.load_scene(str(path))
-    fields["shapes"]._recipe = None
-    fields["shapes"]._source = str(Path(path).resolve())
+    fields["shapes"]._recipe = [(_FROM_FILE, (str(Path(path).resolve()),))]
     return Scene(
         shapes=fields["shapes"],
         positions=fields["positions"],
@@ -498,7 +506,8 @@ class World:
         return self._inner.dim
 
     def step(self, frames: int = 1, dt: float = 1.0 / 60.0) -> None:
-        """Runs ``frames`` frames of ``dt`` seconds (GIL released)."""
+        """Runs ``frames`` frames of ``dt`` seconds (GIL released). A frame
+        that fails raises, the frames before it kept."""
         if frames < 0:
             raise InputError(f"frames is {frames}, not a count >= 0")
         self._inner.step(int(frames), float(dt))

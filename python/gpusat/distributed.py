@@ -11,15 +11,21 @@ many processes and machines by Ray::
     for index, hits in collide_scenes(scenes, workers=8):   # as they finish
         ...
 
-Each worker is a Ray actor (a process of its own) holding one narrowphase
-per dimension, created once: on a GPU node, one GPU context per worker
-(``@ray.remote(num_gpus=...)``), which both dimensions' narrowphases share;
-CPU workers otherwise. Scenes travel to
+Each worker is a Ray actor (a process of its own, one CPU) holding one
+narrowphase per dimension, created once. Where the cluster has GPUs and
+the backend is not a CPU one, each worker asks for an even share of one
+(``num_gpus``), which bounds how many workers a GPU node runs, and opens
+one GPU context that both dimensions' narrowphases share; CPU workers
+otherwise. Each worker opens the adapter ``"auto"`` picks (wgpu does not
+follow Ray's GPU ids): on a node with several GPUs they share the best
+one. Scenes travel to
 the workers pickled (a shape library as the calls that built it; a scene
 file as its path, read where the worker runs), results come back as
 :class:`gpusat.Hits` as each scene finishes. Given no ``address`` and no
 running Ray, a local instance is started for the call and stopped after;
 ``address`` connects to a cluster (``"auto"``, ``"ray://host:10001"``).
+When Ray is already initialised in this process, that instance is used as
+it is and ``address`` is ignored.
 """
 
 from __future__ import annotations
@@ -92,6 +98,7 @@ class _Worker:
             scene.shape_ids,
             inv_mass=scene.inv_mass,
             backend=self.backend,
+            margin=scene.margin,
         )
         world.step(frames, dt)
         state = world.state()
@@ -144,11 +151,19 @@ def _run(
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    bar = None
     try:
+        resources = ray.cluster_resources()
+        cpus = int(resources.get("CPU", 0))
+        if workers > cpus:
+            # An actor asks for a CPU: the ones past the cluster's would
+            # never start, and their scenes never finish.
+            raise gpusat.InputError(f"workers is {workers}, but the Ray cluster has {cpus} CPUs")
         if gpus_per_worker is None:
-            gpus = ray.cluster_resources().get("GPU", 0)
+            gpus = int(resources.get("GPU", 0))
             on_cpu = backend in ("cpu", "cpu-parallel")
-            gpus_per_worker = 0 if on_cpu or not gpus else min(1.0, gpus / workers)
+            # A share that divides one GPU evenly, so that every worker fits.
+            gpus_per_worker = 0 if on_cpu or not gpus else 1.0 / -(-workers // gpus)
         actor = ray.remote(num_gpus=gpus_per_worker, num_cpus=1)(_Worker)
         pool = [actor.remote(backend) for _ in range(workers)]
         total = len(scenes) if hasattr(scenes, "__len__") else None
@@ -167,8 +182,9 @@ def _run(
                 bar.advance()
                 yield index, result
                 _submit(queue, pending, pool, call, arguments)
-        bar.close()
     finally:
+        if bar is not None:
+            bar.close()
         if started_here:
             ray.shutdown()
 

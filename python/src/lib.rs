@@ -95,36 +95,36 @@ impl Shapes2D {
         radius: f32,
     ) -> PyResult<u32> {
         let points = points_2d(py, &points)?;
-        let mut set = lock(&self.set);
-        if radius == 0.0 {
-            set.add_polygon(&points)
-        } else {
-            set.add_rounded_polygon(&points, radius)
-        }
-        .map_err(|e| raise(py, e))
+        locked(py, &self.set, |set| {
+            if radius == 0.0 {
+                set.add_polygon(&points)
+            } else {
+                set.add_rounded_polygon(&points, radius)
+            }
+        })
     }
 
     /// Adds a circle; returns its index.
     fn add_circle(&self, py: Python<'_>, radius: f32) -> PyResult<u32> {
-        lock(&self.set).add_circle(radius).map_err(|e| raise(py, e))
+        locked(py, &self.set, |set| set.add_circle(radius))
     }
 
     /// Adds a capsule, the segment from `a` to `b` grown by `radius`.
     fn add_capsule(&self, py: Python<'_>, a: [f32; 2], b: [f32; 2], radius: f32) -> PyResult<u32> {
-        lock(&self.set)
-            .add_capsule(Vec2::from(a), Vec2::from(b), radius)
-            .map_err(|e| raise(py, e))
+        locked(py, &self.set, |set| {
+            set.add_capsule(Vec2::from(a), Vec2::from(b), radius)
+        })
     }
 
     /// Adds a segment from `a` to `b` (no area).
     fn add_segment(&self, py: Python<'_>, a: [f32; 2], b: [f32; 2]) -> PyResult<u32> {
-        lock(&self.set)
-            .add_segment(Vec2::from(a), Vec2::from(b))
-            .map_err(|e| raise(py, e))
+        locked(py, &self.set, |set| {
+            set.add_segment(Vec2::from(a), Vec2::from(b))
+        })
     }
 
-    fn __len__(&self) -> usize {
-        lock(&self.set).len()
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        locked(py, &self.set, |set| Ok(set.len()))
     }
 }
 
@@ -151,42 +151,54 @@ impl Shapes3D {
         radius: f32,
     ) -> PyResult<u32> {
         let points = points_3d(py, &points)?;
-        let mut set = lock(&self.set);
-        if radius == 0.0 {
-            set.add_hull(&points)
-        } else {
-            set.add_rounded_hull(&points, radius)
-        }
-        .map_err(|e| raise(py, e))
+        locked(py, &self.set, |set| {
+            if radius == 0.0 {
+                set.add_hull(&points)
+            } else {
+                set.add_rounded_hull(&points, radius)
+            }
+        })
     }
 
     /// Adds a box of these half extents, grown by `radius`.
     fn add_cuboid(&self, py: Python<'_>, half_extents: [f32; 3], radius: f32) -> PyResult<u32> {
-        let mut set = lock(&self.set);
         let half_extents = Vec3::from(half_extents);
-        if radius == 0.0 {
-            set.add_cuboid(half_extents)
-        } else {
-            set.add_rounded_cuboid(half_extents, radius)
-        }
-        .map_err(|e| raise(py, e))
+        locked(py, &self.set, |set| {
+            if radius == 0.0 {
+                set.add_cuboid(half_extents)
+            } else {
+                set.add_rounded_cuboid(half_extents, radius)
+            }
+        })
     }
 
     /// Adds a sphere.
     fn add_sphere(&self, py: Python<'_>, radius: f32) -> PyResult<u32> {
-        lock(&self.set).add_sphere(radius).map_err(|e| raise(py, e))
+        locked(py, &self.set, |set| set.add_sphere(radius))
     }
 
     /// Adds a capsule, the segment from `a` to `b` grown by `radius`.
     fn add_capsule(&self, py: Python<'_>, a: [f32; 3], b: [f32; 3], radius: f32) -> PyResult<u32> {
-        lock(&self.set)
-            .add_capsule(Vec3::from(a), Vec3::from(b), radius)
-            .map_err(|e| raise(py, e))
+        locked(py, &self.set, |set| {
+            set.add_capsule(Vec3::from(a), Vec3::from(b), radius)
+        })
     }
 
-    fn __len__(&self) -> usize {
-        lock(&self.set).len()
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        locked(py, &self.set, |set| Ok(set.len()))
     }
+}
+
+/// `f` on a mutex's contents, the lock taken and let go with the GIL
+/// released: a thread holding one of these locks never waits for the GIL
+/// (which another thread, waiting for the lock, could hold), and an error
+/// becomes a Python exception only after the lock is let go.
+fn locked<T: Send, R: Send>(
+    py: Python<'_>,
+    mutex: &Mutex<T>,
+    f: impl FnOnce(&mut T) -> gpusat::Result<R> + Send,
+) -> PyResult<R> {
+    py.detach(|| f(&mut lock(mutex))).map_err(|e| raise(py, e))
 }
 
 /// A mutex's contents, whether or not a panic poisoned it (nothing here
@@ -359,17 +371,43 @@ static POOL: Mutex<Vec<Vec<u32>>> = Mutex::new(Vec::new());
 /// Buffers the pool keeps at most (the largest ones).
 const POOL_BUFFERS: usize = 4;
 
+/// Words the pool keeps at most in all (1 GiB).
+const POOL_WORDS: usize = 1 << 28;
+
 /// A buffer of at least `words` words from the pool (the smallest that
-/// fits), or a new one; its contents are stale until written.
+/// fits, if no more than four times as large: a small result does not hold
+/// a large buffer), or a new one; its contents are stale until written.
 fn take_buffer(words: usize) -> Vec<u32> {
+    if words == 0 {
+        return Vec::new();
+    }
     let mut pool = lock(&POOL);
     let fitting = (0..pool.len())
-        .filter(|&k| pool[k].len() >= words)
+        .filter(|&k| pool[k].len() >= words && pool[k].len() / 4 <= words)
         .min_by_key(|&k| pool[k].len());
     match fitting {
         Some(k) => pool.swap_remove(k),
         None => vec![0; words],
     }
+}
+
+/// Gives a buffer back: the pool keeps the largest, within its limits.
+fn give_back(words: Vec<u32>) {
+    if words.is_empty() {
+        return;
+    }
+    let mut pool = lock(&POOL);
+    pool.push(words);
+    pool.sort_by_key(|buffer| std::cmp::Reverse(buffer.len()));
+    let mut kept = 0;
+    pool.retain(|buffer| {
+        let keep = kept + buffer.len() <= POOL_WORDS;
+        if keep {
+            kept += buffer.len();
+        }
+        keep
+    });
+    pool.truncate(POOL_BUFFERS);
 }
 
 /// The owner of a result's buffer, which its arrays borrow.
@@ -380,13 +418,7 @@ struct Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
-        let words = std::mem::take(&mut *lock(&self.words));
-        let mut pool = lock(&POOL);
-        pool.push(words);
-        if pool.len() > POOL_BUFFERS {
-            let smallest = (0..pool.len()).min_by_key(|&k| pool[k].len()).unwrap_or(0);
-            pool.swap_remove(smallest);
-        }
+        give_back(std::mem::take(&mut *lock(&self.words)));
     }
 }
 
@@ -646,8 +678,9 @@ impl Columns {
         let rows = Rows::of_buffer(&mut words, layout);
         // Raw views: the arrays outlive this function's borrows, and the
         // buffer moves into its owner below (its heap memory does not).
-        let view_u32 = |slice: &[u32], shape: &[usize]| (slice.as_ptr(), shape.to_vec());
-        let view_f32 = |slice: &[f32], shape: &[usize]| (slice.as_ptr(), shape.to_vec());
+        // From the mutable slices: numpy's arrays are writeable.
+        let view_u32 = |slice: &mut [u32], shape: &[usize]| (slice.as_mut_ptr(), shape.to_vec());
+        let view_f32 = |slice: &mut [f32], shape: &[usize]| (slice.as_mut_ptr(), shape.to_vec());
         let u32_columns = [
             ("pair", view_u32(rows.pair, &[h])),
             ("a", view_u32(rows.a, &[h])),
@@ -663,7 +696,7 @@ impl Columns {
                 view_f32(p.points, &[h, points, dim]),
                 view_f32(p.depth, &[h, points]),
                 view_u32(p.id, &[h, points]),
-                (p.count.as_ptr(), vec![h]),
+                (p.count.as_mut_ptr(), vec![h]),
             )
         });
         let owner = Bound::new(
@@ -696,21 +729,22 @@ impl Columns {
 /// `owner` (a [`Buffer`]) holds.
 fn borrowed<'py, T: numpy::Element>(
     owner: &Bound<'py, PyAny>,
-    pointer: *const T,
+    pointer: *mut T,
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyAny>> {
     let len: usize = shape.iter().product();
     let pointer = if len == 0 {
         std::ptr::NonNull::<T>::dangling().as_ptr()
     } else {
-        pointer as *mut T
+        pointer
     };
     // SAFETY: `pointer` is the start of `len` initialised elements of the
     // buffer `owner` holds (`Rows::of_buffer` of its layout, every element
-    // written by `Columns::of`), or dangling for none. The buffer is a
-    // `Vec` whose heap memory stays where it is until the `Buffer` drops
-    // (nothing resizes it), and the array keeps `owner` alive as its base,
-    // so the memory outlives the array; nothing else writes to it.
+    // written by `Columns::of`), taken from a mutable borrow of it (numpy
+    // may write through it), or dangling for none. The buffer is a `Vec`
+    // whose heap memory stays where it is until the `Buffer` drops (nothing
+    // resizes it or reads it), and the array keeps `owner` alive as its
+    // base, so the memory outlives the array.
     let view = unsafe { ndarray::ArrayView::from_shape_ptr(ndarray::IxDyn(shape), pointer) };
     // SAFETY: as above: `owner` owns the memory the view describes.
     let array = unsafe { numpy::PyArray::borrow_from_array(&view, owner.clone()) };
@@ -729,6 +763,7 @@ impl GpuContext {
     /// Opens the adapter `adapter` names ("auto": the best one; else part
     /// of its name, a type or a backend, as the command's `--adapter`).
     #[new]
+    #[pyo3(signature = (adapter = "auto"))]
     fn new(py: Python<'_>, adapter: &str) -> PyResult<GpuContext> {
         let choice = gpusat::gpu::AdapterChoice::parse(adapter);
         let context = py
@@ -813,35 +848,37 @@ impl Narrowphase {
 
     /// The backend that runs: "cpu", "cpu-parallel" or "gpu".
     #[getter]
-    fn backend(&self) -> &'static str {
-        match &*lock(&self.engine) {
-            Engine::D2(engine) => engine.name(),
-            Engine::D3(engine) => engine.name(),
-        }
+    fn backend(&self, py: Python<'_>) -> PyResult<&'static str> {
+        locked(py, &self.engine, |engine| {
+            Ok(match engine {
+                Engine::D2(engine) => engine.name(),
+                Engine::D3(engine) => engine.name(),
+            })
+        })
     }
 
     /// The GPU context it runs on, or None on the CPU: another
     /// narrowphase can be built on it.
     #[getter]
-    fn context(&self, py: Python<'_>) -> Option<GpuContext> {
-        // The lock taken with the GIL released (see `collide`).
-        py.detach(|| {
-            let engine = lock(&self.engine);
-            let gpu_context = match &*engine {
+    fn context(&self, py: Python<'_>) -> PyResult<Option<GpuContext>> {
+        locked(py, &self.engine, |engine| {
+            let gpu_context = match engine {
                 Engine::D2(engine) => engine.gpu().map(|gpu| gpu.context().clone()),
                 Engine::D3(engine) => engine.gpu().map(|gpu| gpu.context().clone()),
             };
-            gpu_context.map(|context| GpuContext { context })
+            Ok(gpu_context.map(|context| GpuContext { context }))
         })
     }
 
     /// Why "auto" chose what it did, if it says.
     #[getter]
-    fn note(&self) -> Option<String> {
-        match &*lock(&self.engine) {
-            Engine::D2(engine) => engine.note().map(str::to_owned),
-            Engine::D3(engine) => engine.note().map(str::to_owned),
-        }
+    fn note(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        locked(py, &self.engine, |engine| {
+            Ok(match engine {
+                Engine::D2(engine) => engine.note().map(str::to_owned),
+                Engine::D3(engine) => engine.note().map(str::to_owned),
+            })
+        })
     }
 
     /// The SAT of the candidate pairs (the broadphase's when `pairs` is
@@ -867,6 +904,11 @@ impl Narrowphase {
             inv_mass: None,
         };
         let given = pairs.as_ref().map(|p| pairs_of(py, p)).transpose()?;
+        // Before the broadphase, which a margin of infinity would have
+        // pair every body with every other.
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(raise(py, gpusat::Error::Margin { margin }));
+        }
         // The locks are taken and let go with the GIL released: a thread
         // that held one across the GIL's return could wait for the GIL
         // while another, holding the GIL, waits for the lock.
@@ -985,7 +1027,7 @@ impl World {
         };
         if let Ok(shapes) = shapes.cast::<Shapes2D>() {
             let bodies = arrays.bodies_2d(py)?;
-            let set = lock(&shapes.get().set).clone();
+            let set = locked(py, &shapes.get().set, |set| Ok(set.clone()))?;
             let mut options = d2::WorldOptions::default();
             if let Some(gravity) = gravity {
                 let [x, y] = <[f32; 2]>::try_from(gravity.as_slice())
@@ -1010,7 +1052,7 @@ impl World {
             input_error(py, "shapes", "is not a gpusat.Shapes2D or Shapes3D".into())
         })?;
         let bodies = arrays.bodies_3d(py)?;
-        let set = lock(&shapes.get().set).clone();
+        let set = locked(py, &shapes.get().set, |set| Ok(set.clone()))?;
         let mut options = d3::WorldOptions::default();
         if let Some(gravity) = gravity {
             let [x, y, z] = <[f32; 3]>::try_from(gravity.as_slice())
@@ -1063,52 +1105,56 @@ impl World {
     /// `(N,)`; 3D: quaternions `(N, 4)`, x y z w), velocities `(N, dim)`,
     /// angular velocities (2D `(N,)`, 3D `(N, 3)`).
     fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        // The bodies copied under the lock (GIL released), the arrays
+        // built after.
+        let (dim, columns) = locked(py, &self.world, |world| {
+            Ok(match world {
+                Simulation::D2(world) => {
+                    let bodies = world.bodies();
+                    let flat = |f: fn(&d2::Body) -> [f32; 2]| -> Vec<f32> {
+                        bodies.iter().flat_map(f).collect()
+                    };
+                    (
+                        2,
+                        [
+                            flat(|b| b.position.to_array()),
+                            bodies.iter().map(|b| b.angle).collect(),
+                            flat(|b| b.velocity.to_array()),
+                            bodies.iter().map(|b| b.angular_velocity).collect(),
+                        ],
+                    )
+                }
+                Simulation::D3(world) => {
+                    let bodies = world.bodies();
+                    (
+                        3,
+                        [
+                            bodies.iter().flat_map(|b| b.position.to_array()).collect(),
+                            bodies.iter().flat_map(|b| b.rotation.to_array()).collect(),
+                            bodies.iter().flat_map(|b| b.velocity.to_array()).collect(),
+                            bodies
+                                .iter()
+                                .flat_map(|b| b.angular_velocity.to_array())
+                                .collect(),
+                        ],
+                    )
+                }
+            })
+        })?;
+        let [positions, rotations, velocities, spins] = columns;
+        let n = positions.len() / dim;
         let dict = PyDict::new(py);
-        match &*lock(&self.world) {
-            Simulation::D2(world) => {
-                let bodies = world.bodies();
-                let n = bodies.len();
-                let flat = |f: &dyn Fn(&d2::Body) -> [f32; 2]| -> Vec<f32> {
-                    bodies.iter().flat_map(f).collect()
-                };
-                dict.set_item(
-                    "positions",
-                    flat(&|b| b.position.to_array())
-                        .into_pyarray(py)
-                        .reshape([n, 2])?,
-                )?;
-                let angles: Vec<f32> = bodies.iter().map(|b| b.angle).collect();
-                dict.set_item("rotations", angles.into_pyarray(py))?;
-                dict.set_item(
-                    "velocities",
-                    flat(&|b| b.velocity.to_array())
-                        .into_pyarray(py)
-                        .reshape([n, 2])?,
-                )?;
-                let spins: Vec<f32> = bodies.iter().map(|b| b.angular_velocity).collect();
-                dict.set_item("angular_velocities", spins.into_pyarray(py))?;
-            }
-            Simulation::D3(world) => {
-                let bodies = world.bodies();
-                let n = bodies.len();
-                let positions: Vec<f32> =
-                    bodies.iter().flat_map(|b| b.position.to_array()).collect();
-                let rotations: Vec<f32> =
-                    bodies.iter().flat_map(|b| b.rotation.to_array()).collect();
-                let velocities: Vec<f32> =
-                    bodies.iter().flat_map(|b| b.velocity.to_array()).collect();
-                let spins: Vec<f32> = bodies
-                    .iter()
-                    .flat_map(|b| b.angular_velocity.to_array())
-                    .collect();
-                dict.set_item("positions", positions.into_pyarray(py).reshape([n, 3])?)?;
-                dict.set_item("rotations", rotations.into_pyarray(py).reshape([n, 4])?)?;
-                dict.set_item("velocities", velocities.into_pyarray(py).reshape([n, 3])?)?;
-                dict.set_item(
-                    "angular_velocities",
-                    spins.into_pyarray(py).reshape([n, 3])?,
-                )?;
-            }
+        dict.set_item("positions", positions.into_pyarray(py).reshape([n, dim])?)?;
+        dict.set_item("velocities", velocities.into_pyarray(py).reshape([n, dim])?)?;
+        if dim == 2 {
+            dict.set_item("rotations", rotations.into_pyarray(py))?;
+            dict.set_item("angular_velocities", spins.into_pyarray(py))?;
+        } else {
+            dict.set_item("rotations", rotations.into_pyarray(py).reshape([n, 4])?)?;
+            dict.set_item(
+                "angular_velocities",
+                spins.into_pyarray(py).reshape([n, 3])?,
+            )?;
         }
         Ok(dict)
     }
@@ -1116,23 +1162,29 @@ impl World {
     /// The last frame's reported pairs and their contacts, as `collide`
     /// gives them.
     fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let outcome = match &*lock(&self.world) {
-            Simulation::D2(world) => {
-                Outcome::D2(world.hits().to_vec(), Some(world.manifolds().to_vec()))
-            }
-            Simulation::D3(world) => {
-                Outcome::D3(world.hits().to_vec(), Some(world.manifolds().to_vec()))
-            }
-        };
-        Columns::of(&outcome).into_dict(py, 0, 0.0)
+        // The columns written under the lock, with the GIL released.
+        let columns = locked(py, &self.world, |world| {
+            let outcome = match world {
+                Simulation::D2(world) => {
+                    Outcome::D2(world.hits().to_vec(), Some(world.manifolds().to_vec()))
+                }
+                Simulation::D3(world) => {
+                    Outcome::D3(world.hits().to_vec(), Some(world.manifolds().to_vec()))
+                }
+            };
+            Ok(Columns::of(&outcome))
+        })?;
+        columns.into_dict(py, 0, 0.0)
     }
 
     /// The kinetic energy of the bodies (float64).
-    fn kinetic_energy(&self) -> f64 {
-        match &*lock(&self.world) {
-            Simulation::D2(world) => world.kinetic_energy(),
-            Simulation::D3(world) => world.kinetic_energy(),
-        }
+    fn kinetic_energy(&self, py: Python<'_>) -> PyResult<f64> {
+        locked(py, &self.world, |world| {
+            Ok(match world {
+                Simulation::D2(world) => world.kinetic_energy(),
+                Simulation::D3(world) => world.kinetic_energy(),
+            })
+        })
     }
 }
 

@@ -67,11 +67,36 @@ def test_worlds_stepped_on_the_workers_equal_one_process(tmp_path, local_ray):
     for index, scene in enumerate(scenes):
         if isinstance(scene, str):
             scene = gpusat.load_scene(scene)
-        world = gpusat.World(scene.shapes, scene.positions, scene.rotations, scene.shape_ids, inv_mass=scene.inv_mass)
+        world = gpusat.World(
+            scene.shapes, scene.positions, scene.rotations, scene.shape_ids,
+            inv_mass=scene.inv_mass, margin=scene.margin,
+        )
         world.step(30)
         for key, value in world.state().items():
             assert results[index][key].tobytes() == value.tobytes(), (index, key)
         assert fields(results[index]["contacts"]) == fields(world.contacts())
+
+
+def test_a_loaded_library_extended_travels_whole(tmp_path):
+    import pickle
+
+    shapes, described, positions, angles, ids = scene_2d(77, bodies=30)
+    path = write_scene(tmp_path / "scene.json", described, positions, angles, ids)
+    scene = gpusat.load_scene(path)
+    extra = scene.shapes.add_circle(0.25)
+    assert extra == len(described)
+    copy = pickle.loads(pickle.dumps(scene))
+    assert len(copy.shapes) == len(described) + 1
+    ids = ids.copy()
+    ids[:5] = extra
+    one = gpusat.collide(scene.shapes, positions, angles, ids, backend="cpu")
+    other = gpusat.collide(copy.shapes, positions, angles, ids, backend="cpu")
+    assert fields(one) == fields(other)
+
+
+def test_more_workers_than_cpus_is_an_error(local_ray):
+    with pytest.raises(gpusat.InputError, match="CPUs"):
+        list(collide_scenes([], workers=3, progress=False))
 
 
 def test_bad_arguments_before_any_work():

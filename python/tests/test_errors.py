@@ -86,6 +86,16 @@ def test_bad_pairs_name_the_pair():
 
 def test_bad_arguments():
     shapes, positions, angles, ids = two_bodies()
+    with pytest.raises(gpusat.InputError, match="dim"):
+        gpusat.Narrowphase(-1, "cpu")
+    with pytest.raises(gpusat.InputError, match="shape_ids has shape"):
+        gpusat.collide(shapes, positions, angles, [], backend="cpu")
+    with pytest.raises(gpusat.InputError, match="pairs has shape"):
+        gpusat.collide(shapes, positions, angles, ids, pairs=np.zeros((3, 0), dtype=int), backend="cpu")
+    # Refused before the broadphase (which would pair every body with every other).
+    many = np.random.default_rng(0).uniform(-1e3, 1e3, (20000, 2))
+    with pytest.raises(gpusat.InputError, match="margin"):
+        gpusat.collide(shapes, many, np.zeros(20000), np.zeros(20000, dtype=int), margin=np.inf, backend="cpu")
     with pytest.raises(gpusat.InputError, match="margin"):
         gpusat.collide(shapes, positions, angles, ids, margin=-1.0, backend="cpu")
     with pytest.raises(gpusat.InputError, match="backend"):

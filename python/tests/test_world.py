@@ -75,3 +75,26 @@ def test_a_3d_pile_settles_on_the_floor():
     assert (state["positions"][1:, 1] > -0.05).all(), "a body fell through the floor"
     assert world.kinetic_energy() < 0.05 * n, world.kinetic_energy()
     assert len(world.contacts()) >= n - 1
+
+
+def test_world_options_and_the_gpu_backend():
+    """Gravity and margin reach the world; a world on the GPU follows the
+    CPU world frame for frame on lavapipe (the kernel's bits are the CPU's)."""
+    from conftest import gpu_narrowphase
+
+    shapes, positions, angles, ids, inv_mass = pile_2d(4, 3)
+    sideways = gpusat.World(shapes, positions, angles, ids, inv_mass=inv_mass, gravity=[10.0, 0.0])
+    sideways.step(10)
+    moved = sideways.state()["positions"][1:] - positions[1:]
+    assert (moved[:, 0] > 0.01).any() and np.abs(moved[:, 1]).max() < 0.05
+    narrowphase = gpu_narrowphase(2)
+    worlds = {
+        backend: gpusat.World(shapes, positions, angles, ids, inv_mass=inv_mass, backend=backend, margin=0.01)
+        for backend in ("cpu", "gpu")
+    }
+    for world in worlds.values():
+        world.step(30)
+    if "llvmpipe" in narrowphase.context.adapter:
+        assert worlds["gpu"].state()["positions"].tobytes() == worlds["cpu"].state()["positions"].tobytes()
+    else:
+        assert np.abs(worlds["gpu"].positions - worlds["cpu"].positions).max() < 0.05
