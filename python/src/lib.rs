@@ -916,70 +916,58 @@ impl Narrowphase {
             name: "dim",
             message: "of the shapes is not the narrowphase's".into(),
         };
+        // One dimension's batch: the same steps in `d2` and `d3`.
+        macro_rules! collide_in {
+            ($dim:ident, $shapes:ty, $variant:ident, $bodies:ident, $what:literal) => {{
+                let shapes = shapes
+                    .cast::<$shapes>()
+                    .map_err(|_| input_error(py, "shapes", $what.into()))?;
+                let shapes = shapes.get();
+                let bodies = arrays.$bodies(py)?;
+                py.detach(|| {
+                    let mut engine = lock(&self.engine);
+                    let Engine::$variant(narrowphase) = &mut *engine else {
+                        return Err(mismatch());
+                    };
+                    let set = lock(&shapes.set);
+                    let set = &*set;
+                    let started = Instant::now();
+                    let found;
+                    let pairs = match given {
+                        Some(pairs) => pairs,
+                        None => {
+                            found = $dim::find_pairs(set, &bodies, margin, PairFilter::default());
+                            &found[..]
+                        }
+                    };
+                    let batch = $dim::Batch::new(set, &bodies, pairs, margin)?;
+                    let hits = batch.hits(&narrowphase.collide(&batch)?);
+                    let manifolds = contacts.then(|| $dim::manifolds(&batch, &hits));
+                    let seconds = started.elapsed().as_secs_f64();
+                    let outcome = Outcome::$variant(hits, manifolds);
+                    let columns = Columns::of(&outcome);
+                    // The library's own vectors freed off this thread.
+                    rayon::spawn(move || drop(outcome));
+                    Ok((columns, pairs.len(), seconds))
+                })
+            }};
+        }
         let (columns, tested, seconds) = if self.dim == 2 {
-            let shapes = shapes.cast::<Shapes2D>().map_err(|_| {
-                input_error(py, "shapes", "is not a gpusat.Shapes2D (dim is 2)".into())
-            })?;
-            let shapes = shapes.get();
-            let bodies = arrays.bodies_2d(py)?;
-            py.detach(|| {
-                let mut engine = lock(&self.engine);
-                let Engine::D2(narrowphase) = &mut *engine else {
-                    return Err(mismatch());
-                };
-                let set = lock(&shapes.set);
-                let set = &*set;
-                let started = Instant::now();
-                let found;
-                let pairs = match given {
-                    Some(pairs) => pairs,
-                    None => {
-                        found = d2::find_pairs(set, &bodies, margin, PairFilter::default());
-                        &found[..]
-                    }
-                };
-                let batch = d2::Batch::new(set, &bodies, pairs, margin)?;
-                let hits = batch.hits(&narrowphase.collide(&batch)?);
-                let manifolds = contacts.then(|| d2::manifolds(&batch, &hits));
-                let seconds = started.elapsed().as_secs_f64();
-                let outcome = Outcome::D2(hits, manifolds);
-                let columns = Columns::of(&outcome);
-                // The library's own vectors freed off this thread.
-                rayon::spawn(move || drop(outcome));
-                Ok((columns, pairs.len(), seconds))
-            })
+            collide_in!(
+                d2,
+                Shapes2D,
+                D2,
+                bodies_2d,
+                "is not a gpusat.Shapes2D (dim is 2)"
+            )
         } else {
-            let shapes = shapes.cast::<Shapes3D>().map_err(|_| {
-                input_error(py, "shapes", "is not a gpusat.Shapes3D (dim is 3)".into())
-            })?;
-            let shapes = shapes.get();
-            let bodies = arrays.bodies_3d(py)?;
-            py.detach(|| {
-                let mut engine = lock(&self.engine);
-                let Engine::D3(narrowphase) = &mut *engine else {
-                    return Err(mismatch());
-                };
-                let set = lock(&shapes.set);
-                let set = &*set;
-                let started = Instant::now();
-                let found;
-                let pairs = match given {
-                    Some(pairs) => pairs,
-                    None => {
-                        found = d3::find_pairs(set, &bodies, margin, PairFilter::default());
-                        &found[..]
-                    }
-                };
-                let batch = d3::Batch::new(set, &bodies, pairs, margin)?;
-                let hits = batch.hits(&narrowphase.collide(&batch)?);
-                let manifolds = contacts.then(|| d3::manifolds(&batch, &hits));
-                let seconds = started.elapsed().as_secs_f64();
-                let outcome = Outcome::D3(hits, manifolds);
-                let columns = Columns::of(&outcome);
-                // The library's own vectors freed off this thread.
-                rayon::spawn(move || drop(outcome));
-                Ok((columns, pairs.len(), seconds))
-            })
+            collide_in!(
+                d3,
+                Shapes3D,
+                D3,
+                bodies_3d,
+                "is not a gpusat.Shapes3D (dim is 3)"
+            )
         }
         .map_err(|e: gpusat::Error| raise(py, e))?;
         columns.into_dict(py, tested, seconds)
