@@ -7,7 +7,13 @@
 # the machine lacks them (a folder of .deb files, unpacked here first).
 #
 #   scripts/gpu-bench.sh [--bin PATH] [--baseline PATH] [--debs DIR] [--out DIR] [--quick]
-#                        [--only STEP,STEP...]
+#                        [--only STEP,STEP...] [--wheels DIR]
+#
+# With --wheels, a folder of wheels built beforehand (the package's, by
+# `maturin build --release -m python/Cargo.toml`, and numpy's for the
+# machine's Python, by `pip download numpy --only-binary=:all:
+# --python-version 3.X`), the step `python` installs them in a virtual
+# environment and measures the Python call's overhead (python-overhead.csv).
 #
 # With --baseline, the resident frame's step runs twice more, the baseline
 # binary and then this one again (frame-baseline.csv, frame-again.csv): a
@@ -24,7 +30,7 @@
 # --only the steps named (compile, bench2d-1m, bench2d-10m, bench2d-loops,
 # bench2d-rounded, bench2d-rounded-polygons, frame,
 # bench3d-small, bench3d-large, bench3d-rounded, demo2d-gpu, demo2d-resident,
-# demo3d-gpu).
+# demo3d-gpu, python).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +40,7 @@ debs=.gl
 out=
 quick=0
 only=
+wheels=
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
@@ -42,6 +49,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --quick) quick=1; shift ;;
     --only) only=,$2,; shift 2 ;;
+    --wheels) wheels=$2; shift 2 ;;
     *) echo "gpu-bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -170,6 +178,16 @@ if [ "$quick" = 1 ]; then frames=60; else frames=300; fi
 step demo2d-gpu 45 "$bin" demo --backend gpu --frames $frames --check
 step demo2d-resident 45 "$bin" demo --backend gpu-resident --frames $frames --check
 step demo3d-gpu 60 "$bin" demo --dim 3 --backend gpu --frames $((frames / 2)) --check
+
+# The Python package's call against the library call it wraps, from a
+# directory of its own (so that the installed package is imported).
+if [ -n "$wheels" ]; then
+  step python 120 env WHEELS="$(cd "$wheels" && pwd)" CSV="$(cd "$out" && pwd)/python-overhead.csv" \
+    ROOT="$PWD" bash -c 'venv=$(mktemp -d)/venv
+      python3 -m venv "$venv" && "$venv/bin/pip" install -q --no-index "$WHEELS"/*.whl &&
+      cd "$(dirname "$venv")" && "$venv/bin/python" "$ROOT/python/bench/overhead.py" \
+        --samples 9 --backends cpu,cpu-parallel,gpu | tee "$CSV"'
+fi
 
 echo >>"$summary"
 echo "Total: $(( $(date +%s) - started )) s." >>"$summary"
