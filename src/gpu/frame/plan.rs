@@ -277,16 +277,21 @@ impl GpuFrame {
                 ),
             ],
         );
-        // Over the pairs found (the device's count), not the capacity.
-        let places_scan = self.scan.steps(
-            &context,
-            &mut self.params,
-            (&self.places.buffer, 0),
+        // Over the pairs found (the device's count), or the capacity.
+        let count = if self.options.over_pairs_found {
             ScanCount::Device {
                 index: STATE_PAIRS,
                 capacity,
                 args: (&self.dispatch_args.buffer, args_offset(STATE_SCAN_ARGS)),
-            },
+            }
+        } else {
+            ScanCount::Known(capacity)
+        };
+        let places_scan = self.scan.steps(
+            &context,
+            &mut self.params,
+            (&self.places.buffer, 0),
+            count,
             &self.state.buffer,
         );
         NarrowStage {
@@ -321,7 +326,11 @@ impl GpuFrame {
             &stage.pairs_group,
             &[stage.pairs_offset],
         );
-        recorder.dispatch_indirect(&self.dispatch_args.buffer, args_offset(STATE_COMPACT_ARGS));
+        if self.options.over_pairs_found {
+            recorder.dispatch_indirect(&self.dispatch_args.buffer, args_offset(STATE_COMPACT_ARGS));
+        } else {
+            recorder.dispatch(self.pair_capacity.div_ceil(256));
+        }
         recorder.stage(Stage::Manifolds);
         recorder.bind(
             self.narrow_kernel.pipeline("manifold"),

@@ -882,6 +882,44 @@ fn prefix_sums_with_and_without_subgroups_give_the_same_frame() {
     }
 }
 
+/// The places scan and the compaction over the pairs found (indirect
+/// arguments from the device's count) and over the pair capacity (a direct
+/// dispatch): the same frame, the CPU's, on scenes whose scans span one
+/// block and several.
+#[test]
+fn compaction_over_the_pairs_found_and_over_the_capacity_give_the_same_frame() {
+    let Some(context) = gpu_context() else {
+        return;
+    };
+    for (seed, count, half_extent) in [(951, 700, 12.0), (952, 20_000, 110.0)] {
+        let (shapes, bodies) = scene(seed, count, half_extent);
+        let mut frames = Vec::new();
+        for over_pairs_found in [true, false] {
+            let options = FrameOptions {
+                over_pairs_found,
+                ..FrameOptions::default()
+            };
+            let mut frame = frame_over(&context, &shapes, &bodies, options);
+            let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+            assert_same(
+                &format!("seed {seed}, over the pairs found {over_pairs_found}"),
+                &gpu,
+                &cpu,
+            );
+            frames.push(frame.step().expect("a frame"));
+        }
+        assert!(
+            frames[0].hits.len() > count / 4,
+            "seed {seed}: {} hits",
+            frames[0].hits.len()
+        );
+        assert_eq!(
+            frames[0], frames[1],
+            "seed {seed}: over the pairs found and over the capacity"
+        );
+    }
+}
+
 /// A frame run by `begin_step` and collected by `poll_step_with` (polled
 /// until its results come, as a page does) gives `step`'s results on the
 /// same scenes, frame after frame: the pile spread out, then packed (its
