@@ -843,6 +843,36 @@ fn a_frame_records_at_most_30_dispatches_whatever_its_size() {
     assert!(counts[2] - counts[0] <= 12, "{counts:?}");
 }
 
+/// Two ways of running the frame (`ways`, named by `what`) on scenes whose
+/// scans span one block and several (`scenes`: seed, bodies, extent): each
+/// gives the CPU's pairs, and the two give the same frame. `check` looks at
+/// each frame as it is built.
+fn the_same_frame_either_way(
+    context: &std::sync::Arc<gpusat::gpu::GpuContext>,
+    scenes: [(u64, usize, f32); 2],
+    what: &str,
+    ways: [(bool, FrameOptions); 2],
+    check: impl Fn(&GpuFrame, bool, u64),
+) {
+    for (seed, count, half_extent) in scenes {
+        let (shapes, bodies) = scene(seed, count, half_extent);
+        let mut frames = Vec::new();
+        for (on, options) in ways {
+            let mut frame = frame_over(context, &shapes, &bodies, options);
+            check(&frame, on, seed);
+            let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
+            assert_same(&format!("seed {seed}, {what} {on}"), &gpu, &cpu);
+            frames.push(frame.step().expect("a frame"));
+        }
+        assert!(
+            frames[0].hits.len() > count / 4,
+            "seed {seed}: {} hits",
+            frames[0].hits.len()
+        );
+        assert_eq!(frames[0], frames[1], "seed {seed}: {what} on and off");
+    }
+}
+
 /// The frame's prefix sums with subgroup operations and without: the same
 /// pairs, hits and manifolds (the CPU's), on scenes whose scans span one
 /// block and several; where the adapter has subgroups (lavapipe does), the
@@ -852,34 +882,28 @@ fn prefix_sums_with_and_without_subgroups_give_the_same_frame() {
     let Some(context) = gpu_context() else {
         return;
     };
-    for (seed, count, half_extent) in [(941, 700, 12.0), (942, 20_000, 110.0)] {
-        let (shapes, bodies) = scene(seed, count, half_extent);
-        let mut frames = Vec::new();
-        for subgroups in [true, false] {
-            let options = FrameOptions {
+    let way = |subgroups| {
+        (
+            subgroups,
+            FrameOptions {
                 subgroups,
                 ..FrameOptions::default()
-            };
-            let mut frame = frame_over(&context, &shapes, &bodies, options);
+            },
+        )
+    };
+    the_same_frame_either_way(
+        &context,
+        [(941, 700, 12.0), (942, 20_000, 110.0)],
+        "subgroups",
+        [way(true), way(false)],
+        |frame, subgroups, seed| {
             assert_eq!(
                 frame.uses_subgroups(),
                 subgroups && context.has_subgroups(),
                 "seed {seed}"
             );
-            let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
-            assert_same(&format!("seed {seed}, subgroups {subgroups}"), &gpu, &cpu);
-            frames.push(frame.step().expect("a frame"));
-        }
-        assert!(
-            frames[0].hits.len() > count / 4,
-            "seed {seed}: {} hits",
-            frames[0].hits.len()
-        );
-        assert_eq!(
-            frames[0], frames[1],
-            "seed {seed}: with and without subgroups"
-        );
-    }
+        },
+    );
 }
 
 /// The places scan and the compaction over the pairs found (indirect
@@ -891,33 +915,22 @@ fn compaction_over_the_pairs_found_and_over_the_capacity_give_the_same_frame() {
     let Some(context) = gpu_context() else {
         return;
     };
-    for (seed, count, half_extent) in [(951, 700, 12.0), (952, 20_000, 110.0)] {
-        let (shapes, bodies) = scene(seed, count, half_extent);
-        let mut frames = Vec::new();
-        for over_pairs_found in [true, false] {
-            let options = FrameOptions {
+    let way = |over_pairs_found| {
+        (
+            over_pairs_found,
+            FrameOptions {
                 over_pairs_found,
                 ..FrameOptions::default()
-            };
-            let mut frame = frame_over(&context, &shapes, &bodies, options);
-            let (gpu, cpu) = both(&mut frame, &shapes, &bodies, options);
-            assert_same(
-                &format!("seed {seed}, over the pairs found {over_pairs_found}"),
-                &gpu,
-                &cpu,
-            );
-            frames.push(frame.step().expect("a frame"));
-        }
-        assert!(
-            frames[0].hits.len() > count / 4,
-            "seed {seed}: {} hits",
-            frames[0].hits.len()
-        );
-        assert_eq!(
-            frames[0], frames[1],
-            "seed {seed}: over the pairs found and over the capacity"
-        );
-    }
+            },
+        )
+    };
+    the_same_frame_either_way(
+        &context,
+        [(951, 700, 12.0), (952, 20_000, 110.0)],
+        "over the pairs found",
+        [way(true), way(false)],
+        |_, _, _| {},
+    );
 }
 
 /// A frame run by `begin_step` and collected by `poll_step_with` (polled
