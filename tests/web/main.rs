@@ -264,6 +264,41 @@ async fn collect<T>(
 /// Prints to the test's output (the browser's console, which the runner
 /// copies).
 #[cfg(feature = "gpu")]
+/// A GPU batch's hits against the CPU's on the page's WebGPU (`dim`, the
+/// scene's seed, the fewest hits the scene must give): noted, no error
+/// reported by WebGPU, the CPU's within the tolerances, and on a software
+/// adapter (Chromium's SwiftShader computes IEEE floats as the CPU does,
+/// with no fused operations) the CPU's bits.
+#[cfg(feature = "gpu")]
+fn assert_webgpu_hits<H: PartialEq>(
+    (dim, seed, fewest): (&str, u64, usize),
+    (context, errors): (&gpusat::gpu::GpuContext, &std::sync::Mutex<Vec<String>>),
+    hits: &[H],
+    cpu: &[H],
+    agreement: gpusat::Agreement,
+) {
+    note(&format!(
+        "{dim} seed {seed} on {}: {} hits, the CPU's bits: {}",
+        context.adapter(),
+        hits.len(),
+        hits == cpu
+    ));
+    assert!(cpu.len() > fewest, "seed {seed}: {} hits", cpu.len());
+    let reported = errors.lock().expect("errors").clone();
+    assert!(
+        reported.is_empty(),
+        "seed {seed}: WebGPU reported {reported:?}"
+    );
+    assert!(
+        agreement.agrees(),
+        "seed {seed}: {:?}",
+        &agreement.disagreements[..agreement.disagreements.len().min(5)]
+    );
+    if context.is_software() {
+        assert!(hits == cpu, "seed {seed}: not the CPU's bits");
+    }
+}
+
 fn note(line: &str) {
     wasm_bindgen_test::console_log!("{line}");
 }
@@ -291,28 +326,13 @@ async fn the_2d_gpu_narrowphase_on_webgpu_agrees_with_the_cpu() {
             .await
             .expect("the GPU's hits");
         let agreement = compare_hits(&batch, &cpu, &hits);
-        note(&format!(
-            "2D seed {seed} on {}: {} hits, the CPU's bits: {}",
-            context.adapter(),
-            hits.len(),
-            hits == cpu
-        ));
-        assert!(cpu.len() > 1_000, "seed {seed}: {} hits", cpu.len());
-        let reported = errors.lock().expect("errors").clone();
-        assert!(
-            reported.is_empty(),
-            "seed {seed}: WebGPU reported {reported:?}"
+        assert_webgpu_hits(
+            ("2D", seed, 1_000),
+            (&context, &errors),
+            &hits,
+            &cpu,
+            agreement,
         );
-        assert!(
-            agreement.agrees(),
-            "seed {seed}: {:?}",
-            &agreement.disagreements[..agreement.disagreements.len().min(5)]
-        );
-        // A software adapter (Chromium's SwiftShader) computes IEEE floats
-        // as the CPU does, with no fused operations: the CPU's bits.
-        if context.is_software() {
-            assert!(hits == cpu, "seed {seed}: not the CPU's bits");
-        }
     }
 }
 
@@ -343,28 +363,13 @@ async fn the_3d_gpu_narrowphase_on_webgpu_agrees_with_the_cpu() {
             )
         });
         let agreement = compare_hits(&batch, &cpu, &hits);
-        note(&format!(
-            "3D seed {seed} on {}: {} hits, the CPU's bits: {}",
-            context.adapter(),
-            hits.len(),
-            hits == cpu
-        ));
-        assert!(cpu.len() > 400, "seed {seed}: {} hits", cpu.len());
-        let reported = errors.lock().expect("errors").clone();
-        assert!(
-            reported.is_empty(),
-            "seed {seed}: WebGPU reported {reported:?}"
+        assert_webgpu_hits(
+            ("3D", seed, 400),
+            (&context, &errors),
+            &hits,
+            &cpu,
+            agreement,
         );
-        assert!(
-            agreement.agrees(),
-            "seed {seed}: {:?}",
-            &agreement.disagreements[..agreement.disagreements.len().min(5)]
-        );
-        // A software adapter (Chromium's SwiftShader) computes IEEE floats
-        // as the CPU does, with no fused operations: the CPU's bits.
-        if context.is_software() {
-            assert!(hits == cpu, "seed {seed}: not the CPU's bits");
-        }
     }
 }
 
