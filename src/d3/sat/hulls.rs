@@ -8,6 +8,7 @@ use super::super::math::{Transform, cross3, length3, transform_point};
 use super::super::shape::hull::MAX_HULL_VERTICES;
 use super::super::shape::shapes::Hull;
 use super::super::types::{EdgeSearch, EdgeStats};
+use super::boxes::box_face_separation;
 use super::edges::{
     edge_axis, find_max_edge_separation, find_max_edge_separation_brute, gauss_test, moved_edge,
     projected_separation,
@@ -125,16 +126,29 @@ pub fn collide_hulls(
                 .then(|| choose_hull_axis(face_a, face_b, edge, tolerance, edge_tolerance))
         });
     }
-    // Small hulls under the default search: the loops, eight at a time.
+    // Small hulls under the default search: the loops, eight at a time;
+    // two boxes, their faces in closed form (`boxes.rs`).
+    let boxes = match (hull_a.lanes().cuboid_corners, hull_b.lanes().cuboid_corners) {
+        (Some(corners_a), Some(corners_b)) if search == EdgeSearch::Pruned => {
+            Some((corners_a, corners_b))
+        }
+        _ => None,
+    };
     let faces = match search {
         EdgeSearch::Pruned | EdgeSearch::Walk => find_max_face_separation_lanes,
         EdgeSearch::Pairwise | EdgeSearch::BruteForce => find_max_face_separation,
     };
-    let face_a = faces(hull_a, hull_b, xf_ba, tolerance, margin);
+    let face_a = match boxes {
+        Some((_, corners_b)) => box_face_separation(hull_a, corners_b, xf_ba, tolerance, margin),
+        None => faces(hull_a, hull_b, xf_ba, tolerance, margin),
+    };
     if face_a.value >= margin {
         return None;
     }
-    let face_b = faces(hull_b, hull_a, xf_ab, tolerance, margin);
+    let face_b = match boxes {
+        Some((corners_a, _)) => box_face_separation(hull_b, corners_a, xf_ab, tolerance, margin),
+        None => faces(hull_b, hull_a, xf_ab, tolerance, margin),
+    };
     if face_b.value >= margin {
         return None;
     }

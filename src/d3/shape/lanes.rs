@@ -80,6 +80,10 @@ pub(crate) struct HullLanes {
     /// in its frame ([`exact_box`]): two boxes bound their edge pairs in
     /// closed form (`box_edge_bound` in `sat/lanes.rs`).
     pub(crate) cuboid: Option<(Vec3, Vec3)>,
+    /// For a box of at most eight faces (one run), its lowest and highest
+    /// corners, the vertices' own coordinates: the face queries of two such
+    /// boxes take its deepest corner in closed form (`sat/boxes.rs`).
+    pub(crate) cuboid_corners: Option<(Vec3, Vec3)>,
     /// For a box, its edges along each of its axes, as bits (edge `e` is
     /// bit `e`): the edges whose pairs the closed-form bound covers
     /// direction by direction. Zero otherwise.
@@ -91,6 +95,12 @@ pub(crate) struct HullLanes {
 /// its axis (eight distinct such points are the eight corners, and their
 /// hull is the box). Centre and half extents are rounded once each.
 fn exact_box(vertices: &[Vec3]) -> Option<(Vec3, Vec3)> {
+    box_corners(vertices).map(|(low, high)| ((low + high) * 0.5, (high - low) * 0.5))
+}
+
+/// The lowest and highest corners of a hull that is exactly an
+/// axis-aligned box ([`exact_box`]), as its vertices hold them.
+fn box_corners(vertices: &[Vec3]) -> Option<(Vec3, Vec3)> {
     if vertices.len() != 8 {
         return None;
     }
@@ -99,7 +109,7 @@ fn exact_box(vertices: &[Vec3]) -> Option<(Vec3, Vec3)> {
     let at_corners = vertices
         .iter()
         .all(|v| (0..3).all(|k| v[k] == low[k] || v[k] == high[k]));
-    at_corners.then(|| ((low + high) * 0.5, (high - low) * 0.5))
+    at_corners.then_some((low, high))
 }
 
 /// A cone around `normals` (see `HullLanes::face_cones`): the axis along
@@ -389,6 +399,7 @@ impl HullLanes {
             inner_centre: Vec3::ZERO,
             inner_radius: 0.0,
             cuboid,
+            cuboid_corners: box_corners(vertices).filter(|_| normals.len() <= LANES),
             cuboid_axis_edges,
             vertices: vertex_chunks,
             edge_normals: normal_chunks,

@@ -181,6 +181,12 @@ impl Hull {
     pub(crate) fn prefetch_for_lanes(&self) {
         let lanes = &self.lanes;
         prefetch_all(&lanes.face_planes);
+        if lanes.cuboid_corners.is_some() {
+            // A box's face queries read only its face rows (`sat/boxes.rs`);
+            // its edges are read on the few pairs the edge bound does not
+            // settle.
+            return;
+        }
         prefetch_all(&lanes.vertices);
         prefetch_all(&lanes.edge_planes);
         prefetch_all(&lanes.edge_normals);
