@@ -49,6 +49,12 @@ pub(crate) trait Lanes:
     fn min(self, other: Self) -> Self;
     /// `self > other ? self : other`, lane by lane (no NaN occurs here).
     fn max(self, other: Self) -> Self;
+    /// `|self|`, lane by lane.
+    fn abs(self) -> Self;
+    /// The square root, lane by lane, correctly rounded (as `f32::sqrt`).
+    fn sqrt(self) -> Self;
+    /// `self / other`, lane by lane, correctly rounded.
+    fn div(self, other: Self) -> Self;
     fn to_array(self) -> [f32; 8];
     /// Bit `k` set where lane `k` of `self` is below `other`'s.
     fn less_bits(self, other: Self) -> u32;
@@ -143,6 +149,21 @@ impl Lanes for Portable {
     #[inline(always)]
     fn max(self, other: Portable) -> Portable {
         Portable(self.0.fast_max(other.0), self.1.fast_max(other.1))
+    }
+
+    #[inline(always)]
+    fn abs(self) -> Portable {
+        Portable(self.0.abs(), self.1.abs())
+    }
+
+    #[inline(always)]
+    fn sqrt(self) -> Portable {
+        Portable(self.0.sqrt(), self.1.sqrt())
+    }
+
+    #[inline(always)]
+    fn div(self, other: Portable) -> Portable {
+        Portable(self.0 / other.0, self.1 / other.1)
     }
 
     #[inline(always)]
@@ -244,6 +265,24 @@ pub(crate) mod avx {
         fn max(self, other: Avx) -> Avx {
             // SAFETY: see the type's documentation.
             Avx(unsafe { _mm256_max_ps(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn abs(self) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+        }
+
+        #[inline(always)]
+        fn sqrt(self) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_sqrt_ps(self.0) })
+        }
+
+        #[inline(always)]
+        fn div(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_div_ps(self.0, other.0) })
         }
 
         #[inline(always)]

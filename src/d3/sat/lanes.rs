@@ -612,7 +612,7 @@ fn edge_separation_filtered<V: Lanes>(
     let mut live_b = None;
     let mut allowed_a = [0u32; 3];
     if let (Some(box_a), Some(box_b)) = (lanes_a.cuboid, lanes_b.cuboid)
-        && let Some(bounds) = box_edge_bound(box_a, box_b, xf)
+        && let Some(bounds) = box_edge_bound_lanes::<V>(box_a, box_b, xf)
     {
         let mut live = 0;
         for (j, allowed) in allowed_a.iter_mut().enumerate() {
@@ -740,7 +740,11 @@ const BOX_TRUSTED: f32 = 0.05;
 /// some `1e-6` of the reach, grows at most twentyfold). Most overlapping
 /// box pairs touch on a face, and then no edge direction beats the deepest
 /// face: the whole edge query is passed over, before any edge is moved.
-#[inline(always)]
+///
+/// The query runs it eight direction pairs at a time
+/// ([`box_edge_bound_lanes`]); this is the scalar form the tests hold the
+/// lanes to.
+#[cfg(test)]
 fn box_edge_bound(
     (centre_a, half_a): (Vec3, Vec3),
     (centre_b, half_b): (Vec3, Vec3),
@@ -750,25 +754,86 @@ fn box_edge_bound(
     let axes_b = [xf.r.c0, xf.r.c1, xf.r.c2];
     let mut bounds = [[LOWEST; 3]; 3];
     for (i, row) in bounds.iter_mut().enumerate() {
-        for (bound, b) in row.iter_mut().zip(axes_b) {
-            let c = match i {
-                0 => Vec3::new(0.0, -b.z, b.y),
-                1 => Vec3::new(b.z, 0.0, -b.x),
-                _ => Vec3::new(-b.y, b.x, 0.0),
-            };
-            let length = length3(c);
-            if length < BOX_PARALLEL {
-                continue;
-            }
-            if length < BOX_TRUSTED {
-                return None;
-            }
-            let reach_a = half_a.x * c.x.abs() + half_a.y * c.y.abs() + half_a.z * c.z.abs();
-            let reach_b = half_b.x * dot3(c, axes_b[0]).abs()
-                + half_b.y * dot3(c, axes_b[1]).abs()
-                + half_b.z * dot3(c, axes_b[2]).abs();
-            *bound = (dot3(c, d).abs() - reach_a - reach_b) / length;
+        for (j, bound) in row.iter_mut().enumerate() {
+            *bound = box_pair_bound((i, j), axes_b, (half_a, half_b), d)?;
         }
+    }
+    Some(bounds)
+}
+
+/// `box_edge_bound`'s bound of A's axis `i` with B's axis `j` (`LOWEST`
+/// where they are parallel; `None` too close to parallel to trust).
+#[inline(always)]
+fn box_pair_bound(
+    (i, j): (usize, usize),
+    axes_b: [Vec3; 3],
+    (half_a, half_b): (Vec3, Vec3),
+    d: Vec3,
+) -> Option<f32> {
+    let b = axes_b[j];
+    let c = match i {
+        0 => Vec3::new(0.0, -b.z, b.y),
+        1 => Vec3::new(b.z, 0.0, -b.x),
+        _ => Vec3::new(-b.y, b.x, 0.0),
+    };
+    let length = length3(c);
+    if length < BOX_PARALLEL {
+        return Some(LOWEST);
+    }
+    if length < BOX_TRUSTED {
+        return None;
+    }
+    let reach_a = half_a.x * c.x.abs() + half_a.y * c.y.abs() + half_a.z * c.z.abs();
+    let reach_b = half_b.x * dot3(c, axes_b[0]).abs()
+        + half_b.y * dot3(c, axes_b[1]).abs()
+        + half_b.z * dot3(c, axes_b[2]).abs();
+    Some((dot3(c, d).abs() - reach_a - reach_b) / length)
+}
+
+/// [`box_edge_bound`], eight direction pairs at a time (lane `3 i + j`;
+/// the ninth, `i = j = 2`, alone): the same operations lane by lane, so the
+/// same bits, without nine square roots and divisions in a row.
+#[inline(always)]
+fn box_edge_bound_lanes<V: Lanes>(
+    (centre_a, half_a): (Vec3, Vec3),
+    (centre_b, half_b): (Vec3, Vec3),
+    xf: Transform,
+) -> Option<[[f32; 3]; 3]> {
+    let d = transform_point(xf, centre_b) - centre_a;
+    let axes_b = [xf.r.c0, xf.r.c1, xf.r.c2];
+    let last = box_pair_bound((2, 2), axes_b, (half_a, half_b), d)?;
+    // The cross products e_i x b_j, lane 3 i + j.
+    let mut c = [[0.0f32; LANES]; 3];
+    for lane in 0..LANES {
+        let b = axes_b[lane % 3];
+        let column = match lane / 3 {
+            0 => [0.0, -b.z, b.y],
+            1 => [b.z, 0.0, -b.x],
+            _ => [-b.y, b.x, 0.0],
+        };
+        for (row, value) in c.iter_mut().zip(column) {
+            row[lane] = value;
+        }
+    }
+    let s = V::splat;
+    let (cx, cy, cz) = (V::load(&c[0]), V::load(&c[1]), V::load(&c[2]));
+    let dot = |v: Vec3| (cx * s(v.x) + cy * s(v.y)) + cz * s(v.z);
+    let length = ((cx * cx + cy * cy) + cz * cz).sqrt();
+    let parallel = length.less_bits(s(BOX_PARALLEL));
+    if length.less_bits(s(BOX_TRUSTED)) & !parallel != 0 {
+        return None;
+    }
+    let reach_a = (s(half_a.x) * cx.abs() + s(half_a.y) * cy.abs()) + s(half_a.z) * cz.abs();
+    let reach_b = (s(half_b.x) * dot(axes_b[0]).abs() + s(half_b.y) * dot(axes_b[1]).abs())
+        + s(half_b.z) * dot(axes_b[2]).abs();
+    let bound = ((dot(d).abs() - reach_a) - reach_b).div(length).to_array();
+    let mut bounds = [[last; 3]; 3];
+    for (lane, &value) in bound.iter().enumerate() {
+        bounds[lane / 3][lane % 3] = if parallel >> lane & 1 == 1 {
+            LOWEST
+        } else {
+            value
+        };
     }
     Some(bounds)
 }
@@ -887,7 +952,22 @@ pub(super) mod tests {
             let mut stats = EdgeStats::default();
             let deepest = find_max_edge_separation(&a, &b, xf, 0.0, f32::MAX, LOWEST, &mut stats);
             poses += 1;
-            let Some(bounds) = box_edge_bound((Vec3::ZERO, ha), (Vec3::ZERO, hb), xf) else {
+            let bounds = box_edge_bound((Vec3::ZERO, ha), (Vec3::ZERO, hb), xf);
+            let bits =
+                |bounds: Option<[[f32; 3]; 3]>| bounds.map(|b| b.map(|row| row.map(f32::to_bits)));
+            let portable = box_edge_bound_lanes::<Portable>((Vec3::ZERO, ha), (Vec3::ZERO, hb), xf);
+            assert_eq!(
+                bits(portable),
+                bits(bounds),
+                "case {case}: the lanes' bound"
+            );
+            #[cfg(target_arch = "x86_64")]
+            if uses_avx() {
+                // SAFETY: AVX was detected on this CPU.
+                let avx = unsafe { box_edge_bound_avx((Vec3::ZERO, ha), (Vec3::ZERO, hb), xf) };
+                assert_eq!(bits(avx), bits(bounds), "case {case}: the AVX lanes' bound");
+            }
+            let Some(bounds) = bounds else {
                 continue;
             };
             let axis_of = |hull: &Hull, e: u32| {
@@ -917,6 +997,16 @@ pub(super) mod tests {
             given * 10 >= poses * 6,
             "a bound on only {given} of {poses} poses"
         );
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,popcnt")]
+    fn box_edge_bound_avx(
+        box_a: (Vec3, Vec3),
+        box_b: (Vec3, Vec3),
+        xf: Transform,
+    ) -> Option<[[f32; 3]; 3]> {
+        box_edge_bound_lanes::<Avx>(box_a, box_b, xf)
     }
 
     /// Only exact axis-aligned boxes are taken as boxes.
