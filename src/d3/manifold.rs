@@ -123,9 +123,15 @@ pub fn contact_id(kind: u32, reference: u32, incident: u32, feature: u32) -> u32
 /// Points of one manifold before reduction.
 const MAX_CLIP_POINTS: usize = 2 * 256 + 8;
 
+/// Clipped polygons of at most this many points are held on the stack
+/// (a box's faces, most hull faces); a clip that leaves more sends the face
+/// to the thread's buffers, which hold up to [`MAX_CLIP_POINTS`].
+const INLINE_CLIP_POINTS: usize = 16;
+
 thread_local! {
     /// The clipped polygon, the clipper's second buffer and the points kept,
-    /// reused from pair to pair on a thread.
+    /// reused from pair to pair on a thread (each twice the most points a
+    /// polygon keeps: a clip writes each point's two candidates).
     static CLIP: std::cell::RefCell<(Vec<ClipPoint>, Vec<ClipPoint>, Vec<ContactPoint>)> =
         const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
@@ -179,78 +185,88 @@ pub(crate) fn contact_points(
 }
 
 /// A clipped point in the reference frame, with the feature it came from
-/// and the line the polygon runs along from it to the next point.
-#[derive(Clone, Copy, Debug)]
+/// and the line the polygon runs along from it to the next point: its code
+/// in a cut point's feature (see [`contact_id`]), the incident face's edge
+/// `e` from its loop's vertex `e` to the next as `e mod 32`, the reference
+/// face's side plane `k` as `32 + k mod 32`.
+#[derive(Clone, Copy, Debug, Default)]
 struct ClipPoint {
     position: Vec3,
     feature: u32,
-    outgoing: Line,
+    outgoing: u32,
 }
 
-/// A line the clipped polygon's sides run along.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Line {
-    /// The incident face's edge from its loop's vertex `e` to the next.
-    IncidentEdge(u32),
-    /// The reference face's side plane `k`.
-    SidePlane(u32),
-}
-
-impl Line {
-    /// The line's part of a cut point's feature (see [`contact_id`]).
-    fn code(self) -> u32 {
-        match self {
-            Line::IncidentEdge(e) => e % 32,
-            Line::SidePlane(k) => 32 + k % 32,
-        }
-    }
+/// The line code of the reference face's side plane `k`.
+fn side_plane(k: u32) -> u32 {
+    32 + k % 32
 }
 
 /// Clips `input` (a convex polygon) by the plane `side . (p - origin) <= 0`,
-/// Sutherland-Hodgman, into `output`; points cut by the plane record `plane`.
+/// Sutherland-Hodgman, into `output`; points cut by the plane record
+/// `plane`. Returns how many points `output` holds.
+///
+/// ```text
+/// for each point p, q the next (the first after the last), dp, dq their distances:
+///     dp <= 0:                 p (on the plane heading out: the polygon then runs along it)
+///     dp < 0 < dq or dq < 0 < dp:  the cut p + dp / (dp - dq) (q - p)
+/// ```
+///
+/// Both candidates of a point are written and the count advanced by
+/// whether each is kept, without a branch: which points lie inside is
+/// random from pair to pair. `output` needs room for two points an input
+/// point (writes past its end are dropped, never reached by the callers).
 fn clip_by_plane(
     input: &[ClipPoint],
-    output: &mut Vec<ClipPoint>,
+    output: &mut [ClipPoint],
     (side, origin, plane): (Vec3, Vec3, u32),
-) {
-    output.clear();
+) -> usize {
     let Some(&first) = input.first() else {
-        return;
+        return 0;
     };
     // Each point's distance once: a segment's end is the next one's start.
     let distance = |p: ClipPoint| dot3(side, p.position - origin);
     let first_distance = distance(first);
     let mut dp = first_distance;
+    let mut count = 0;
+    let mut write = |count: usize, point: ClipPoint| {
+        if let Some(slot) = output.get_mut(count) {
+            *slot = point;
+        }
+    };
     for (k, &p) in input.iter().enumerate() {
         let (q, dq) = match input.get(k + 1) {
             Some(&q) => (q, distance(q)),
             None => (first, first_distance),
         };
-        if dp < 0.0 || (dp == 0.0 && dq <= 0.0) {
-            output.push(p);
-        } else if dp == 0.0 {
-            // On the plane, heading out: the polygon runs along the plane.
-            output.push(ClipPoint {
-                outgoing: Line::SidePlane(plane),
+        // On the plane and heading out, the polygon then runs along it.
+        let along = dp == 0.0 && (dq > 0.0 || dq.is_nan());
+        write(
+            count,
+            ClipPoint {
+                outgoing: if along { side_plane(plane) } else { p.outgoing },
                 ..p
-            });
-        }
-        if (dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0) {
-            let t = dp / (dp - dq);
-            // Leaving the inside, the polygon then runs along the plane;
-            // entering it, along the segment it was on.
-            output.push(ClipPoint {
+            },
+        );
+        count += usize::from(dp <= 0.0);
+        // Leaving the inside, the polygon then runs along the plane;
+        // entering it, along the segment it was on.
+        let t = dp / (dp - dq);
+        write(
+            count,
+            ClipPoint {
                 position: p.position + t * (q.position - p.position),
-                feature: 256 + 64 * (plane % 60) + p.outgoing.code(),
+                feature: 256 + 64 * (plane % 60) + p.outgoing,
                 outgoing: if dp < 0.0 {
-                    Line::SidePlane(plane)
+                    side_plane(plane)
                 } else {
                     p.outgoing
                 },
-            });
-        }
+            },
+        );
+        count += usize::from((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0));
         dp = dq;
     }
+    count
 }
 
 /// The reference hull's face `face` (of body A when `kind` is 0, B when 1)
@@ -271,25 +287,102 @@ fn face_contact(
     // The incident face: the most anti-parallel, found in the incident frame.
     let in_incident = inv_rotate(xf.r, normal);
     let incident_face = most_opposed_face(incident, in_incident);
-    // The loops and vertices from the lanes' copies (the same indices and
-    // bits as `face()` and `vertices()`, in fewer cache lines).
-    let (incident_lanes, reference_lanes) = (incident.lanes(), reference.lanes());
+    let faces = FacePair {
+        reference,
+        incident,
+        face,
+        incident_face,
+        xf,
+        plane: (normal, offset),
+    };
+    let id = |feature: u32| contact_id(kind, face as u32, incident_face as u32, feature);
+    let mut keep = |point: ContactPoint| {
+        manifold.push(ContactPoint {
+            point: transform_point(ref_xf, point.point),
+            ..point
+        })
+    };
+    let sides = reference.lanes().face_loop(face).len();
+    if incident.lanes().face_loop(incident_face).len() + sides <= INLINE_CLIP_POINTS {
+        let mut polygon = [ClipPoint::default(); 2 * INLINE_CLIP_POINTS];
+        let mut scratch = [ClipPoint::default(); 2 * INLINE_CLIP_POINTS];
+        let mut kept = [ContactPoint::default(); 2 * INLINE_CLIP_POINTS];
+        if let Some(count) = faces.clip(
+            (&mut polygon, &mut scratch, &mut kept),
+            INLINE_CLIP_POINTS,
+            (margin, hit.depth, &id),
+        ) {
+            reduce(&mut kept[..count], normal, &mut keep);
+            return;
+        }
+    }
     CLIP.with_borrow_mut(|(polygon, scratch, kept)| {
-        polygon.clear();
-        polygon.extend(
-            incident_lanes
-                .face_loop(incident_face)
-                .iter()
-                .enumerate()
-                .map(|(e, &v)| ClipPoint {
-                    position: transform_point(xf, incident_lanes.vertex(usize::from(v))),
-                    feature: u32::from(v),
-                    outgoing: Line::IncidentEdge(e as u32),
-                }),
-        );
-        let loop_ = reference_lanes.face_loop(face);
+        for buffer in [&mut *polygon, &mut *scratch] {
+            buffer.resize(2 * MAX_CLIP_POINTS, ClipPoint::default());
+        }
+        kept.resize(2 * MAX_CLIP_POINTS, ContactPoint::default());
+        if let Some(count) = faces.clip(
+            (polygon, scratch, kept),
+            MAX_CLIP_POINTS,
+            (margin, hit.depth, &id),
+        ) {
+            reduce(&mut kept[..count], normal, &mut keep);
+        }
+    });
+}
+
+/// A reference face and the incident face, in the reference frame (`xf`
+/// takes the incident hull's points into it; `plane` the face's).
+struct FacePair<'a> {
+    reference: &'a Hull,
+    incident: &'a Hull,
+    face: usize,
+    incident_face: usize,
+    xf: Transform,
+    plane: (Vec3, f32),
+}
+
+impl FacePair<'_> {
+    /// The incident face clipped by the reference face's side planes, and
+    /// the points kept under it into `kept`: how many, or `None` where a
+    /// clip left more than `cap` points (the buffers hold twice `cap`; the
+    /// thread's buffers, with [`MAX_CLIP_POINTS`], keep that many instead).
+    ///
+    /// ```text
+    /// polygon = the incident face's loop, in the reference frame
+    /// for each edge a -> b of the reference face's loop:
+    ///     polygon = clip_by_plane(polygon, side = (b - a) x normal through a)
+    /// kept = the points at or below the plane (within the margin), each
+    ///        midway between the surfaces, with its own depth;
+    ///        none: the incident hull's deepest vertex
+    /// ```
+    fn clip(
+        &self,
+        (polygon, scratch, kept): (&mut [ClipPoint], &mut [ClipPoint], &mut [ContactPoint]),
+        cap: usize,
+        (margin, depth, id): (f32, f32, &dyn Fn(u32) -> u32),
+    ) -> Option<usize> {
+        let (normal, offset) = self.plane;
+        // The loops and vertices from the lanes' copies (the same indices and
+        // bits as `face()` and `vertices()`, in fewer cache lines).
+        let (incident_lanes, reference_lanes) = (self.incident.lanes(), self.reference.lanes());
+        let mut count = 0;
+        for (e, &v) in incident_lanes
+            .face_loop(self.incident_face)
+            .iter()
+            .enumerate()
+        {
+            *polygon.get_mut(count)? = ClipPoint {
+                position: transform_point(self.xf, incident_lanes.vertex(usize::from(v))),
+                feature: u32::from(v),
+                outgoing: e as u32 % 32,
+            };
+            count += 1;
+        }
+        let (mut polygon, mut scratch) = (polygon, scratch);
+        let loop_ = reference_lanes.face_loop(self.face);
         for k in 0..loop_.len() {
-            if polygon.is_empty() {
+            if count == 0 {
                 break;
             }
             let a = reference_lanes.vertex(usize::from(loop_[k]));
@@ -297,46 +390,51 @@ fn face_contact(
                 loop_[if k + 1 < loop_.len() { k + 1 } else { 0 }],
             ));
             let side = cross3(b - a, normal);
-            clip_by_plane(polygon, scratch, (side, a, k as u32));
-            std::mem::swap(polygon, scratch);
-            polygon.truncate(MAX_CLIP_POINTS);
+            count = clip_by_plane(&polygon[..count], scratch, (side, a, k as u32));
+            std::mem::swap(&mut polygon, &mut scratch);
+            if count > cap {
+                if cap < MAX_CLIP_POINTS {
+                    return None;
+                }
+                count = cap;
+            }
         }
-        let id = |feature: u32| contact_id(kind, face as u32, incident_face as u32, feature);
-        kept.clear();
-        kept.extend(polygon.iter().filter_map(|p| {
+        let mut kept_count = 0;
+        let limit = margin.max(0.0);
+        for p in &polygon[..count] {
             let separation = dot3(normal, p.position) - offset;
-            (separation <= margin.max(0.0)).then(|| ContactPoint {
-                point: p.position - 0.5 * separation * normal,
-                depth: -separation,
-                id: id(p.feature),
-            })
-        }));
-        if kept.is_empty() {
+            if let Some(slot) = kept.get_mut(kept_count) {
+                *slot = ContactPoint {
+                    point: p.position - 0.5 * separation * normal,
+                    depth: -separation,
+                    id: id(p.feature),
+                };
+            }
+            kept_count += usize::from(separation <= limit);
+        }
+        if kept_count == 0 {
             // Nothing under the face (near-ties, slivers, or a pair reported
             // through the margin): the incident hull's deepest vertex.
-            let (vertex, separation, position) = incident
+            let (vertex, separation, position) = self
+                .incident
                 .vertices()
                 .iter()
                 .enumerate()
                 .map(|(v, &w)| {
-                    let position = transform_point(xf, w);
+                    let position = transform_point(self.xf, w);
                     (v as u32, dot3(normal, position) - offset, position)
                 })
                 .min_by(|x, y| x.1.total_cmp(&y.1))
-                .unwrap_or((0, -hit.depth, Vec3::ZERO));
-            kept.push(ContactPoint {
+                .unwrap_or((0, -depth, Vec3::ZERO));
+            *kept.first_mut()? = ContactPoint {
                 point: position - 0.5 * separation * normal,
                 depth: -separation,
                 id: id(vertex),
-            });
+            };
+            kept_count = 1;
         }
-        reduce(kept, normal, |point| {
-            manifold.push(ContactPoint {
-                point: transform_point(ref_xf, point.point),
-                ..point
-            })
-        });
-    });
+        Some(kept_count)
+    }
 }
 
 /// At most four of `points` (in the reference frame, `normal` the reference
@@ -348,12 +446,20 @@ fn face_contact(
 /// c = the point making the largest triangle with a and b
 /// d = the point adding the most area outside triangle abc
 /// ```
-fn reduce(points: &mut Vec<ContactPoint>, normal: Vec3, mut keep: impl FnMut(ContactPoint)) {
+fn reduce(points: &mut [ContactPoint], normal: Vec3, mut keep: impl FnMut(ContactPoint)) {
     if points.len() <= 4 {
-        points.drain(..).for_each(keep);
+        points.iter().copied().for_each(keep);
         return;
     }
-    let take = |points: &mut Vec<ContactPoint>, index: usize| points.swap_remove(index);
+    // The points not yet taken are `points[..len]`; taking one moves the
+    // last into its place (`Vec::swap_remove`).
+    let mut len = points.len();
+    let mut take = |points: &mut [ContactPoint], index: usize| {
+        let point = points[index];
+        points[index] = points[len - 1];
+        len -= 1;
+        (point, len)
+    };
     let best_by = |points: &[ContactPoint], score: &dyn Fn(&ContactPoint) -> f32| {
         let mut best = (0, f32::MIN);
         for (index, point) in points.iter().enumerate() {
@@ -365,16 +471,16 @@ fn reduce(points: &mut Vec<ContactPoint>, normal: Vec3, mut keep: impl FnMut(Con
         best
     };
     let (index, _) = best_by(points, &|p| p.depth);
-    let a = take(points, index);
+    let (a, rest) = take(points, index);
     let across = |d: Vec3| d - dot3(d, normal) * normal;
-    let (index, _) = best_by(points, &|p| {
+    let (index, _) = best_by(&points[..rest], &|p| {
         dot3(across(p.point - a.point), across(p.point - a.point))
     });
-    let b = take(points, index);
+    let (b, rest) = take(points, index);
     let ab = b.point - a.point;
     let signed_area = |p: Vec3| dot3(normal, cross3(ab, p - a.point));
-    let (index, _) = best_by(points, &|p| signed_area(p.point).abs());
-    let c = take(points, index);
+    let (index, _) = best_by(&points[..rest], &|p| signed_area(p.point).abs());
+    let (c, rest) = take(points, index);
     let sign = if signed_area(c.point) < 0.0 {
         -1.0
     } else {
@@ -386,7 +492,7 @@ fn reduce(points: &mut Vec<ContactPoint>, normal: Vec3, mut keep: impl FnMut(Con
         let u3 = sign * dot3(normal, cross3(p - c.point, a.point - c.point));
         u1.max(u2).max(u3)
     };
-    let (index, score) = best_by(points, &|p| outside(p.point));
+    let (index, score) = best_by(&points[..rest], &|p| outside(p.point));
     for point in [a, b, c] {
         keep(point);
     }
