@@ -123,11 +123,6 @@ pub fn contact_id(kind: u32, reference: u32, incident: u32, feature: u32) -> u32
 /// Points of one manifold before reduction.
 const MAX_CLIP_POINTS: usize = 2 * 256 + 8;
 
-/// Clipped polygons of at most this many points are held on the stack
-/// (a box's faces, most hull faces); a clip that leaves more sends the face
-/// to the thread's buffers, which hold up to [`MAX_CLIP_POINTS`].
-const INLINE_CLIP_POINTS: usize = 16;
-
 thread_local! {
     /// The clipped polygon, the clipper's second buffer and the points kept,
     /// reused from pair to pair on a thread (each twice the most points a
@@ -302,30 +297,12 @@ fn face_contact(
             ..point
         })
     };
-    let sides = reference.lanes().face_loop(face).len();
-    if incident.lanes().face_loop(incident_face).len() + sides <= INLINE_CLIP_POINTS {
-        let mut polygon = [ClipPoint::default(); 2 * INLINE_CLIP_POINTS];
-        let mut scratch = [ClipPoint::default(); 2 * INLINE_CLIP_POINTS];
-        let mut kept = [ContactPoint::default(); 2 * INLINE_CLIP_POINTS];
-        if let Some(count) = faces.clip(
-            (&mut polygon, &mut scratch, &mut kept),
-            INLINE_CLIP_POINTS,
-            (margin, hit.depth, &id),
-        ) {
-            reduce(&mut kept[..count], normal, &mut keep);
-            return;
-        }
-    }
     CLIP.with_borrow_mut(|(polygon, scratch, kept)| {
         for buffer in [&mut *polygon, &mut *scratch] {
             buffer.resize(2 * MAX_CLIP_POINTS, ClipPoint::default());
         }
         kept.resize(2 * MAX_CLIP_POINTS, ContactPoint::default());
-        if let Some(count) = faces.clip(
-            (polygon, scratch, kept),
-            MAX_CLIP_POINTS,
-            (margin, hit.depth, &id),
-        ) {
+        if let Some(count) = faces.clip((polygon, scratch, kept), (margin, hit.depth, &id)) {
             reduce(&mut kept[..count], normal, &mut keep);
         }
     });
@@ -344,9 +321,9 @@ struct FacePair<'a> {
 
 impl FacePair<'_> {
     /// The incident face clipped by the reference face's side planes, and
-    /// the points kept under it into `kept`: how many, or `None` where a
-    /// clip left more than `cap` points (the buffers hold twice `cap`; the
-    /// thread's buffers, with [`MAX_CLIP_POINTS`], keep that many instead).
+    /// the points kept under it into `kept`: how many (`None` only where
+    /// the buffers are too small, which the thread's, twice
+    /// [`MAX_CLIP_POINTS`] each, never are).
     ///
     /// ```text
     /// polygon = the incident face's loop, in the reference frame
@@ -359,7 +336,6 @@ impl FacePair<'_> {
     fn clip(
         &self,
         (polygon, scratch, kept): (&mut [ClipPoint], &mut [ClipPoint], &mut [ContactPoint]),
-        cap: usize,
         (margin, depth, id): (f32, f32, &dyn Fn(u32) -> u32),
     ) -> Option<usize> {
         let (normal, offset) = self.plane;
@@ -392,12 +368,7 @@ impl FacePair<'_> {
             let side = cross3(b - a, normal);
             count = clip_by_plane(&polygon[..count], scratch, (side, a, k as u32));
             std::mem::swap(&mut polygon, &mut scratch);
-            if count > cap {
-                if cap < MAX_CLIP_POINTS {
-                    return None;
-                }
-                count = cap;
-            }
+            count = count.min(MAX_CLIP_POINTS);
         }
         let mut kept_count = 0;
         let limit = margin.max(0.0);

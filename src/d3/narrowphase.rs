@@ -49,11 +49,14 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
         EdgeSearch::Walk => 0,
         _ => sat::walk_min_vertices(),
     };
-    for body in [pair.a, pair.b] {
-        let Some(hull) = batch.shape_of(body).core_hull() else {
-            continue;
-        };
-        if hull.vertices().len() < walk_min {
+    let hulls = [pair.a, pair.b].map(|body| batch.shape_of(body).core_hull());
+    let boxes = hulls
+        .iter()
+        .all(|hull| hull.is_some_and(|hull| hull.lanes().cuboid_corners.is_some()));
+    for hull in hulls.into_iter().flatten() {
+        if boxes {
+            hull.prefetch_for_box_faces();
+        } else if hull.vertices().len() < walk_min {
             hull.prefetch_for_lanes();
         }
         if contacts {

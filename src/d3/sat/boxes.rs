@@ -1,5 +1,5 @@
-//! Two boxes: the face queries in closed form, eight faces at a time, with
-//! the answers of the general queries bit for bit.
+//! Faces against a box: the face query in closed form, eight faces at a
+//! time, with the answers of the general query bit for bit.
 //!
 //! A face query (`faces.rs`) takes, for each face of one hull, the other
 //! hull's deepest vertex beyond the face's plane moved into the other's
@@ -25,9 +25,10 @@
 //! each, from the lanes' face rows. The tie rule and the early exit then
 //! take the six separations in order, as the scan does.
 //!
-//! The edge query stays the lanes' (`lanes.rs`), whose closed-form bound of
-//! two boxes' edge pairs passes over the whole query on most pairs that
-//! touch on a face.
+//! The face query of any hull of at most eight faces against a box takes
+//! it, so two boxes do both ways. Their edge query stays the lanes'
+//! (`lanes.rs`), whose closed-form bound of two boxes' edge pairs passes
+//! over the whole query on most pairs that touch on a face.
 
 use glam::Vec3;
 

@@ -127,28 +127,24 @@ pub fn collide_hulls(
         });
     }
     // Small hulls under the default search: the loops, eight at a time;
-    // two boxes, their faces in closed form (`boxes.rs`).
-    let boxes = match (hull_a.lanes().cuboid_corners, hull_b.lanes().cuboid_corners) {
-        (Some(corners_a), Some(corners_b)) if search == EdgeSearch::Pruned => {
-            Some((corners_a, corners_b))
+    // faces of one run against a box, its deepest corner in closed form
+    // (`boxes.rs`).
+    let faces = |hull1: &Hull, hull2: &Hull, xf: Transform| match search {
+        EdgeSearch::Pruned | EdgeSearch::Walk => match hull2.lanes().cuboid_corners {
+            Some(corners) if hull1.lanes().face_planes.len() == 1 => {
+                box_face_separation(hull1, corners, xf, tolerance, margin)
+            }
+            _ => find_max_face_separation_lanes(hull1, hull2, xf, tolerance, margin),
+        },
+        EdgeSearch::Pairwise | EdgeSearch::BruteForce => {
+            find_max_face_separation(hull1, hull2, xf, tolerance, margin)
         }
-        _ => None,
     };
-    let faces = match search {
-        EdgeSearch::Pruned | EdgeSearch::Walk => find_max_face_separation_lanes,
-        EdgeSearch::Pairwise | EdgeSearch::BruteForce => find_max_face_separation,
-    };
-    let face_a = match boxes {
-        Some((_, corners_b)) => box_face_separation(hull_a, corners_b, xf_ba, tolerance, margin),
-        None => faces(hull_a, hull_b, xf_ba, tolerance, margin),
-    };
+    let face_a = faces(hull_a, hull_b, xf_ba);
     if face_a.value >= margin {
         return None;
     }
-    let face_b = match boxes {
-        Some((corners_a, _)) => box_face_separation(hull_b, corners_a, xf_ab, tolerance, margin),
-        None => faces(hull_b, hull_a, xf_ab, tolerance, margin),
-    };
+    let face_b = faces(hull_b, hull_a, xf_ab);
     if face_b.value >= margin {
         return None;
     }

@@ -33,10 +33,10 @@
 //!   the default takes it only from [`walk_min_vertices`] on, which no hull
 //!   the library builds reaches on the CPUs measured (`EdgeSearch::Walk`
 //!   asks for it on every pair).
-//! * **Two boxes** (`boxes.rs`): the face queries take the other box's
-//!   deepest corner from the signs of the moved normal, all six faces at
-//!   once, with the scan's bits; the edge query is the lanes', whose
-//!   closed-form bound settles most box pairs at once.
+//! * **Faces against a box** (`boxes.rs`): a face query against a box
+//!   takes its deepest corner from the moved normal, up to eight faces at
+//!   once, with the scan's bits; two boxes' edge query is the lanes', with
+//!   a closed-form bound of their nine edge directions.
 //! * **Spheres** (`sphere.rs`): against a hull, the hull's closest feature to
 //!   the centre (a face, an edge or a vertex; the best face when the centre
 //!   is inside), minus the radius; two spheres, the centre line.
