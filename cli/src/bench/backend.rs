@@ -28,6 +28,13 @@ pub enum BenchBackend {
     CpuPairwise,
     /// 3D: parry3d's `query::contact` on the same pairs, one thread.
     Parry3d,
+    /// 3D: Box3D's manifold functions (`b3CollideHulls`, ...) on the same
+    /// pairs, one thread, each call from an empty cache (built with the
+    /// `box3d` feature).
+    Box3d,
+    /// 3D: the same, each pair's cache kept from a call before on the same
+    /// poses (Box3D's frame-to-frame hint, bodies unmoved).
+    Box3dCached,
     /// A GPU-resident frame ([`gpusat::gpu::GpuFrame`]): bodies in, hits
     /// out, on a scene of its own with about the batch size's candidate
     /// pairs, beside the CPU's and today's GPU frame on the same bodies
@@ -70,6 +77,8 @@ impl BenchBackend {
             BenchBackend::CpuBrute => "cpu-brute",
             BenchBackend::CpuPairwise => "cpu-pairwise",
             BenchBackend::Parry3d => "parry3d",
+            BenchBackend::Box3d => "box3d",
+            BenchBackend::Box3dCached => "box3d-cached",
             BenchBackend::GpuResident => "gpu-resident",
         }
     }
@@ -87,7 +96,11 @@ pub(crate) fn output_bytes(backend: BenchBackend) -> usize {
     match backend {
         BenchBackend::CpuContacts => size_of::<Manifold>(),
         // parry's contacts are counted, not kept.
-        BenchBackend::Parry2d | BenchBackend::Parry3d | BenchBackend::Box2d => 0,
+        BenchBackend::Parry2d
+        | BenchBackend::Parry3d
+        | BenchBackend::Box2d
+        | BenchBackend::Box3d
+        | BenchBackend::Box3dCached => 0,
         _ => size_of::<SatHit>(),
     }
 }

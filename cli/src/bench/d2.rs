@@ -161,7 +161,11 @@ pub fn run(
                     let Some(cell) = measured else { continue };
                     cell
                 }
-                BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
+                BenchBackend::CpuBrute
+                | BenchBackend::CpuPairwise
+                | BenchBackend::Parry3d
+                | BenchBackend::Box3d
+                | BenchBackend::Box3dCached => {
                     continue;
                 }
                 BenchBackend::GpuResident => {

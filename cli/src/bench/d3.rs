@@ -131,6 +131,23 @@ pub fn run(
             .backends
             .contains(&BenchBackend::Parry3d)
             .then(|| Peer::new(&scene.shapes, &scene.bodies));
+        // Box3D's hulls take neither a radius nor more than 128 vertices:
+        // its rows are left out, with the reason, where the shapes do.
+        #[cfg(feature = "box3d")]
+        let box3d = match options
+            .backends
+            .iter()
+            .any(|backend| matches!(backend, BenchBackend::Box3d | BenchBackend::Box3dCached))
+        {
+            true => match crate::peer::box3d::Peer::new(&scene.shapes, &scene.bodies) {
+                Ok(peer) => Some(peer),
+                Err(message) => {
+                    skipped.push(format!("box3d, {}: {message}", kind.name()));
+                    None
+                }
+            },
+            false => None,
+        };
         for &size in &options.sizes {
             let pairs = &scene.pairs[..size.min(scene.pairs.len())];
             let batch = Batch::new(&scene.shapes, &scene.bodies, pairs, 0.0)?;
@@ -250,6 +267,31 @@ pub fn run(
                             })?;
                         (median, samples, host, hits, None)
                     }
+                    #[cfg(feature = "box3d")]
+                    BenchBackend::Box3d => {
+                        let Some(peer) = box3d.as_ref() else { continue };
+                        let hits = peer.collide(pairs);
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                Ok(timed(|| peer.collide(pairs)).1)
+                            })?;
+                        (median, samples, host, hits, None)
+                    }
+                    #[cfg(feature = "box3d")]
+                    BenchBackend::Box3dCached => {
+                        let Some(peer) = box3d.as_ref() else { continue };
+                        // Each pair's cache filled by a first call; every
+                        // timed call starts from the last one's.
+                        let mut caches = vec![crate::peer::box3d::PairCache::new(); pairs.len()];
+                        let hits = peer.collide_cached(pairs, &mut caches);
+                        let (median, samples, host) =
+                            sample(options.min_time, options.samples, || {
+                                Ok(timed(|| peer.collide_cached(pairs, &mut caches)).1)
+                            })?;
+                        (median, samples, host, hits, None)
+                    }
+                    #[cfg(not(feature = "box3d"))]
+                    BenchBackend::Box3d | BenchBackend::Box3dCached => continue,
                     BenchBackend::Parry2d | BenchBackend::GpuResident | BenchBackend::Box2d => {
                         continue;
                     }

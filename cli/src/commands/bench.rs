@@ -101,6 +101,11 @@ pub enum BenchBackendArg {
     CpuBrute,
     CpuPairwise,
     Parry3d,
+    /// Box3D, each pair from an empty cache (3D; a build with `--features box3d`).
+    Box3d,
+    /// Box3D, each pair's cache kept from a call before on the same poses
+    /// (3D; a build with `--features box3d`).
+    Box3dCached,
     GpuResident,
 }
 
@@ -117,6 +122,8 @@ impl BenchBackendArg {
             BenchBackendArg::CpuBrute => BenchBackend::CpuBrute,
             BenchBackendArg::CpuPairwise => BenchBackend::CpuPairwise,
             BenchBackendArg::Parry3d => BenchBackend::Parry3d,
+            BenchBackendArg::Box3d => BenchBackend::Box3d,
+            BenchBackendArg::Box3dCached => BenchBackend::Box3dCached,
             BenchBackendArg::GpuResident => BenchBackend::GpuResident,
         }
     }
@@ -190,9 +197,11 @@ fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Err
             BenchBackend::Parry2d | BenchBackend::GpuResident | BenchBackend::Box2d => {
                 args.dim == 2
             }
-            BenchBackend::CpuBrute | BenchBackend::CpuPairwise | BenchBackend::Parry3d => {
-                args.dim == 3
-            }
+            BenchBackend::CpuBrute
+            | BenchBackend::CpuPairwise
+            | BenchBackend::Parry3d
+            | BenchBackend::Box3d
+            | BenchBackend::Box3dCached => args.dim == 3,
             _ => true,
         };
         if !fits {
@@ -208,6 +217,15 @@ fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Err
                  (cargo run --release --features box2d -- bench ...)"
                     .to_string(),
             ));
+        }
+        if matches!(backend, BenchBackend::Box3d | BenchBackend::Box3dCached)
+            && !cfg!(feature = "box3d")
+        {
+            return Err(invalid(format!(
+                "the {} backend needs a gpusat built with the box3d feature \
+                 (cargo run --release --features box3d -- bench --dim 3 ...)",
+                backend.name()
+            )));
         }
         if !backends.contains(&backend) {
             backends.push(backend);

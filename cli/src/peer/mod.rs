@@ -4,5 +4,7 @@
 
 #[cfg(feature = "box2d")]
 pub mod box2d;
+#[cfg(feature = "box3d")]
+pub mod box3d;
 pub mod d2;
 pub mod d3;
