@@ -125,8 +125,8 @@ const MAX_CLIP_POINTS: usize = 2 * 256 + 8;
 
 thread_local! {
     /// The clipped polygon, the clipper's second buffer and the points kept,
-    /// reused from pair to pair on a thread (each twice the most points a
-    /// polygon keeps: a clip writes each point's two candidates).
+    /// reused from pair to pair on a thread (the first two twice the most
+    /// points a polygon keeps: a clip writes each point's two candidates).
     static CLIP: std::cell::RefCell<(Vec<ClipPoint>, Vec<ClipPoint>, Vec<ContactPoint>)> =
         const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
@@ -209,7 +209,8 @@ fn side_plane(k: u32) -> u32 {
 /// Both candidates of a point are written and the count advanced by
 /// whether each is kept, without a branch: which points lie inside is
 /// random from pair to pair. `output` needs room for two points an input
-/// point (writes past its end are dropped, never reached by the callers).
+/// point: writes past its end are dropped, and the count then goes on past
+/// it (the callers' buffers always have the room).
 fn clip_by_plane(
     input: &[ClipPoint],
     output: &mut [ClipPoint],
@@ -223,8 +224,8 @@ fn clip_by_plane(
     let first_distance = distance(first);
     let mut dp = first_distance;
     let mut count = 0;
-    let mut write = |count: usize, point: ClipPoint| {
-        if let Some(slot) = output.get_mut(count) {
+    let mut write = |at: usize, point: ClipPoint| {
+        if let Some(slot) = output.get_mut(at) {
             *slot = point;
         }
     };
@@ -301,8 +302,10 @@ fn face_contact(
         for buffer in [&mut *polygon, &mut *scratch] {
             buffer.resize(2 * MAX_CLIP_POINTS, ClipPoint::default());
         }
-        kept.resize(2 * MAX_CLIP_POINTS, ContactPoint::default());
-        if let Some(count) = faces.clip((polygon, scratch, kept), (margin, hit.depth, &id)) {
+        kept.resize(MAX_CLIP_POINTS, ContactPoint::default());
+        let count = faces.clip((polygon, scratch, kept), (margin, hit.depth, &id));
+        debug_assert!(count.is_some(), "the thread's clip buffers are too small");
+        if let Some(count) = count {
             reduce(&mut kept[..count], normal, &mut keep);
         }
     });
@@ -323,7 +326,8 @@ impl FacePair<'_> {
     /// The incident face clipped by the reference face's side planes, and
     /// the points kept under it into `kept`: how many (`None` only where
     /// the buffers are too small, which the thread's, twice
-    /// [`MAX_CLIP_POINTS`] each, never are).
+    /// [`MAX_CLIP_POINTS`] for the polygons and as many for the points,
+    /// never are).
     ///
     /// ```text
     /// polygon = the incident face's loop, in the reference frame
@@ -548,6 +552,188 @@ fn sphere_point(
                 depth: hit.depth,
                 id,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The clipper as it was written first, one branch a case: the oracle
+    /// of the branch-free one.
+    fn clip_with_branches(
+        input: &[ClipPoint],
+        output: &mut Vec<ClipPoint>,
+        (side, origin, plane): (Vec3, Vec3, u32),
+    ) {
+        output.clear();
+        let Some(&first) = input.first() else {
+            return;
+        };
+        let distance = |p: ClipPoint| dot3(side, p.position - origin);
+        let first_distance = distance(first);
+        let mut dp = first_distance;
+        for (k, &p) in input.iter().enumerate() {
+            let (q, dq) = match input.get(k + 1) {
+                Some(&q) => (q, distance(q)),
+                None => (first, first_distance),
+            };
+            if dp < 0.0 || (dp == 0.0 && dq <= 0.0) {
+                output.push(p);
+            } else if dp == 0.0 {
+                output.push(ClipPoint {
+                    outgoing: side_plane(plane),
+                    ..p
+                });
+            }
+            if (dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0) {
+                let t = dp / (dp - dq);
+                output.push(ClipPoint {
+                    position: p.position + t * (q.position - p.position),
+                    feature: 256 + 64 * (plane % 60) + p.outgoing,
+                    outgoing: if dp < 0.0 {
+                        side_plane(plane)
+                    } else {
+                        p.outgoing
+                    },
+                });
+            }
+            dp = dq;
+        }
+    }
+
+    /// The reduction as it was written first, on a `Vec`.
+    fn reduce_vec(points: &mut Vec<ContactPoint>, normal: Vec3) -> Vec<ContactPoint> {
+        let mut kept = Vec::new();
+        if points.len() <= 4 {
+            return std::mem::take(points);
+        }
+        let best_by = |points: &[ContactPoint], score: &dyn Fn(&ContactPoint) -> f32| {
+            let mut best = (0, f32::MIN);
+            for (index, point) in points.iter().enumerate() {
+                let value = score(point);
+                if value > best.1 {
+                    best = (index, value);
+                }
+            }
+            best
+        };
+        let a = points.swap_remove(best_by(points, &|p| p.depth).0);
+        let across = |d: Vec3| d - dot3(d, normal) * normal;
+        let far = best_by(points, &|p| {
+            dot3(across(p.point - a.point), across(p.point - a.point))
+        });
+        let b = points.swap_remove(far.0);
+        let ab = b.point - a.point;
+        let signed_area = |p: Vec3| dot3(normal, cross3(ab, p - a.point));
+        let c = points.swap_remove(best_by(points, &|p| signed_area(p.point).abs()).0);
+        let sign = if signed_area(c.point) < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
+        let outside = |p: Vec3| {
+            let u1 = sign * dot3(normal, cross3(p - a.point, ab));
+            let u2 = sign * dot3(normal, cross3(p - b.point, c.point - b.point));
+            let u3 = sign * dot3(normal, cross3(p - c.point, a.point - c.point));
+            u1.max(u2).max(u3)
+        };
+        let (index, score) = best_by(points, &|p| outside(p.point));
+        kept.extend([a, b, c]);
+        if score > 0.0 {
+            kept.push(points[index]);
+        }
+        kept
+    }
+
+    fn bits(point: &ClipPoint) -> ([u32; 3], u32, u32) {
+        (
+            point.position.to_array().map(f32::to_bits),
+            point.feature,
+            point.outgoing,
+        )
+    }
+
+    /// Polygons of 1 to 12 points on a grid of quarter units, so that many
+    /// lie exactly on the plane (`dp == 0` heading in, out and along), and
+    /// random ones; the branch-free clipper writes the same points, bit for
+    /// bit, in the same order.
+    #[test]
+    fn the_branch_free_clip_equals_the_clip_with_branches() {
+        let mut state = 0x9E37_79B9u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        let (mut compared, mut on_plane) = (0, 0);
+        for case in 0..20_000 {
+            let count = 1 + (case % 12);
+            let grid = case % 2 == 0;
+            let mut coordinate = || {
+                let value = next() * 2.0;
+                if grid {
+                    (value * 4.0).round() / 4.0
+                } else {
+                    value
+                }
+            };
+            let input: Vec<ClipPoint> = (0..count)
+                .map(|k| ClipPoint {
+                    position: Vec3::new(coordinate(), coordinate(), coordinate()),
+                    feature: k as u32,
+                    outgoing: (k % 32) as u32,
+                })
+                .collect();
+            let side = if grid {
+                Vec3::new(1.0, 0.0, 0.0)
+            } else {
+                Vec3::new(next(), next(), next())
+            };
+            let plane = (case % 70) as u32;
+            let mut expected = Vec::new();
+            clip_with_branches(&input, &mut expected, (side, Vec3::ZERO, plane));
+            let mut output = vec![ClipPoint::default(); 2 * input.len()];
+            let written = clip_by_plane(&input, &mut output, (side, Vec3::ZERO, plane));
+            assert_eq!(
+                output[..written].iter().map(bits).collect::<Vec<_>>(),
+                expected.iter().map(bits).collect::<Vec<_>>(),
+                "case {case}: {input:?}"
+            );
+            on_plane += input.iter().filter(|p| p.position.x == 0.0).count();
+            compared += 1;
+        }
+        assert!(on_plane > 2_000, "only {on_plane} points on the plane");
+        assert_eq!(compared, 20_000);
+    }
+
+    /// The reduction over a slice keeps what the one over a `Vec` kept, in
+    /// the same order, for 1 to 16 points.
+    #[test]
+    fn the_reduction_over_a_slice_equals_the_one_over_a_vec() {
+        let mut state = 0x85EB_CA6Bu32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32 * 2.0 - 1.0
+        };
+        for case in 0..5_000 {
+            let count = 1 + case % 16;
+            let normal = Vec3::new(next(), next(), next()).normalize();
+            let mut points: Vec<ContactPoint> = (0..count)
+                .map(|k| ContactPoint {
+                    point: Vec3::new(next(), next(), next()),
+                    depth: next(),
+                    id: k as u32,
+                })
+                .collect();
+            let mut slice = points.clone();
+            let mut kept = Vec::new();
+            reduce(&mut slice, normal, |point| kept.push(point));
+            assert_eq!(kept, reduce_vec(&mut points, normal), "case {case}");
         }
     }
 }

@@ -30,8 +30,11 @@ impl Batch<'_> {
 /// ahead the arrays the lanes read. With 1,024 distinct 32-vertex hulls a
 /// pair's shapes are seldom in cache, and the lanes would wait on their
 /// lines one array after another.
-/// Hulls the walk takes prefetch their own. With `contacts`, also what the
-/// manifold reads (most pairs of the bench overlap).
+/// Hulls the walk takes prefetch their own. Two boxes ask only for their
+/// face rows (`sat/boxes.rs`: their face queries read nothing else, their
+/// edges only where the edge bound leaves a direction to test). With
+/// `contacts`, also what the manifold reads (most pairs of the bench
+/// overlap).
 #[inline]
 fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
     if let Some(pair) = batch.pairs().get(index + 2) {
@@ -50,9 +53,10 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
         _ => sat::walk_min_vertices(),
     };
     let hulls = [pair.a, pair.b].map(|body| batch.shape_of(body).core_hull());
-    let boxes = hulls
-        .iter()
-        .all(|hull| hull.is_some_and(|hull| hull.lanes().cuboid_corners.is_some()));
+    let boxes = walk_min > 8
+        && hulls
+            .iter()
+            .all(|hull| hull.is_some_and(|hull| hull.lanes().cuboid_corners.is_some()));
     for hull in hulls.into_iter().flatten() {
         if boxes {
             hull.prefetch_for_box_faces();

@@ -131,8 +131,9 @@ pub fn run(
             .backends
             .contains(&BenchBackend::Parry3d)
             .then(|| Peer::new(&scene.shapes, &scene.bodies));
-        // Box3D's hulls take neither a radius nor more than 128 vertices:
-        // its rows are left out, with the reason, where the shapes do.
+        // Box3D's hulls take no radius, nor more than 128 vertices, faces or
+        // edges: its rows are left out, with the reason, where the shapes
+        // do.
         #[cfg(feature = "box3d")]
         let box3d = match options
             .backends

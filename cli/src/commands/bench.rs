@@ -27,7 +27,9 @@ pub struct BenchArgs {
     /// Backends to run, comma-separated [2D: cpu, cpu-parallel, cpu-contacts,
     /// gpu, gpu-kernel, parry2d; 3D: cpu, cpu-parallel, cpu-contacts, gpu,
     /// gpu-kernel, cpu-pairwise, cpu-brute, parry3d]; also, in 2D,
-    /// gpu-resident and box2d (Box2D v3, in a build with the box2d feature).
+    /// gpu-resident and box2d (Box2D v3, in a build with the box2d feature),
+    /// and in 3D box3d and box3d-cached (Box3D, in a build with the box3d
+    /// feature).
     #[arg(long, value_delimiter = ',', value_enum)]
     pub backends: Vec<BenchBackendArg>,
     /// 3D: the shape kinds, comma-separated: `boxes`, a hull vertex count

@@ -11,7 +11,7 @@
 //! best case of a pile at rest).
 
 use boxddd_sys::ffi::{
-    b3Capsule, b3CollideCapsuleAndSphere, b3CollideCapsules, b3CollideHullAndCapsule,
+    b3BoxHull, b3Capsule, b3CollideCapsuleAndSphere, b3CollideCapsules, b3CollideHullAndCapsule,
     b3CollideHullAndSphere, b3CollideHulls, b3CollideSpheres, b3CreateHull, b3DestroyHull,
     b3HullData, b3LocalManifold, b3LocalManifoldPoint, b3MakeOffsetBoxHull, b3Quat, b3SATCache,
     b3SimplexCache, b3Sphere, b3Transform, b3Vec3,
@@ -20,9 +20,14 @@ use glam::{Quat, Vec3};
 use gpusat::Pair;
 use gpusat::d3::{Body, Hull, Shape, ShapeSet};
 
-/// Box3D's largest hull (`B3_MAX_HULL_VERTICES`; it also takes at most 128
-/// faces and 128 edges).
-pub const MAX_HULL_VERTICES: usize = 128;
+/// Box3D's largest hull: `B3_MAX_HULL_VERTICES`, `B3_MAX_HULL_FACES` and
+/// `B3_MAX_HULL_EDGES` (full edges), 128 each; random hulls of 64 vertices
+/// already have about 186 edges.
+pub const MAX_HULL_FEATURES: usize = 128;
+
+/// Box3D widens a box thinner than this (`0.2 x B3_LINEAR_SLOP`, in
+/// meters) to it; such a box is refused rather than compared as another.
+const MIN_BOX_HALF_EXTENT: f32 = 0.001;
 
 /// Points a manifold of one pair may hold (Box3D reduces a hull pair's to
 /// four; the buffer is its capacity).
@@ -33,14 +38,17 @@ const CAPACITY: usize = 8;
 /// allocation.
 enum HullData {
     Created(*mut b3HullData),
-    Boxed(Box<boxddd_sys::ffi::b3BoxHull>),
+    Boxed(Box<b3BoxHull>),
 }
 
 impl HullData {
+    /// The hull for Box3D's functions. A box's pointer is the whole
+    /// `b3BoxHull`'s, cast: Box3D reads its arrays at offsets from the
+    /// header, past the `base` field.
     fn as_ptr(&self) -> *const b3HullData {
         match self {
             HullData::Created(pointer) => *pointer,
-            HullData::Boxed(boxed) => &boxed.base,
+            HullData::Boxed(boxed) => std::ptr::from_ref::<b3BoxHull>(boxed).cast::<b3HullData>(),
         }
     }
 }
@@ -80,36 +88,35 @@ fn vec3(v: Vec3) -> b3Vec3 {
     }
 }
 
-/// `(low, high)` of a hull that is exactly an axis-aligned box: eight
-/// vertices, each coordinate its axis' lowest or highest.
-fn box_corners(hull: &Hull) -> Option<(Vec3, Vec3)> {
-    let vertices = hull.vertices();
-    if vertices.len() != 8 {
-        return None;
-    }
-    let low = vertices.iter().copied().fold(Vec3::MAX, Vec3::min);
-    let high = vertices.iter().copied().fold(Vec3::MIN, Vec3::max);
-    vertices
-        .iter()
-        .all(|v| (0..3).all(|k| v[k] == low[k] || v[k] == high[k]))
-        .then_some((low, high))
-}
-
 /// A hull converted: a box through `b3MakeOffsetBoxHull`, any other through
-/// `b3CreateHull`, refused where Box3D would not keep all its vertices.
+/// `b3CreateHull`; refused, naming the limit, where Box3D would not keep it
+/// as it is.
 fn convert_hull(index: usize, hull: &Hull) -> Result<HullData, String> {
-    if let Some((low, high)) = box_corners(hull) {
+    if let Some((low, high)) = hull.cuboid_corners() {
         let half = (high - low) * 0.5;
+        if half.min_element() < MIN_BOX_HALF_EXTENT {
+            return Err(format!(
+                "shape {index}: a box of half extents {half} (Box3D widens them to at least \
+                 {MIN_BOX_HALF_EXTENT})"
+            ));
+        }
         let centre = (low + high) * 0.5;
         // SAFETY: plain values in, a plain value out.
         let boxed = unsafe { b3MakeOffsetBoxHull(half.x, half.y, half.z, vec3(centre)) };
         return Ok(HullData::Boxed(Box::new(boxed)));
     }
     let count = hull.vertices().len();
-    if count > MAX_HULL_VERTICES {
-        return Err(format!(
-            "shape {index}: a hull of {count} vertices (Box3D takes at most {MAX_HULL_VERTICES})"
-        ));
+    for (what, features) in [
+        ("vertices", count),
+        ("faces", hull.face_count()),
+        ("edges", hull.edges().len()),
+    ] {
+        if features > MAX_HULL_FEATURES {
+            return Err(format!(
+                "shape {index}: a hull of {features} {what} (Box3D takes at most \
+                 {MAX_HULL_FEATURES})"
+            ));
+        }
     }
     let points: Vec<b3Vec3> = hull.vertices().iter().map(|&v| vec3(v)).collect();
     // SAFETY: `points` holds `count` initialised vectors.
@@ -230,9 +237,10 @@ impl Peer {
         manifold.points = points.as_mut_ptr();
         let capacity = CAPACITY as i32;
         use Converted::{Capsule, Hull, Sphere};
-        // SAFETY: every pointer is to a shape converted by `new` or to the
-        // buffers above, alive for the call; the functions write only the
-        // manifold, its buffer (up to `capacity` points) and the cache.
+        // SAFETY: every pointer is to a shape converted by `new` (a box's to
+        // its whole `b3BoxHull`, whose arrays Box3D reads by offset) or to
+        // the buffers above, alive for the call; the functions write only
+        // the manifold, its buffer (up to `capacity` points) and the cache.
         unsafe {
             match (a.0, b.0) {
                 (Hull(s), Hull(t)) => b3CollideHulls(

@@ -43,7 +43,9 @@ use crate::core::simd::{avx::Avx, uses_avx};
 /// `hull2`'s `HullLanes::cuboid_corners`); `xf` takes `hull1`'s points into
 /// the box's frame, and `hull1` has at most eight faces (one run):
 /// [`find_max_face_separation`](super::find_max_face_separation)'s result,
-/// bit for bit.
+/// bit for bit but for the sign of an exact zero and where a corner's
+/// height overflows (`+inf` here, the scan's `f32::MAX` there: both past any
+/// limit).
 ///
 /// ```text
 /// for all faces i of hull1 at once:
@@ -215,8 +217,9 @@ mod tests {
     }
 
     #[test]
-    fn only_boxes_of_one_run_have_corners() {
+    fn only_exact_boxes_have_corners() {
         let cuboid = Hull::cuboid(Vec3::new(0.3, 1.0, 2.5)).expect("a valid box");
+        assert_eq!(cuboid.cuboid_corners(), cuboid.lanes().cuboid_corners);
         assert_eq!(
             cuboid.lanes().cuboid_corners,
             Some((Vec3::new(-0.3, -1.0, -2.5), Vec3::new(0.3, 1.0, 2.5)))

@@ -39,11 +39,14 @@
 //!   about a fifth of A's edges.
 //! * **Two boxes**: their edge pairs' axes take only nine directions, along
 //!   each of which the boxes' separation has a closed form (the OBB test's;
-//!   `box_edge_bound`). Only B's edges along a direction that could be kept
-//!   or reach the limit are tested, each only against A's edges along such
-//!   a direction with it; when there is none, the edge query ends before any
-//!   edge is moved, with the answer the scan would give. On the bench's
-//!   boxes 10.6 of B's 12 edges are passed over (5.7 by the inner ball).
+//!   `box_edge_bound_lanes`, eight directions at a time). Only B's edges
+//!   along a direction that could be kept or reach the limit are tested,
+//!   each only against A's edges along such a direction with it; when there
+//!   is none, the edge query ends before any edge is moved, with the answer
+//!   the scan would give. On the bench's boxes 10.5 of B's 12 edges are
+//!   passed over (deep random overlaps: nearly every pair has a direction
+//!   that could beat the faces, and B's edges are then passed over by the
+//!   inner ball).
 //!
 //! Both are written once over [`Lanes`](crate::core::simd) and compiled twice:
 //! with AVX registers where the CPU has AVX (detected at run time), and
@@ -716,34 +719,8 @@ const BOX_PARALLEL: f32 = 1.0e-6;
 /// hundred (nine directions, each `P(|cos| > 0.99875) = 0.00125`).
 const BOX_TRUSTED: f32 = 0.05;
 
-/// Upper bounds of the separation of the edge pairs of two boxes
-/// (`(centre, half extents)` in each one's frame; `xf` takes B's points
-/// into A's), for each direction pair (`[i][j]`: A's edges along its axis
-/// `i` with B's along its axis `j`; `LOWEST` where the directions are
-/// parallel, whose pairs the scan skips), or `None` where a direction pair
-/// is too close to parallel to trust a bound.
-///
-/// A box's edges run along its three axes, so the pairs' axes take nine
-/// directions, `c = e_i x b_j` (A's axis `i`, B's axis `j` in A's frame),
-/// and along each the separation of the boxes is the classic OBB test's
-/// (Gottschalk 1996):
-///
-/// ```text
-/// d = B's centre - A's centre
-/// s = (|c . d| - sum_k a_k |c_k| - sum_m b_m |c . b_m|) / |c|
-/// ```
-///
-/// in whichever orientation separates more. An edge pair that passes the
-/// Gauss-map test has both edges supporting along its axis, so its
-/// separation is the boxes' along it (up to rounding, which the scan's
-/// allowance covers: with `|c| >= BOX_TRUSTED` the bound's own rounding,
-/// some `1e-6` of the reach, grows at most twentyfold). Most overlapping
-/// box pairs touch on a face, and then no edge direction beats the deepest
-/// face: the whole edge query is passed over, before any edge is moved.
-///
-/// The query runs it eight direction pairs at a time
-/// ([`box_edge_bound_lanes`]); this is the scalar form the tests hold the
-/// lanes to.
+/// [`box_edge_bound_lanes`] one direction pair after another: the scalar
+/// form the tests hold the lanes to.
 #[cfg(test)]
 fn box_edge_bound(
     (centre_a, half_a): (Vec3, Vec3),
@@ -761,8 +738,9 @@ fn box_edge_bound(
     Some(bounds)
 }
 
-/// `box_edge_bound`'s bound of A's axis `i` with B's axis `j` (`LOWEST`
-/// where they are parallel; `None` too close to parallel to trust).
+/// The bound of A's axis `i` with B's axis `j` ([`box_edge_bound_lanes`]'s
+/// `[i][j]`; `LOWEST` where they are parallel; `None` too close to parallel
+/// to trust).
 #[inline(always)]
 fn box_pair_bound(
     (i, j): (usize, usize),
@@ -790,9 +768,34 @@ fn box_pair_bound(
     Some((dot3(c, d).abs() - reach_a - reach_b) / length)
 }
 
-/// [`box_edge_bound`], eight direction pairs at a time (lane `3 i + j`;
-/// the ninth, `i = j = 2`, alone): the same operations lane by lane, so the
-/// same bits, without nine square roots and divisions in a row.
+/// Upper bounds of the separation of the edge pairs of two boxes
+/// (`(centre, half extents)` in each one's frame; `xf` takes B's points
+/// into A's), for each direction pair (`[i][j]`: A's edges along its axis
+/// `i` with B's along its axis `j`; `LOWEST` where the directions are
+/// parallel, whose pairs the scan skips), or `None` where a direction pair
+/// is too close to parallel to trust a bound.
+///
+/// A box's edges run along its three axes, so the pairs' axes take nine
+/// directions, `c = e_i x b_j` (A's axis `i`, B's axis `j` in A's frame),
+/// and along each the separation of the boxes is the classic OBB test's
+/// (Gottschalk 1996):
+///
+/// ```text
+/// d = B's centre - A's centre
+/// s = (|c . d| - sum_k a_k |c_k| - sum_m b_m |c . b_m|) / |c|
+/// ```
+///
+/// in whichever orientation separates more. An edge pair that passes the
+/// Gauss-map test has both edges supporting along its axis, so its
+/// separation is the boxes' along it (up to rounding, which the scan's
+/// allowance covers: with `|c| >= BOX_TRUSTED` the bound's own rounding,
+/// some `1e-6` of the reach, grows at most twentyfold). Most overlapping
+/// box pairs touch on a face, and then no edge direction beats the deepest
+/// face: the whole edge query is passed over, before any edge is moved.
+///
+/// Eight direction pairs at a time (lane `3 i + j`; the ninth, `i = j = 2`,
+/// alone): the scalar form's operations lane by lane, so its bits, without
+/// nine square roots and divisions in a row.
 #[inline(always)]
 fn box_edge_bound_lanes<V: Lanes>(
     (centre_a, half_a): (Vec3, Vec3),

@@ -77,12 +77,12 @@ pub(crate) struct HullLanes {
     pub(crate) inner_centre: Vec3,
     pub(crate) inner_radius: f32,
     /// `(centre, half extents)` when the hull is exactly an axis-aligned box
-    /// in its frame ([`exact_box`]): two boxes bound their edge pairs in
-    /// closed form (`box_edge_bound` in `sat/lanes.rs`).
+    /// in its frame ([`box_corners`]): two boxes bound their edge pairs in
+    /// closed form (`box_edge_bound_lanes` in `sat/lanes.rs`).
     pub(crate) cuboid: Option<(Vec3, Vec3)>,
-    /// For a box of at most eight faces (one run), its lowest and highest
-    /// corners, the vertices' own coordinates: the face queries of two such
-    /// boxes take its deepest corner in closed form (`sat/boxes.rs`).
+    /// For the same boxes, their lowest and highest corners, the vertices'
+    /// own coordinates: a face query of a hull of one run against a box
+    /// takes its deepest corner in closed form (`sat/boxes.rs`).
     pub(crate) cuboid_corners: Option<(Vec3, Vec3)>,
     /// For a box, its edges along each of its axes, as bits (edge `e` is
     /// bit `e`): the edges whose pairs the closed-form bound covers
@@ -90,16 +90,16 @@ pub(crate) struct HullLanes {
     pub(crate) cuboid_axis_edges: [u32; 3],
 }
 
-/// A hull's `(centre, half extents)` when it is an axis-aligned box exactly:
-/// eight vertices, each coordinate at the lowest or the highest value of
-/// its axis (eight distinct such points are the eight corners, and their
-/// hull is the box). Centre and half extents are rounded once each.
-fn exact_box(vertices: &[Vec3]) -> Option<(Vec3, Vec3)> {
-    box_corners(vertices).map(|(low, high)| ((low + high) * 0.5, (high - low) * 0.5))
+/// A box's `(centre, half extents)` from its corners ([`box_corners`]),
+/// each rounded once.
+fn exact_box((low, high): (Vec3, Vec3)) -> (Vec3, Vec3) {
+    ((low + high) * 0.5, (high - low) * 0.5)
 }
 
-/// The lowest and highest corners of a hull that is exactly an
-/// axis-aligned box ([`exact_box`]), as its vertices hold them.
+/// The lowest and highest corners of a hull that is an axis-aligned box
+/// exactly, as its vertices hold them: eight vertices, each coordinate at
+/// the lowest or the highest value of its axis (eight distinct such points
+/// are the eight corners, and their hull is the box).
 fn box_corners(vertices: &[Vec3]) -> Option<(Vec3, Vec3)> {
     if vertices.len() != 8 {
         return None;
@@ -379,7 +379,8 @@ impl HullLanes {
         let face_cones = normals.chunks(LANES).map(face_cone).collect();
         let plane_chunks = planes.chunks(LANES).map(rows_of).collect();
         let reach = vertices.iter().map(|&v| length3(v)).fold(0.0, f32::max);
-        let cuboid = exact_box(vertices);
+        let corners = box_corners(vertices);
+        let cuboid = corners.map(exact_box);
         let mut cuboid_axis_edges = [0u32; 3];
         if cuboid.is_some() {
             // A box's arc (`v x u`) runs along its edge, on one axis.
@@ -399,7 +400,7 @@ impl HullLanes {
             inner_centre: Vec3::ZERO,
             inner_radius: 0.0,
             cuboid,
-            cuboid_corners: box_corners(vertices).filter(|_| normals.len() <= LANES),
+            cuboid_corners: corners,
             cuboid_axis_edges,
             vertices: vertex_chunks,
             edge_normals: normal_chunks,

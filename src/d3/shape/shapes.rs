@@ -199,7 +199,8 @@ impl Hull {
     }
 
     /// The same for what a contact manifold reads beyond the lanes: the
-    /// faces' loops (the vertices and the edges' ends are the lanes').
+    /// faces' loops (the vertices and the edges' ends are the lanes', which
+    /// two boxes do not ask for: [`Hull::prefetch_for_box_faces`]).
     pub(crate) fn prefetch_for_contacts(&self) {
         prefetch_all(&self.lanes.face_loop_starts);
         prefetch_all(&self.lanes.face_loops);
@@ -251,6 +252,15 @@ impl Hull {
     /// The edges.
     pub fn edges(&self) -> &[HullEdge] {
         &self.edges
+    }
+
+    /// `(lowest, highest)` corners, as the vertices hold them, when the hull
+    /// is exactly an axis-aligned box in its frame (eight vertices, each
+    /// coordinate its axis' lowest or highest value, as [`Hull::cuboid`]
+    /// builds); `None` for any other hull, a turned box included. Two boxes
+    /// take the closed-form face queries and edge bound of the SAT.
+    pub fn cuboid_corners(&self) -> Option<(Vec3, Vec3)> {
+        self.lanes.cuboid_corners
     }
 
     /// For each edge, its arc on the Gauss map: its faces' normals and
