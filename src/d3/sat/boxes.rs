@@ -34,6 +34,7 @@ use glam::Vec3;
 
 use super::super::math::Transform;
 use super::super::shape::shapes::Hull;
+use super::lanes::moved_planes;
 use super::separation::Separation;
 use crate::core::simd::{Lanes, Portable};
 #[cfg(target_arch = "x86_64")]
@@ -105,17 +106,9 @@ fn box_face_separation_with<V: Lanes>(
     tolerance: f32,
     limit: f32,
 ) -> Separation {
-    let plane = &hull1.lanes().face_planes[0];
-    let lane = |row: usize| V::load(&plane[row]);
+    // The planes moved into the box's frame, as the scan moves them.
+    let [x, y, z, d] = moved_planes::<V>(&hull1.lanes().face_planes[0], xf);
     let s = V::splat;
-    // The planes moved into the box's frame, as the scan moves them
-    // (`rotate` and the offset's `dot3`, operand for operand).
-    let r = xf.r;
-    let (nx, ny, nz) = (lane(0), lane(1), lane(2));
-    let x = (s(r.c0.x) * nx + s(r.c1.x) * ny) + s(r.c2.x) * nz;
-    let y = (s(r.c0.y) * nx + s(r.c1.y) * ny) + s(r.c2.y) * nz;
-    let z = (s(r.c0.z) * nx + s(r.c1.z) * ny) + s(r.c2.z) * nz;
-    let d = lane(3) + ((x * s(xf.p.x) + y * s(xf.p.y)) + z * s(xf.p.z));
     let deepest = ((x * s(low.x)).min(x * s(high.x)) + (y * s(low.y)).min(y * s(high.y)))
         + (z * s(low.z)).min(z * s(high.z));
     let separations = (deepest - d).to_array();

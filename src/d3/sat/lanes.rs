@@ -273,17 +273,9 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
             kept &= kept - 1;
             let i = LANES * c + k;
             // The chunk's planes moved into `hull2`'s frame, eight at once
-            // when its first face is computed (`rotate` and the offset's
-            // `dot3`, operand for operand: the same bits as one at a time).
-            let [mx, my, mz, md] = *moved.get_or_insert_with(|| {
-                let r = xf.r;
-                let (nx, ny, nz) = (lane(0), lane(1), lane(2));
-                let x = (s(r.c0.x) * nx + s(r.c1.x) * ny) + s(r.c2.x) * nz;
-                let y = (s(r.c0.y) * nx + s(r.c1.y) * ny) + s(r.c2.y) * nz;
-                let z = (s(r.c0.z) * nx + s(r.c1.z) * ny) + s(r.c2.z) * nz;
-                let d = lane(3) + ((x * s(xf.p.x) + y * s(xf.p.y)) + z * s(xf.p.z));
-                [x.to_array(), y.to_array(), z.to_array(), d.to_array()]
-            });
+            // when its first face is computed.
+            let [mx, my, mz, md] = *moved
+                .get_or_insert_with(|| moved_planes::<V>(plane, xf).map(|row| row.to_array()));
             let (nx, ny, nz) = (s(mx[k]), s(my[k]), s(mz[k]));
             let mut low = V::splat(f32::MAX);
             for [x, y, z] in chunks {
@@ -305,6 +297,23 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
         }
     }
     best
+}
+
+/// A chunk of eight face planes (`HullLanes::face_planes`) moved by `xf`:
+/// `[n'x, n'y, n'z, d']` with `n' = R n` and `d' = d + n' . t`, `rotate`
+/// and `dot3` operand for operand, so each lane has the bits of the planes
+/// moved one at a time.
+#[inline(always)]
+pub(super) fn moved_planes<V: Lanes>(plane: &[[f32; LANES]; 4], xf: Transform) -> [V; 4] {
+    let s = V::splat;
+    let lane = |row: usize| V::load(&plane[row]);
+    let r = xf.r;
+    let (nx, ny, nz) = (lane(0), lane(1), lane(2));
+    let x = (s(r.c0.x) * nx + s(r.c1.x) * ny) + s(r.c2.x) * nz;
+    let y = (s(r.c0.y) * nx + s(r.c1.y) * ny) + s(r.c2.y) * nz;
+    let z = (s(r.c0.z) * nx + s(r.c1.z) * ny) + s(r.c2.z) * nz;
+    let d = lane(3) + ((x * s(xf.p.x) + y * s(xf.p.y)) + z * s(xf.p.z));
+    [x, y, z, d]
 }
 
 /// Whether a face (its plane moved into `hull2`'s frame) can be skipped:
