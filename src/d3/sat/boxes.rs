@@ -114,12 +114,8 @@ fn box_face_separation_with<V: Lanes>(
     let separations = (deepest - d).to_array();
     let mut best = Separation::NONE;
     for (i, &separation) in separations.iter().enumerate().take(hull1.face_count()) {
-        best.offer(separation, i as u32, tolerance);
-        if separation >= limit {
-            return Separation {
-                value: separation,
-                index: i as u32,
-            };
+        if let Some(stop) = best.offer_or_stop(separation, i as u32, tolerance, limit) {
+            return stop;
         }
     }
     best

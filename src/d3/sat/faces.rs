@@ -53,12 +53,8 @@ pub fn find_max_face_separation(
         for &w in hull2.vertices() {
             separation = separation.min(dot3(moved, w) - moved_offset);
         }
-        best.offer(separation, i as u32, tolerance);
-        if separation >= limit {
-            return Separation {
-                value: separation,
-                index: i as u32,
-            };
+        if let Some(stop) = best.offer_or_stop(separation, i as u32, tolerance, limit) {
+            return stop;
         }
     }
     best

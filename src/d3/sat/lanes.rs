@@ -287,12 +287,8 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
             // monotonically, so the smallest difference is the smallest
             // height's (the same bits, the sign of an exact zero aside).
             let separation = low.smallest() - md[k];
-            best.offer(separation, i as u32, tolerance);
-            if separation >= limit {
-                return Separation {
-                    value: separation,
-                    index: i as u32,
-                };
+            if let Some(stop) = best.offer_or_stop(separation, i as u32, tolerance, limit) {
+                return stop;
             }
         }
     }
@@ -918,7 +914,7 @@ pub(super) mod tests {
     use glam::Quat;
 
     /// A seeded stream of values in `[-1, 1]` for the unit tests.
-    pub(in crate::d3::sat) fn xorshift(seed: u32) -> impl FnMut() -> f32 {
+    pub(crate) fn xorshift(seed: u32) -> impl FnMut() -> f32 {
         let mut state = seed;
         move || {
             state ^= state << 13;

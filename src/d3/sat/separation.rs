@@ -46,6 +46,21 @@ impl Separation {
             *self = Separation { value, index };
         }
     }
+
+    /// [`Separation::offer`], then a face query's early exit: the face
+    /// itself where it reaches `limit` (the query stops there and returns
+    /// it, the pair separated).
+    #[inline(always)]
+    pub fn offer_or_stop(
+        &mut self,
+        value: f32,
+        index: u32,
+        tolerance: f32,
+        limit: f32,
+    ) -> Option<Separation> {
+        self.offer(value, index, tolerance);
+        (value >= limit).then_some(Separation { value, index })
+    }
 }
 
 /// The best edge pair of two hulls.

@@ -152,12 +152,8 @@ pub fn find_max_face_separation_supports(
         if let Some(supports) = supports.as_deref_mut() {
             supports.vertices[i] = deepest;
         }
-        best.offer(separation, i as u32, tolerance);
-        if separation >= limit {
-            return Separation {
-                value: separation,
-                index: i as u32,
-            };
+        if let Some(stop) = best.offer_or_stop(separation, i as u32, tolerance, limit) {
+            return stop;
         }
     }
     best
