@@ -559,6 +559,7 @@ fn sphere_point(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::d3::sat::xorshift;
 
     /// The clipper as it was written first, one branch a case: the oracle
     /// of the branch-free one.
@@ -661,13 +662,7 @@ mod tests {
     /// bit, in the same order.
     #[test]
     fn the_branch_free_clip_equals_the_clip_with_branches() {
-        let mut state = 0x9E37_79B9u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as f32 / u32::MAX as f32 * 2.0 - 1.0
-        };
+        let mut next = xorshift(0x9E37_79B9);
         let (mut compared, mut on_plane) = (0, 0);
         for case in 0..20_000 {
             let count = 1 + (case % 12);
@@ -713,13 +708,7 @@ mod tests {
     /// the same order, for 1 to 16 points.
     #[test]
     fn the_reduction_over_a_slice_equals_the_one_over_a_vec() {
-        let mut state = 0x85EB_CA6Bu32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as f32 / u32::MAX as f32 * 2.0 - 1.0
-        };
+        let mut next = xorshift(0x85EB_CA6B);
         for case in 0..5_000 {
             let count = 1 + case % 16;
             let normal = Vec3::new(next(), next(), next()).normalize();

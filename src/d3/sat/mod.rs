@@ -98,9 +98,12 @@ pub(crate) use lanes::most_opposed_face;
 // The kernel's hot_faces bounds runs of faces as the face queries do.
 #[cfg(test)]
 pub(crate) use faces::{FaceOrder, face_cone_bound};
+// The seeded stream of the unit tests of this dimension.
 pub use hulls::{
     WALK_MIN_VERTICES, WALK_MIN_VERTICES_AVX, collide_hulls, edge_pair_axis, walk_min_vertices,
 };
+#[cfg(test)]
+pub(crate) use lanes::tests::xorshift;
 pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 #[cfg(feature = "testing")]
 #[doc(hidden)]
