@@ -38,8 +38,8 @@ use crate::d2::types::{Hit, SatHit};
 use super::circles::collide_circles;
 use super::pair::{Side, axis_normal};
 use super::polygon_circle::finish_polygon_circle;
-use super::polygons::collide_polygons;
 use super::rounded::{collide_segment_circle, finish_rounded};
+use super::segments::collide_segments;
 use super::separation::{
     CPU_MERGE_THRESHOLD, LOWEST, PairResult, Separation, TIE_TOLERANCE, choose_polygon_axis,
     uses_merge_above,
@@ -314,10 +314,13 @@ fn collide_pair_with<V: Lanes>(
             let margin = margin + radii;
             if shape_a.count == 2 && shape_b.count == 2 {
                 // Two segment cores: two faces against two vertices each,
-                // cheaper one at a time than in lanes.
+                // in straight-line arithmetic (segments.rs).
+                // (Two edges each, always; were they not, the general path
+                // below takes them.)
                 let (edges_a, edges_b) = (shapes.edges_of(shape_a), shapes.edges_of(shape_b));
-                let core = collide_polygons(edges_a, edges_b, xf_ab, xf_ba, tolerance, margin)?;
-                return finish_rounded(edges_a, edges_b, radii, (xf_ab, xf_ba), core, outer_margin);
+                if let (Ok(a), Ok(b)) = (edges_a.try_into(), edges_b.try_into()) {
+                    return collide_segments(a, b, radii, (xf_ab, xf_ba), tolerance, outer_margin);
+                }
             }
             let lanes_a = shapes.lanes_of(index_a, shape_a);
             let lanes_b = shapes.lanes_of(index_b, shape_b);

@@ -86,6 +86,7 @@
 //! | `polygon_circle.rs` | polygon against circle: faces, then the vertex regions |
 //! | `circles.rs` | circle against circle |
 //! | `rounded.rs` | shapes with a radius (rounded polygons, capsules): the cores' SAT plus the radii, or the cores' exact closest features once they are apart |
+//! | `segments.rs` | two segment cores (capsules, segments) in straight-line arithmetic: what the CPU backends run for the pair, bit for bit `polygons.rs` + `rounded.rs` |
 //! | `straight.rs` | the straight-line `*8` and `*16` paths for polygons of up to 8 and 16 vertices (loops that carry state ran five times slower on lavapipe) |
 //! | `pair.rs` | one candidate pair: the choice of path, and the normal rebuilt from a feature (`axis_normal`) |
 //! | `lanes.rs` | the whole computation eight faces at a time (AVX or SSE), bit for bit the scalar one: what the CPU backends run |
@@ -102,6 +103,7 @@ mod pair;
 mod polygon_circle;
 mod polygons;
 mod rounded;
+mod segments;
 mod separation;
 mod straight;
 

@@ -85,3 +85,159 @@ fn eight_faces_at_a_time_equals_one_at_a_time_bit_for_bit() {
         }
     }
 }
+
+/// Two segment cores (capsules and bare segments) take their own straight
+/// path on the CPU backends (`segments.rs`): it computes exactly what the
+/// general two-polygon SAT and `rounded.rs` state, on random poses and on
+/// the degenerate ones where the tie rule, the caps and the closest ends
+/// decide (parallel, on one line, end to end, crossing, a quarter turn,
+/// an end on the other's line), near the origin and 10,000 units out.
+#[test]
+fn segment_pairs_take_their_own_path_with_the_general_paths_bits() {
+    use glam::Vec2;
+    use gpusat::generate::rng;
+    use gpusat::{Body, Capsule, Pair, Segment, ShapeSet};
+    use rand::RngExt;
+
+    let mut random = rng(0x5e9);
+    let mut shapes = ShapeSet::new();
+    let mut bodies = Vec::new();
+    let mut pairs = Vec::new();
+    let quarter = std::f32::consts::FRAC_PI_2;
+    for k in 0..40_000u32 {
+        let mut segment = |random: &mut gpusat::generate::SceneRng| {
+            let half = random.random_range(0.2..1.2f32);
+            // Some ends on a grid, so that exact ties happen.
+            let half = if random.random_bool(0.3) {
+                half.round().max(0.5)
+            } else {
+                half
+            };
+            let (a, b) = (Vec2::new(-half, 0.0), Vec2::new(half, 0.0));
+            if random.random_bool(0.25) {
+                shapes.push(Segment::new(a, b).expect("a segment").into())
+            } else {
+                let radius = if random.random_bool(0.3) {
+                    0.25
+                } else {
+                    random.random_range(0.02..0.6f32)
+                };
+                shapes.push(Capsule::new(a, b, radius).expect("a capsule").into())
+            }
+        };
+        let (shape_a, shape_b) = (segment(&mut random), segment(&mut random));
+        let offset = if k % 4 == 3 {
+            Vec2::new(10_000.0, -7_500.0)
+        } else {
+            Vec2::ZERO
+        };
+        let angle_a = random.random_range(-3.2..3.2f32);
+        let (angle_b, position) = match k % 8 {
+            // Parallel, beside or overlapping along the line.
+            0 => (
+                angle_a,
+                Vec2::new(
+                    random.random_range(-2.5..2.5),
+                    random.random_range(-1.2..1.2),
+                ),
+            ),
+            // Anti-parallel, on one line (end to end, overlapping, apart).
+            1 => (
+                angle_a + std::f32::consts::PI,
+                Vec2::new(random.random_range(-3.0..3.0), 0.0),
+            ),
+            // A quarter turn: an end against the other's side.
+            2 => (
+                angle_a + quarter,
+                Vec2::new(
+                    random.random_range(-1.5..1.5),
+                    random.random_range(-1.5..1.5),
+                ),
+            ),
+            // Small grid steps: exact touching and exact ties.
+            3 => (
+                angle_a + quarter * random.random_range(0..4) as f32,
+                Vec2::new(
+                    0.25 * random.random_range(-8..9) as f32,
+                    0.25 * random.random_range(-6..7) as f32,
+                ),
+            ),
+            // Crossing near the middle.
+            4 => (
+                random.random_range(-3.2..3.2f32),
+                Vec2::new(
+                    random.random_range(-0.3..0.3),
+                    random.random_range(-0.3..0.3),
+                ),
+            ),
+            // Anywhere within reach.
+            _ => (
+                random.random_range(-3.2..3.2f32),
+                Vec2::new(
+                    random.random_range(-3.0..3.0),
+                    random.random_range(-3.0..3.0),
+                ),
+            ),
+        };
+        let (sin, cos) = angle_a.sin_cos();
+        let world = Vec2::new(
+            cos * position.x - sin * position.y,
+            sin * position.x + cos * position.y,
+        );
+        bodies.push(Body::new(shape_a, offset, angle_a));
+        bodies.push(Body::new(shape_b, offset + world, angle_b));
+        pairs.push(Pair::new(2 * k, 2 * k + 1));
+    }
+    for margin in [0.0, 0.3] {
+        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let (mut reported, mut apart, mut vertex_pairs) = (0, 0, 0);
+        for (index, pair) in pairs.iter().enumerate() {
+            let (a, b) = (pair.a as usize, pair.b as usize);
+            let general = sat_lanes::collide_pair_records(
+                &shapes,
+                batch.transforms()[a],
+                batch.transforms()[b],
+                bodies[a].shape,
+                bodies[b].shape,
+                margin,
+                sat::CPU_MERGE_THRESHOLD,
+            );
+            let own = batch.test_pair(index);
+            match (general, own) {
+                (None, None) => {}
+                (Some(g), Some(o)) => {
+                    reported += 1;
+                    apart += usize::from(g.separation > 0.0);
+                    vertex_pairs += usize::from(g.axis.feature >= 4);
+                    assert_eq!(g.axis, o.axis, "margin {margin} pair {index}");
+                    assert_eq!(
+                        (-g.separation).to_bits(),
+                        o.depth.to_bits(),
+                        "margin {margin} pair {index}: {} vs {}",
+                        -g.separation,
+                        o.depth
+                    );
+                }
+                other => panic!("margin {margin} pair {index}: the paths disagree: {other:?}"),
+            }
+        }
+        // Every case is met, not just some.
+        assert!(reported > 12_000, "margin {margin}: {reported} reported");
+        assert!(
+            vertex_pairs > 1_500,
+            "margin {margin}: {vertex_pairs} end-to-end pairs"
+        );
+        if margin > 0.0 {
+            assert!(apart > 3_000, "margin {margin}: {apart} reported apart");
+        }
+        let mut dispatched = Vec::new();
+        sat_lanes::collide_range(&batch, 0..pairs.len(), &mut dispatched);
+        let mut portable = Vec::new();
+        sat_lanes::collide_range_portable(&batch, 0..pairs.len(), &mut portable);
+        assert_eq!(dispatched.len(), reported);
+        assert!(
+            dispatched == portable,
+            "margin {margin}: AVX and portable paths differ"
+        );
+    }
+}
