@@ -361,6 +361,31 @@ pub fn uses_avx() -> bool {
     }
 }
 
+/// Asks for the cache lines of one value (a body's transform, its shape),
+/// as [`prefetch_all`] does, but always as many lines as a value of its
+/// size can straddle: a count fixed at compile time, unrolled, where
+/// `prefetch_all`'s count follows the value's alignment and its loop's exit
+/// is a branch that random bodies mispredict.
+#[inline(always)]
+pub(crate) fn prefetch_value<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let lines = std::mem::size_of::<T>().div_ceil(64) + 1;
+        let first = value as *const T as usize;
+        let start = (value as *const T as *const i8).wrapping_sub(first % 64);
+        for line in 0..lines {
+            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T1 }>(
+                    start.wrapping_add(64 * line),
+                )
+            };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// Asks for every cache line of `data` to be brought into the second-level
 /// cache: a hint, for data about to be read in an order the hardware cannot
 /// predict (a walk across a hull's Gauss map).

@@ -39,9 +39,9 @@ impl Batch<'_> {
 fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
     if let Some(pair) = batch.pairs().get(index + 2) {
         for body in [pair.a, pair.b] {
-            crate::core::simd::prefetch_all(std::slice::from_ref(batch.shape_of(body)));
+            crate::core::simd::prefetch_value(batch.shape_of(body));
             if let Some(transform) = batch.transforms().get(body as usize) {
-                crate::core::simd::prefetch_all(std::slice::from_ref(transform));
+                crate::core::simd::prefetch_value(transform);
             }
         }
     }
