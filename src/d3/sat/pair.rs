@@ -4,12 +4,12 @@
 use glam::Vec3;
 
 use super::super::batch::Batch;
-use super::super::math::{Transform, inv_mul_transforms, length3, rotate};
+use super::super::math::{Transform, inv_mul_transforms, length3, rotate, transform_point};
 use super::super::shape::kind::Shape;
 use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 use super::hulls::{collide_hulls, edge_pair_axis};
-use super::rounded::{collide_rounded, rounded_axis_normal};
+use super::rounded::{collide_rounded, collide_segment_cores, rounded_axis_normal};
 use super::separation::{CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE};
 use super::sphere::{collide_hull_sphere, collide_spheres, sphere_axis};
 use crate::core::pair::Owner;
@@ -19,6 +19,7 @@ use crate::core::pair::Owner;
 /// ```text
 /// xf_ab, xf_ba = B's frame into A's, A's into B's     (the only world arithmetic)
 /// tolerance    = TIE_TOLERANCE * (size_a + size_b)
+/// two capsules:    their segments (rounded.rs: collide_segment_cores)
 /// two hulls:       collide_hulls
 /// hull and sphere: the hull against the centre in the hull's frame
 /// two spheres:     the centre line
@@ -34,6 +35,17 @@ pub fn collide_pair(
     stats: &mut EdgeStats,
 ) -> Option<PairResult> {
     let xf_ab = inv_mul_transforms(xf_a, xf_b);
+    if let (Shape::Capsule(a), Shape::Capsule(b)) = (shape_a, shape_b) {
+        // Two segment cores need B's frame in A's only: collide_rounded's
+        // arm for them, without the other transform and the tolerances.
+        let [b0, b1] = b.points();
+        return collide_segment_cores(
+            a.points(),
+            [transform_point(xf_ab, b0), transform_point(xf_ab, b1)],
+            a.radius() + b.radius(),
+            margin,
+        );
+    }
     let xf_ba = inv_mul_transforms(xf_b, xf_a);
     let sizes = shape_a.size() + shape_b.size();
     let tolerance = TIE_TOLERANCE * sizes;

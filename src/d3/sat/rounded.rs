@@ -237,25 +237,11 @@ pub(crate) struct FeaturePair {
 /// ```
 pub(crate) fn segment_pair(a: [Vec3; 2], b: [Vec3; 2]) -> (Axis, FeaturePair) {
     let (on_a, on_b, s, t) = closest_points_of_segments(a[0], a[1], b[0], b[1]);
-    let axis = match (end_of(s), end_of(t)) {
-        (None, None) => Axis::Edges(0, 0),
-        (None, Some(j)) => Axis::EdgeVertex(0, j),
-        (Some(i), None) => Axis::VertexEdge(i, 0),
-        (Some(i), Some(j)) => Axis::Vertices(i, j),
-    };
+    let axis = segment_axis(s, t);
     let (da, db) = (a[1] - a[0], b[1] - b[0]);
     let offset = on_b - on_a;
     if axis == Axis::Edges(0, 0) && !parallel(da, db) {
-        let crossed = cross3(da, db);
-        let normal = crossed / length3(crossed);
-        let side = dot3(normal, offset);
-        let normal = if side > 0.0 {
-            normal
-        } else if side < 0.0 {
-            -normal
-        } else {
-            crossing_normal(a, b)
-        };
+        let normal = inner_normal(a, b, (da, db), offset);
         let pair = FeaturePair {
             normal,
             on_a,
@@ -281,15 +267,91 @@ pub(crate) fn segment_pair(a: [Vec3; 2], b: [Vec3; 2]) -> (Axis, FeaturePair) {
     )
 }
 
-/// The geometry of a vertex-edge or vertex-vertex axis between two cores
-/// (B's placed in A's frame by `xf_ab`); `None` for the other kinds.
-pub(crate) fn feature_pair(
+/// The axis two segments' clamped closest parameters name: `Edges(0, 0)`
+/// inside both, else the end(s) they sit at.
+#[inline]
+fn segment_axis(s: f32, t: f32) -> Axis {
+    match (end_of(s), end_of(t)) {
+        (None, None) => Axis::Edges(0, 0),
+        (None, Some(j)) => Axis::EdgeVertex(0, j),
+        (Some(i), None) => Axis::VertexEdge(i, 0),
+        (Some(i), Some(j)) => Axis::Vertices(i, j),
+    }
+}
+
+/// The common normal of two segments (directions `da`, `db`, not
+/// parallel) closest at inner points `offset` apart: their directions'
+/// normal turned along the offset, or, where it is none (the cores cross),
+/// the crossing normal.
+#[inline]
+fn inner_normal(a: [Vec3; 2], b: [Vec3; 2], (da, db): (Vec3, Vec3), offset: Vec3) -> Vec3 {
+    let crossed = cross3(da, db);
+    let normal = crossed / length3(crossed);
+    let side = dot3(normal, offset);
+    if side > 0.0 {
+        normal
+    } else if side < 0.0 {
+        -normal
+    } else {
+        crossing_normal(a, b)
+    }
+}
+
+/// Two segment cores (capsules; B's in A's frame) grown by `radii`: the
+/// separation [`segment_pair`] and [`finish_feature`] give their axis,
+/// without the normals they also find (the rebuild's business).
+///
+/// ```text
+/// s, t = the clamped closest parameters; the axis they name
+/// inside both, not parallel:  normal . (b0 - a0), at least 0 (segment_pair)
+/// inside both, parallel:      |q - p|
+/// an end and the other's inside, or two ends: the feature's points'
+///                             distance, as feature_points measures it
+/// separation = distance - radii, reported below the margin
+/// ```
+#[inline]
+pub(crate) fn collide_segment_cores(
+    a: [Vec3; 2],
+    b: [Vec3; 2],
+    radii: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    let (on_a, on_b, s, t) = closest_points_of_segments(a[0], a[1], b[0], b[1]);
+    let axis = segment_axis(s, t);
+    let distance = match axis {
+        Axis::VertexEdge(i, _) => {
+            let p = a[i as usize];
+            length3(closest_on_segment(b[0], b[1], p) - p)
+        }
+        Axis::EdgeVertex(_, j) => {
+            let q = b[j as usize];
+            length3(q - closest_on_segment(a[0], a[1], q))
+        }
+        Axis::Vertices(i, j) => length3(b[j as usize] - a[i as usize]),
+        _ => {
+            let (da, db) = (a[1] - a[0], b[1] - b[0]);
+            let offset = on_b - on_a;
+            if parallel(da, db) {
+                length3(offset)
+            } else {
+                dot3(inner_normal(a, b, (da, db), offset), b[0] - a[0]).max(0.0)
+            }
+        }
+    };
+    let separation = distance - radii;
+    (separation < margin).then_some(PairResult { axis, separation })
+}
+
+/// The closest points of a vertex-edge or vertex-vertex axis between two
+/// cores (B's placed in A's frame by `xf_ab`); `None` for the other kinds.
+#[inline]
+fn feature_points(
     core_a: Core,
     core_b: Core,
     xf_ab: Transform,
     axis: Axis,
-) -> Option<FeaturePair> {
-    let (on_a, on_b) = match axis {
+) -> Option<(Vec3, Vec3)> {
+    Some(match axis {
         Axis::VertexEdge(v, e) => {
             let p = core_a.vertex(v);
             let (e0, e1) = core_b.edge(e);
@@ -303,7 +365,18 @@ pub(crate) fn feature_pair(
         }
         Axis::Vertices(v, w) => (core_a.vertex(v), transform_point(xf_ab, core_b.vertex(w))),
         _ => return None,
-    };
+    })
+}
+
+/// The geometry of a vertex-edge or vertex-vertex axis between two cores
+/// (B's placed in A's frame by `xf_ab`); `None` for the other kinds.
+pub(crate) fn feature_pair(
+    core_a: Core,
+    core_b: Core,
+    xf_ab: Transform,
+    axis: Axis,
+) -> Option<FeaturePair> {
+    let (on_a, on_b) = feature_points(core_a, core_b, xf_ab, axis)?;
     let offset = on_b - on_a;
     let distance = length3(offset);
     let normal = if distance > 0.0 {
@@ -440,8 +513,9 @@ fn finish_feature(
     radii: f32,
     margin: f32,
 ) -> Option<PairResult> {
-    let pair = feature_pair(core_a, core_b, xf_ab, axis)?;
-    let separation = pair.distance - radii;
+    // feature_pair's distance, without the normal it goes on to find.
+    let (on_a, on_b) = feature_points(core_a, core_b, xf_ab, axis)?;
+    let separation = length3(on_b - on_a) - radii;
     (separation < margin).then_some(PairResult { axis, separation })
 }
 
@@ -907,7 +981,7 @@ fn collide_hull_segment(
 /// hull, hull:       collide_hulls to the limit; apart, the slab's nearest features
 /// hull, segment:    collide_hull_segment in the hull's frame
 /// hull, point:      the sphere's test with the radius R
-/// segment, segment: segment_pair
+/// segment, segment: collide_segment_cores (segment_pair's axis)
 /// segment, point:   the point's closest point on the segment
 /// ```
 #[allow(clippy::too_many_arguments)]
@@ -986,15 +1060,12 @@ pub fn collide_rounded(
         (Core::Point, Core::Hull(b)) => {
             collide_hull_sphere(b, xf_ba.p, radii, Owner::B, tolerance, margin)
         }
-        (Core::Segment(a), Core::Segment(b)) => {
-            let (axis, pair) = segment_pair(a, b.map(|p| transform_point(xf_ab, p)));
-            if axis != Axis::Edges(0, 0) {
-                // A vertex's: measured as the rebuild measures it.
-                return finish_feature(cores, axis, radii, margin);
-            }
-            let separation = pair.distance - radii;
-            (separation < margin).then_some(PairResult { axis, separation })
-        }
+        (Core::Segment(a), Core::Segment(b)) => collide_segment_cores(
+            a,
+            [transform_point(xf_ab, b[0]), transform_point(xf_ab, b[1])],
+            radii,
+            margin,
+        ),
         (Core::Segment(points), Core::Point) => {
             let axis = match end_of(segment_parameter(points, xf_ab.p)) {
                 None => Axis::EdgeVertex(0, 0),
