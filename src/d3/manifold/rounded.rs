@@ -69,7 +69,7 @@ pub(super) fn rounded_contact_points(
                 hit,
             ) => {}
         _ => {
-            let (on_a, on_b) = closest_points(core_a, core_b, (xf_a, xf_b), hit.axis);
+            let (on_a, on_b) = closest_points(core_a, core_b, (xf_a, xf_b, xf_ab), hit.axis);
             let normal = super::super::math::inv_rotate(xf_a.r, hit.normal);
             manifold.push(ContactPoint {
                 point: transform_point(xf_a, 0.5 * (on_a + on_b)),
@@ -101,14 +101,14 @@ fn rounded_id(axis: Axis, point: u32) -> u32 {
     )
 }
 
-/// The closest points of the two cores along a one-point axis, in A's frame.
+/// The closest points of the two cores along a one-point axis, in A's frame
+/// (`xf_ab` takes B's points into it).
 fn closest_points(
     core_a: Core,
     core_b: Core,
-    (xf_a, xf_b): (Transform, Transform),
+    (xf_a, xf_b, xf_ab): (Transform, Transform, Transform),
     axis: Axis,
 ) -> (Vec3, Vec3) {
-    let xf_ab = inv_mul_transforms(xf_a, xf_b);
     if let Some(pair) = feature_pair(core_a, core_b, xf_ab, axis) {
         return (pair.on_a, pair.on_b);
     }
