@@ -235,7 +235,8 @@ fn clip_by_plane(
             None => (first, first_distance),
         };
         // On the plane and heading out, the polygon then runs along it.
-        let along = dp == 0.0 && (dq > 0.0 || dq.is_nan());
+        // (`&` and `|`, not `&&` and `||`: no branch on which side.)
+        let along = (dp == 0.0) & ((dq > 0.0) | dq.is_nan());
         write(
             count,
             ClipPoint {
@@ -259,7 +260,7 @@ fn clip_by_plane(
                 },
             },
         );
-        count += usize::from((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0));
+        count += usize::from(((dp < 0.0) & (dq > 0.0)) | ((dp > 0.0) & (dq < 0.0)));
         dp = dq;
     }
     count
@@ -303,7 +304,7 @@ fn face_contact(
             buffer.resize(2 * MAX_CLIP_POINTS, ClipPoint::default());
         }
         kept.resize(MAX_CLIP_POINTS, ContactPoint::default());
-        let count = faces.clip((polygon, scratch, kept), (margin, hit.depth, &id));
+        let count = faces.clip((polygon, scratch, kept), (margin, hit.depth, id));
         debug_assert!(count.is_some(), "the thread's clip buffers are too small");
         if let Some(count) = count {
             reduce(&mut kept[..count], normal, &mut keep);
@@ -340,7 +341,7 @@ impl FacePair<'_> {
     fn clip(
         &self,
         (polygon, scratch, kept): (&mut [ClipPoint], &mut [ClipPoint], &mut [ContactPoint]),
-        (margin, depth, id): (f32, f32, &dyn Fn(u32) -> u32),
+        (margin, depth, id): (f32, f32, impl Fn(u32) -> u32),
     ) -> Option<usize> {
         let (normal, offset) = self.plane;
         // The loops and vertices from the lanes' copies (the same indices and
