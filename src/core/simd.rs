@@ -61,6 +61,34 @@ pub(crate) trait Lanes:
     /// Bit `k` set where lane `k` of `self` is above `other`'s.
     fn greater_bits(self, other: Self) -> u32;
 
+    // Masks: every bit set in a lane where a comparison holds, none where it
+    // does not (ordered: a NaN compares false, as in scalar code). They
+    // let a lane a pair follow the scalar code's branches as selections.
+
+    /// `self < other`, lane by lane, as a mask.
+    fn lt(self, other: Self) -> Self;
+    /// `self <= other`, as a mask.
+    fn le(self, other: Self) -> Self;
+    /// `self > other`, as a mask.
+    fn gt(self, other: Self) -> Self;
+    /// `self >= other`, as a mask.
+    fn ge(self, other: Self) -> Self;
+    /// `self == other`, as a mask.
+    fn eq(self, other: Self) -> Self;
+    /// Both masks.
+    fn and(self, other: Self) -> Self;
+    /// Either mask.
+    fn or(self, other: Self) -> Self;
+    /// The mask's complement.
+    fn not(self) -> Self;
+    /// `yes` in the lanes of the mask `self`, `no` elsewhere.
+    fn select(self, yes: Self, no: Self) -> Self;
+    /// Bit `k` set where lane `k` of the mask `self` is.
+    fn mask_bits(self) -> u32;
+    /// `-self`, lane by lane: the sign flipped, as scalar negation does
+    /// (`0 - x` would turn `+0` into `+0`, not `-0`).
+    fn neg(self) -> Self;
+
     /// The smallest lane (no NaN occurs here), taken pairwise as the AVX
     /// version does: lanes `k` and `k + 4`, then `k` and `k + 2`, then the
     /// two left, each as `min` (which, of an exact `+0` and `-0`, keeps the
@@ -176,6 +204,62 @@ impl Lanes for Portable {
     fn greater_bits(self, other: Portable) -> u32 {
         let (low, high) = (self.0.simd_gt(other.0), self.1.simd_gt(other.1));
         low.to_bitmask() | (high.to_bitmask() << 4)
+    }
+
+    #[inline(always)]
+    fn lt(self, other: Portable) -> Portable {
+        Portable(self.0.simd_lt(other.0), self.1.simd_lt(other.1))
+    }
+
+    #[inline(always)]
+    fn le(self, other: Portable) -> Portable {
+        Portable(self.0.simd_le(other.0), self.1.simd_le(other.1))
+    }
+
+    #[inline(always)]
+    fn gt(self, other: Portable) -> Portable {
+        Portable(self.0.simd_gt(other.0), self.1.simd_gt(other.1))
+    }
+
+    #[inline(always)]
+    fn ge(self, other: Portable) -> Portable {
+        Portable(self.0.simd_ge(other.0), self.1.simd_ge(other.1))
+    }
+
+    #[inline(always)]
+    fn eq(self, other: Portable) -> Portable {
+        Portable(self.0.simd_eq(other.0), self.1.simd_eq(other.1))
+    }
+
+    #[inline(always)]
+    fn and(self, other: Portable) -> Portable {
+        Portable(self.0 & other.0, self.1 & other.1)
+    }
+
+    #[inline(always)]
+    fn or(self, other: Portable) -> Portable {
+        Portable(self.0 | other.0, self.1 | other.1)
+    }
+
+    #[inline(always)]
+    fn not(self) -> Portable {
+        Portable(!self.0, !self.1)
+    }
+
+    #[inline(always)]
+    fn select(self, yes: Portable, no: Portable) -> Portable {
+        Portable(self.0.bitselect(yes.0, no.0), self.1.bitselect(yes.1, no.1))
+    }
+
+    #[inline(always)]
+    fn mask_bits(self) -> u32 {
+        self.0.to_bitmask() | (self.1.to_bitmask() << 4)
+    }
+
+    #[inline(always)]
+    fn neg(self) -> Portable {
+        let sign = f32x4::splat(-0.0);
+        Portable(self.0 ^ sign, self.1 ^ sign)
     }
 
     #[inline(always)]
@@ -295,6 +379,72 @@ pub(crate) mod avx {
         fn greater_bits(self, other: Avx) -> u32 {
             // SAFETY: see the type's documentation.
             unsafe { _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, other.0)) as u32 }
+        }
+
+        #[inline(always)]
+        fn lt(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn le(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn gt(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn ge(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_cmp_ps::<_CMP_GE_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn eq(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_cmp_ps::<_CMP_EQ_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn and(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_and_ps(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn or(self, other: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_or_ps(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn not(self) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_xor_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(-1))) })
+        }
+
+        #[inline(always)]
+        fn select(self, yes: Avx, no: Avx) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_blendv_ps(no.0, yes.0, self.0) })
+        }
+
+        #[inline(always)]
+        fn mask_bits(self) -> u32 {
+            // SAFETY: see the type's documentation.
+            unsafe { _mm256_movemask_ps(self.0) as u32 }
+        }
+
+        #[inline(always)]
+        fn neg(self) -> Avx {
+            // SAFETY: see the type's documentation.
+            Avx(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
         }
 
         #[inline(always)]

@@ -87,6 +87,7 @@
 //! | `circles.rs` | circle against circle |
 //! | `rounded.rs` | shapes with a radius (rounded polygons, capsules): the cores' SAT plus the radii, or the cores' exact closest features once they are apart |
 //! | `segments.rs` | two segment cores (capsules, segments) in straight-line arithmetic: what the CPU backends run for the pair, bit for bit `polygons.rs` + `rounded.rs` |
+//! | `segments_across.rs` | the same, eight pairs at a time, a lane a pair: what the batch loops run where most pairs are of two segment cores |
 //! | `straight.rs` | the straight-line `*8` and `*16` paths for polygons of up to 8 and 16 vertices (loops that carry state ran five times slower on lavapipe) |
 //! | `pair.rs` | one candidate pair: the choice of path, and the normal rebuilt from a feature (`axis_normal`) |
 //! | `lanes.rs` | the whole computation eight faces at a time (AVX or SSE), bit for bit the scalar one: what the CPU backends run |
@@ -104,6 +105,7 @@ mod polygon_circle;
 mod polygons;
 mod rounded;
 mod segments;
+mod segments_across;
 mod separation;
 mod straight;
 

@@ -109,6 +109,9 @@ pub struct ShapeSet {
     /// Unique per library; with the length (the library only grows) it tells
     /// a GPU backend whether its copy is current.
     uid: u64,
+    /// Shapes with a segment core (capsules, segments): where there are
+    /// none, the CPU backends skip looking for pairs of them.
+    segments: u32,
 }
 
 impl Default for ShapeSet {
@@ -122,6 +125,7 @@ impl Default for ShapeSet {
             ring: Vec::new(),
             first_ring: Vec::new(),
             uid: next_uid(),
+            segments: 0,
         }
     }
 }
@@ -138,6 +142,7 @@ impl Clone for ShapeSet {
             ring: self.ring.clone(),
             first_ring: self.first_ring.clone(),
             uid: next_uid(),
+            segments: self.segments,
         }
     }
 }
@@ -194,9 +199,18 @@ impl ShapeSet {
                 size: shape.size(),
             },
         };
+        self.segments += u32::from(record.count == 2);
         self.shapes.push(shape);
         self.records.push(record);
         index
+    }
+
+    /// Whether the library holds a shape with a segment core (a capsule or
+    /// a segment).
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn has_segments(&self) -> bool {
+        self.segments > 0
     }
 
     /// Validates and adds a polygon; the error names the index it would have had.
