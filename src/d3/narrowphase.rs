@@ -37,14 +37,7 @@ impl Batch<'_> {
 /// overlap).
 #[inline]
 fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
-    if let Some(pair) = batch.pairs().get(index + 2) {
-        for body in [pair.a, pair.b] {
-            crate::core::simd::prefetch_value(batch.shape_of(body));
-            if let Some(transform) = batch.transforms().get(body as usize) {
-                crate::core::simd::prefetch_value(transform);
-            }
-        }
-    }
+    prefetch_bodies(batch, index + 2);
     let Some(pair) = batch.pairs().get(index + 1) else {
         return;
     };
@@ -69,7 +62,113 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
     }
 }
 
+/// Asks for the shapes and transforms of pair `index`'s bodies, if it
+/// exists.
+#[inline]
+fn prefetch_bodies(batch: &Batch, index: usize) {
+    if let Some(pair) = batch.pairs().get(index) {
+        for body in [pair.a, pair.b] {
+            crate::core::simd::prefetch_value(batch.shape_of(body));
+            if let Some(transform) = batch.transforms().get(body as usize) {
+                crate::core::simd::prefetch_value(transform);
+            }
+        }
+    }
+}
+
 fn test_pair(batch: &Batch, index: usize, stats: &mut EdgeStats) -> Option<SatHit> {
+    scalar_pair(batch, index, stats).map(|result| SatHit {
+        pair: index as u32,
+        axis: result.axis,
+        depth: -result.separation,
+    })
+}
+
+/// Pairs a chunk of the batch loops holds, where most pairs are two
+/// capsules: those go first, eight at a time (`sat/segments_across.rs`),
+/// then every pair in order.
+const CHUNK: usize = 64;
+
+/// The two capsules of pair `index`, if it is one: each body's transform,
+/// its capsule's points and radius.
+#[inline]
+#[allow(clippy::type_complexity)]
+fn capsule_pair(
+    batch: &Batch,
+    index: usize,
+) -> Option<(
+    (super::math::Transform, [glam::Vec3; 2], f32),
+    (super::math::Transform, [glam::Vec3; 2], f32),
+)> {
+    let pair = batch.pairs()[index];
+    let side = |body: u32| match batch.shape_of(body) {
+        super::shape::kind::Shape::Capsule(capsule) => Some((
+            batch.transforms()[body as usize],
+            capsule.points(),
+            capsule.radius(),
+        )),
+        _ => None,
+    };
+    Some((side(pair.a)?, side(pair.b)?))
+}
+
+/// Whether the pairs of `range` go through the lanes across pairs: at
+/// least half of its first [`CHUNK`] are two capsules (as in 2D, below
+/// that the pass over a chunk's capsule pairs and the choice between two
+/// answers for every pair would cost a mixed batch more than the lanes
+/// save).
+fn mostly_capsules(batch: &Batch, range: std::ops::Range<usize>) -> bool {
+    let sample = range.start..range.end.min(range.start + CHUNK);
+    let capsules = sample
+        .clone()
+        .filter(|&index| capsule_pair(batch, index).is_some())
+        .count();
+    2 * capsules >= sample.len() && capsules > 0
+}
+
+/// The SAT results of a chunk's capsule pairs by position in the chunk
+/// (`None`: not a capsule pair, answered in order), eight at a time; a
+/// lane the check sends back goes through the scalar path.
+fn capsule_results(
+    batch: &Batch,
+    chunk: std::ops::Range<usize>,
+    stats: &mut EdgeStats,
+) -> [Option<Option<sat::PairResult>>; CHUNK] {
+    let mut answered = [None; CHUNK];
+    let mut lanes = sat::CapsulePairs::default();
+    let mut indices = [0usize; sat::CAPSULE_PAIRS];
+    let mut flush = |lanes: &mut sat::CapsulePairs,
+                     indices: &[usize; sat::CAPSULE_PAIRS],
+                     answered: &mut [Option<Option<sat::PairResult>>; CHUNK]| {
+        let count = lanes.len();
+        let answers = lanes.finish(batch.margin());
+        for (&index, answer) in indices.iter().zip(answers).take(count) {
+            answered[index - chunk.start] = Some(match answer {
+                Ok(result) => result,
+                Err(()) => scalar_pair(batch, index, stats),
+            });
+        }
+    };
+    for index in chunk.clone() {
+        // A capsule pair reads its bodies' shapes and transforms only.
+        prefetch_bodies(batch, index + 4);
+        let Some((a, b)) = capsule_pair(batch, index) else {
+            continue;
+        };
+        indices[lanes.len()] = index;
+        lanes.push(a, b);
+        if lanes.is_full() {
+            flush(&mut lanes, &indices, &mut answered);
+        }
+    }
+    if lanes.len() > 0 {
+        flush(&mut lanes, &indices, &mut answered);
+    }
+    answered
+}
+
+/// Pair `index` through the scalar SAT.
+fn scalar_pair(batch: &Batch, index: usize, stats: &mut EdgeStats) -> Option<sat::PairResult> {
     let pair = batch.pairs()[index];
     let (a, b) = (pair.a as usize, pair.b as usize);
     sat::collide_pair(
@@ -81,11 +180,38 @@ fn test_pair(batch: &Batch, index: usize, stats: &mut EdgeStats) -> Option<SatHi
         batch.edge_search(),
         stats,
     )
-    .map(|result| SatHit {
-        pair: index as u32,
-        axis: result.axis,
-        depth: -result.separation,
-    })
+}
+
+/// Runs `each` on every pair of `range` in order with its SAT result:
+/// through the lanes across pairs where most pairs are two capsules, else
+/// pair by pair.
+fn for_each_result(
+    batch: &Batch,
+    range: std::ops::Range<usize>,
+    contacts: bool,
+    stats: &mut EdgeStats,
+    mut each: impl FnMut(usize, Option<sat::PairResult>),
+) {
+    if !mostly_capsules(batch, range.clone()) {
+        for index in range {
+            prefetch_pairs(batch, index, contacts);
+            each(index, scalar_pair(batch, index, stats));
+        }
+        return;
+    }
+    let mut start = range.start;
+    while start < range.end {
+        let chunk = start..(start + CHUNK).min(range.end);
+        start = chunk.end;
+        let answered = capsule_results(batch, chunk.clone(), stats);
+        for index in chunk.clone() {
+            let result = match answered[index - chunk.start] {
+                Some(result) => result,
+                None => scalar_pair(batch, index, stats),
+            };
+            each(index, result);
+        }
+    }
 }
 
 /// Pairs `range` of the batch, appending the reported ones in order.
@@ -95,12 +221,15 @@ fn collide_range(
     out: &mut Vec<SatHit>,
     stats: &mut EdgeStats,
 ) {
-    for index in range {
-        prefetch_pairs(batch, index, false);
-        if let Some(hit) = test_pair(batch, index, stats) {
-            out.push(hit);
+    for_each_result(batch, range, false, stats, |index, result| {
+        if let Some(result) = result {
+            out.push(SatHit {
+                pair: index as u32,
+                axis: result.axis,
+                depth: -result.separation,
+            });
         }
-    }
+    });
 }
 
 /// The reference: every pair in order on one thread.
@@ -160,12 +289,15 @@ pub fn contacts_cpu(batch: &Batch) -> Vec<Manifold> {
 
 fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Manifold>) {
     let mut stats = EdgeStats::default();
-    for index in range {
-        prefetch_pairs(batch, index, true);
-        let Some(sat_hit) = test_pair(batch, index, &mut stats) else {
-            continue;
+    for_each_result(batch, range, true, &mut stats, |index, result| {
+        let Some(result) = result else {
+            return;
         };
-        let hit = batch.hit(sat_hit);
+        let hit = batch.hit(SatHit {
+            pair: index as u32,
+            axis: result.axis,
+            depth: -result.separation,
+        });
         let mut manifold = Manifold::new(hit.pair, hit.a, hit.b, hit.normal);
         contact_points(
             &mut manifold,
@@ -175,7 +307,7 @@ fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Ma
             batch.margin(),
         );
         out.push(manifold);
-    }
+    });
 }
 
 /// [`contacts_cpu`] on all cores; the same result.

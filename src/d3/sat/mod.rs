@@ -88,6 +88,7 @@ mod hulls;
 mod lanes;
 mod pair;
 pub(crate) mod rounded;
+mod segments_across;
 mod separation;
 mod sphere;
 mod walk;
@@ -110,6 +111,7 @@ pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 pub use lanes::{find_max_edge_separation_portable, find_max_face_separation_portable};
 pub use pair::{axis_normal, collide_pair, complete_hit};
 pub use rounded::{collide_rounded, rounded_axis_normal};
+pub(crate) use segments_across::{CapsulePairs, PAIRS as CAPSULE_PAIRS};
 pub use separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, EdgeSeparation, PARALLEL_TOLERANCE, PairResult,
     Separation, TIE_TOLERANCE, edge_floor,

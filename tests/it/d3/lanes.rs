@@ -204,3 +204,137 @@ fn boxes_and_plates_use_the_lanes_and_equal_the_pairwise_loops() {
         "{compared} hull pairs compared, {skipped} edges skipped by the bound"
     );
 }
+
+/// Pairs of two capsules go through the batch eight at a time, a lane a
+/// pair (`sat/segments_across.rs`): every pair's axis and depth the scalar
+/// path's bits, and every manifold the same, on random and degenerate
+/// poses (parallel, on one line, crossing, end to end, a quarter turn, on
+/// a grid), near the origin and 10,000 units out. (CI runs this file again
+/// with `GPUSAT_NO_AVX=1`: the portable lanes.)
+#[test]
+fn capsule_pairs_across_pairs_have_the_scalar_bits() {
+    use glam::{Quat, Vec3};
+    use gpusat::Pair;
+    use gpusat::d3::{Axis, Batch, Body, Capsule, ShapeSet, collide_cpu, contacts_cpu, manifolds};
+    use gpusat::generate::d3::random_rotation;
+    use gpusat::generate::rng;
+    use rand::RngExt;
+
+    let mut random = rng(0xca95);
+    let mut shapes = ShapeSet::new();
+    let mut bodies = Vec::new();
+    let mut pairs = Vec::new();
+    for k in 0..24_000u32 {
+        let mut capsule = |random: &mut gpusat::generate::SceneRng| {
+            let half = random.random_range(0.2..1.0f32);
+            let half = if random.random_bool(0.3) {
+                half.round().max(0.5)
+            } else {
+                half
+            };
+            let radius = if random.random_bool(0.3) {
+                0.25
+            } else {
+                random.random_range(0.05..0.5f32)
+            };
+            shapes.push(
+                Capsule::new(
+                    Vec3::new(-half, 0.0, 0.0),
+                    Vec3::new(half, 0.0, 0.0),
+                    radius,
+                )
+                .expect("a capsule")
+                .into(),
+            )
+        };
+        let (a, b) = (capsule(&mut random), capsule(&mut random));
+        let offset = if k % 4 == 3 {
+            Vec3::new(10_000.0, -7_500.0, 2_500.0)
+        } else {
+            Vec3::ZERO
+        };
+        let rotation_a = random_rotation(&mut random);
+        let quarter = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        let coordinate = |random: &mut gpusat::generate::SceneRng, reach: f32| {
+            random.random_range(-reach..reach)
+        };
+        let (rotation_b, position) = match k % 6 {
+            // Parallel, beside or along.
+            0 => (
+                rotation_a,
+                Vec3::new(
+                    coordinate(&mut random, 2.5),
+                    coordinate(&mut random, 1.0),
+                    coordinate(&mut random, 1.0),
+                ),
+            ),
+            // On one line.
+            1 => (
+                rotation_a,
+                Vec3::new(coordinate(&mut random, 3.0), 0.0, 0.0),
+            ),
+            // A quarter turn about the line between them, and crossing.
+            2 => (
+                rotation_a * quarter,
+                Vec3::new(
+                    coordinate(&mut random, 1.5),
+                    coordinate(&mut random, 1.5),
+                    coordinate(&mut random, 0.8),
+                ),
+            ),
+            // On a grid: exact touching, exact zeros.
+            3 => (
+                rotation_a * quarter,
+                Vec3::new(
+                    0.25 * random.random_range(-8..9) as f32,
+                    0.25 * random.random_range(-6..7) as f32,
+                    0.25 * random.random_range(-2..3) as f32,
+                ),
+            ),
+            _ => (
+                random_rotation(&mut random),
+                Vec3::new(
+                    coordinate(&mut random, 2.0),
+                    coordinate(&mut random, 2.0),
+                    coordinate(&mut random, 2.0),
+                ),
+            ),
+        };
+        bodies.push(Body::new(a, offset, rotation_a));
+        bodies.push(Body::new(b, offset + rotation_a * position, rotation_b));
+        pairs.push(Pair::new(2 * k, 2 * k + 1));
+    }
+    for margin in [0.0, 0.3] {
+        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let scalar: Vec<_> = (0..pairs.len())
+            .filter_map(|index| batch.test_pair(index))
+            .collect();
+        let lanes = collide_cpu(&batch);
+        let mut kinds = [0usize; 4];
+        for hit in &scalar {
+            kinds[match hit.axis {
+                Axis::Edges(..) => 0,
+                Axis::EdgeVertex(..) => 1,
+                Axis::VertexEdge(..) => 2,
+                _ => 3,
+            }] += 1;
+        }
+        for (got, want) in lanes.iter().zip(&scalar) {
+            assert_eq!(
+                (got.pair, got.axis, got.depth.to_bits()),
+                (want.pair, want.axis, want.depth.to_bits()),
+                "margin {margin}: {} vs {}",
+                got.depth,
+                want.depth
+            );
+        }
+        assert_eq!(lanes.len(), scalar.len(), "margin {margin}");
+        // Every kind of axis is met, and plenty of each.
+        assert!(kinds.iter().all(|&n| n > 500), "margin {margin}: {kinds:?}");
+        assert_eq!(
+            contacts_cpu(&batch),
+            manifolds(&batch, &batch.hits(&scalar)),
+            "margin {margin}: the manifolds differ"
+        );
+    }
+}
