@@ -511,6 +511,28 @@ pub fn uses_avx() -> bool {
     }
 }
 
+/// Asks for the first `lines` cache lines from the one that holds the
+/// value's first byte: the part of a large value (a shape enum whose
+/// largest variant is many lines) a reader actually touches.
+#[inline(always)]
+pub(crate) fn prefetch_lines<T>(value: &T, lines: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let first = value as *const T as usize;
+        let start = (value as *const T as *const i8).wrapping_sub(first % 64);
+        for line in 0..lines {
+            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    start.wrapping_add(64 * line),
+                )
+            };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (value, lines);
+}
+
 /// Asks for the cache lines of one value (a body's transform, its shape),
 /// as [`prefetch_all`] does, but always as many lines as a value of its
 /// size can straddle: a count fixed at compile time, unrolled, where

@@ -150,8 +150,17 @@ fn capsule_results(
         }
     };
     for index in chunk.clone() {
-        // A capsule pair reads its bodies' shapes and transforms only.
-        prefetch_bodies(batch, index + 4);
+        // A capsule pair reads its bodies' transforms and the head of their
+        // shapes only (a capsule's points and radius: the first two lines
+        // of the shape enum, whose hull variant is twelve).
+        if let Some(pair) = batch.pairs().get(index + 4) {
+            for body in [pair.a, pair.b] {
+                crate::core::simd::prefetch_lines(batch.shape_of(body), 2);
+                if let Some(transform) = batch.transforms().get(body as usize) {
+                    crate::core::simd::prefetch_lines(transform, 2);
+                }
+            }
+        }
         let Some((a, b)) = capsule_pair(batch, index) else {
             continue;
         };
