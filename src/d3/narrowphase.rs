@@ -1,9 +1,10 @@
 //! The 3D CPU narrowphase backends over a [`Batch`].
 
 use super::batch::Batch;
-use super::manifold::{Manifold, contact_points};
+use super::manifold::{Manifold, capsule_contacts, contact_points};
 use super::sat;
 use super::sat::EDGE_TOLERANCE;
+use super::shape::kind::Shape;
 use super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 
 impl Batch<'_> {
@@ -102,7 +103,7 @@ fn capsule_pair(
 )> {
     let pair = batch.pairs()[index];
     let side = |body: u32| match batch.shape_of(body) {
-        super::shape::kind::Shape::Capsule(capsule) => Some((
+        Shape::Capsule(capsule) => Some((
             batch.transforms()[body as usize],
             capsule.points(),
             capsule.radius(),
@@ -302,6 +303,20 @@ fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Ma
         let Some(result) = result else {
             return;
         };
+        let pair = batch.pairs()[index];
+        if let (Shape::Capsule(a), Shape::Capsule(b)) =
+            (batch.shape_of(pair.a), batch.shape_of(pair.b))
+        {
+            // Two capsules: the normal and the points from one finding of
+            // the closest points (the same bits as the lines below).
+            out.push(capsule_contacts(
+                (index as u32, pair.a, pair.b),
+                (batch.transforms()[pair.a as usize], a),
+                (batch.transforms()[pair.b as usize], b),
+                (result.axis, -result.separation),
+            ));
+            return;
+        }
         let hit = batch.hit(SatHit {
             pair: index as u32,
             axis: result.axis,

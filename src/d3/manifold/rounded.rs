@@ -20,7 +20,7 @@
 use glam::Vec3;
 
 use super::super::math::{Transform, cross3, dot3, inv_mul_transforms, length3, transform_point};
-use super::super::sat::rounded::{closest_points_of_segments, feature_pair};
+use super::super::sat::rounded::{capsule_axis_geometry, closest_points_of_segments, feature_pair};
 use super::super::sat::sphere_axis;
 use super::super::shape::kind::{Core, Shape};
 use super::super::shape::shapes::Hull;
@@ -83,6 +83,49 @@ pub(super) fn rounded_contact_points(
         point.point += shift;
         point.depth += radii;
     }
+}
+
+/// A hit of two capsules, its normal and its manifold from one finding of
+/// the axis's closest points (`rounded_axis_normal` and
+/// [`rounded_contact_points`] each find them; this is their arithmetic, in
+/// their order, the same bits): what the CPU backends' contacts run for
+/// the pair. `result_depth` and `axis` are the SAT's.
+pub(crate) fn capsule_contacts(
+    (pair, a, b): (u32, u32, u32),
+    (xf_a, capsule_a): (Transform, &super::super::shape::rounded::Capsule),
+    (xf_b, capsule_b): (Transform, &super::super::shape::rounded::Capsule),
+    (axis, depth): (Axis, f32),
+) -> Manifold {
+    let (r_a, r_b) = (capsule_a.radius(), capsule_b.radius());
+    let radii = r_a + r_b;
+    let xf_ab = inv_mul_transforms(xf_a, xf_b);
+    let (ends_a, b_local) = (capsule_a.points(), capsule_b.points());
+    let ends_b = b_local.map(|p| transform_point(xf_ab, p));
+    let geometry = capsule_axis_geometry(ends_a, (ends_b, b_local), xf_ab, axis);
+    let hit = Hit {
+        pair,
+        a,
+        b,
+        normal: super::super::math::rotate(xf_a.r, geometry.normal),
+        depth,
+        axis,
+    };
+    let mut manifold = Manifold::new(pair, a, b, hit.normal);
+    if !side_by_side(&mut manifold, xf_a, (ends_a, ends_b), &hit) {
+        let (on_a, on_b) = (geometry.on_a, geometry.on_b);
+        let normal = super::super::math::inv_rotate(xf_a.r, hit.normal);
+        manifold.push(ContactPoint {
+            point: transform_point(xf_a, 0.5 * (on_a + on_b)),
+            depth: -dot3(normal, on_b - on_a),
+            id: rounded_id(hit.axis, 0),
+        });
+    }
+    let shift = 0.5 * (r_a - r_b) * hit.normal;
+    for point in &mut manifold.points[..manifold.count as usize] {
+        point.point += shift;
+        point.depth += radii;
+    }
+    manifold
 }
 
 /// A one-point or side-by-side contact's id: [`contact_id`]'s kind 3 with

@@ -342,6 +342,30 @@ pub(crate) fn collide_segment_cores(
     (separation < margin).then_some(PairResult { axis, separation })
 }
 
+/// Two capsules' axis geometry in A's frame (`b`: B's segment moved into
+/// it by `xf_ab`, `b_local` the same in B's frame): for an edge pair
+/// [`segment_pair`]'s, else [`feature_pair`]'s; what
+/// [`rounded_axis_normal`] rotates out and the manifold's closest points,
+/// found once.
+pub(crate) fn capsule_axis_geometry(
+    a: [Vec3; 2],
+    (b, b_local): ([Vec3; 2], [Vec3; 2]),
+    xf_ab: Transform,
+    axis: Axis,
+) -> FeaturePair {
+    match axis {
+        Axis::Edges(..) => segment_pair(a, b).1,
+        _ => feature_pair(Core::Segment(a), Core::Segment(b_local), xf_ab, axis).unwrap_or(
+            FeaturePair {
+                normal: Vec3::X,
+                on_a: Vec3::ZERO,
+                on_b: xf_ab.p,
+                distance: 0.0,
+            },
+        ),
+    }
+}
+
 /// The closest points of a vertex-edge or vertex-vertex axis between two
 /// cores (B's placed in A's frame by `xf_ab`); `None` for the other kinds.
 #[inline]
