@@ -69,19 +69,31 @@ pub(super) fn rounded_contact_points(
                 hit,
             ) => {}
         _ => {
-            let (on_a, on_b) = closest_points(core_a, core_b, (xf_a, xf_b, xf_ab), hit.axis);
-            let normal = super::super::math::inv_rotate(xf_a.r, hit.normal);
-            manifold.push(ContactPoint {
-                point: transform_point(xf_a, 0.5 * (on_a + on_b)),
-                depth: -dot3(normal, on_b - on_a),
-                id: rounded_id(hit.axis, 0),
-            });
+            let closest = closest_points(core_a, core_b, (xf_a, xf_b, xf_ab), hit.axis);
+            push_closest(manifold, xf_a, closest, hit);
         }
     }
-    let shift = 0.5 * (r_a - r_b) * hit.normal;
+    to_the_surfaces(manifold, first, (r_a, r_b), hit.normal);
+}
+
+/// One point between the cores' closest points `(on_a, on_b)` (in A's
+/// frame), as deep as they are apart along the normal.
+fn push_closest(manifold: &mut Manifold, xf_a: Transform, (on_a, on_b): (Vec3, Vec3), hit: &Hit) {
+    let normal = super::super::math::inv_rotate(xf_a.r, hit.normal);
+    manifold.push(ContactPoint {
+        point: transform_point(xf_a, 0.5 * (on_a + on_b)),
+        depth: -dot3(normal, on_b - on_a),
+        id: rounded_id(hit.axis, 0),
+    });
+}
+
+/// The cores' points from `first` on moved to midway between the rounded
+/// surfaces (`(r_a - r_b) / 2` along the normal) and deepened by the radii.
+fn to_the_surfaces(manifold: &mut Manifold, first: usize, (r_a, r_b): (f32, f32), normal: Vec3) {
+    let shift = 0.5 * (r_a - r_b) * normal;
     for point in &mut manifold.points[first..manifold.count as usize] {
         point.point += shift;
-        point.depth += radii;
+        point.depth += r_a + r_b;
     }
 }
 
@@ -97,7 +109,6 @@ pub(crate) fn capsule_contacts(
     (axis, depth): (Axis, f32),
 ) -> Manifold {
     let (r_a, r_b) = (capsule_a.radius(), capsule_b.radius());
-    let radii = r_a + r_b;
     let xf_ab = inv_mul_transforms(xf_a, xf_b);
     let (ends_a, b_local) = (capsule_a.points(), capsule_b.points());
     let ends_b = b_local.map(|p| transform_point(xf_ab, p));
@@ -112,19 +123,9 @@ pub(crate) fn capsule_contacts(
     };
     let mut manifold = Manifold::new(pair, a, b, hit.normal);
     if !side_by_side(&mut manifold, xf_a, (ends_a, ends_b), &hit) {
-        let (on_a, on_b) = (geometry.on_a, geometry.on_b);
-        let normal = super::super::math::inv_rotate(xf_a.r, hit.normal);
-        manifold.push(ContactPoint {
-            point: transform_point(xf_a, 0.5 * (on_a + on_b)),
-            depth: -dot3(normal, on_b - on_a),
-            id: rounded_id(hit.axis, 0),
-        });
+        push_closest(&mut manifold, xf_a, (geometry.on_a, geometry.on_b), &hit);
     }
-    let shift = 0.5 * (r_a - r_b) * hit.normal;
-    for point in &mut manifold.points[..manifold.count as usize] {
-        point.point += shift;
-        point.depth += radii;
-    }
+    to_the_surfaces(&mut manifold, 0, (r_a, r_b), hit.normal);
     manifold
 }
 
