@@ -511,80 +511,67 @@ pub fn uses_avx() -> bool {
     }
 }
 
-/// Asks for the first `lines` cache lines from the one that holds the
-/// value's first byte: the part of a large value (a shape enum whose
-/// largest variant is many lines) a reader actually touches.
-#[inline(always)]
-pub(crate) fn prefetch_lines<T>(value: &T, lines: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let first = value as *const T as usize;
-        let start = (value as *const T as *const i8).wrapping_sub(first % 64);
-        for line in 0..lines {
-            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    start.wrapping_add(64 * line),
-                )
-            };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (value, lines);
+/// Which cache a prefetch asks for.
+#[derive(Clone, Copy)]
+pub(crate) enum Cache {
+    /// The nearest: data about to be read.
+    Nearest,
+    /// The second level: data read a little later, or in an order the
+    /// hardware cannot predict.
+    Second,
 }
 
-/// Asks for the cache lines of one value (a body's transform, its shape),
-/// as [`prefetch_all`] does, but always as many lines as a value of its
-/// size can straddle: a count fixed at compile time, unrolled, where
-/// `prefetch_all`'s count follows the value's alignment and its loop's exit
-/// is a branch that random bodies mispredict.
+/// Asks for `lines` cache lines from the one that holds `first` on: a
+/// hint, which never faults whatever the address. The one loop every
+/// prefetch below runs; its count is the caller's, so that it follows a
+/// value's size and not its alignment (counted by alignment, random
+/// bodies mispredicted the loop's exit about once a call).
 #[inline(always)]
-pub(crate) fn prefetch_value<T>(value: &T) {
+pub(crate) fn prefetch_line_run(first: *const u8, lines: usize, cache: Cache) {
     #[cfg(target_arch = "x86_64")]
     {
-        let lines = std::mem::size_of::<T>().div_ceil(64) + 1;
-        let first = value as *const T as usize;
-        let start = (value as *const T as *const i8).wrapping_sub(first % 64);
+        use std::arch::x86_64::{_MM_HINT_T0, _MM_HINT_T1, _mm_prefetch};
+        let start = first.wrapping_sub(first as usize % 64) as *const i8;
         for line in 0..lines {
+            let address = start.wrapping_add(64 * line);
             // SAFETY: a prefetch is a hint; it never faults, whatever the address.
             unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T1 }>(
-                    start.wrapping_add(64 * line),
-                )
+                match cache {
+                    Cache::Nearest => _mm_prefetch::<_MM_HINT_T0>(address),
+                    Cache::Second => _mm_prefetch::<_MM_HINT_T1>(address),
+                }
             };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    let _ = (first, lines, cache);
+}
+
+/// Asks for the first `lines` cache lines of a value into the nearest
+/// cache: the part of a large value (a shape enum whose largest variant is
+/// many lines) a reader actually touches.
+#[inline(always)]
+pub(crate) fn prefetch_lines<T>(value: &T, lines: usize) {
+    prefetch_line_run(value as *const T as *const u8, lines, Cache::Nearest);
+}
+
+/// Asks for the cache lines of one value (a body's transform, its shape)
+/// into the second-level cache: as many as a value of its size can
+/// straddle, a count fixed at compile time.
+#[inline(always)]
+pub(crate) fn prefetch_value<T>(value: &T) {
+    let lines = std::mem::size_of::<T>().div_ceil(64) + 1;
+    prefetch_line_run(value as *const T as *const u8, lines, Cache::Second);
 }
 
 /// Asks for every cache line of `data` to be brought into the second-level
 /// cache: a hint, for data about to be read in an order the hardware cannot
-/// predict (a walk across a hull's Gauss map).
+/// predict (a walk across a hull's Gauss map). As many lines as a slice of
+/// its length can straddle, whatever its alignment, so that a run of
+/// same-sized shapes (every box) exits the loop where the branch predictor
+/// expects.
 #[inline]
 pub(crate) fn prefetch_all<T>(data: &[T]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // From the line that holds the first byte to the one that holds the
-        // last: a slice seldom starts on a line, and stepping from its
-        // first byte would leave out its last line.
-        // As many lines as a slice of this length can straddle, whatever
-        // its alignment: a count that follows the length alone, so that a
-        // run of same-sized shapes (every box) exits the loop where the
-        // branch predictor expects (counted by alignment, random bodies
-        // mispredicted its exit about once a call).
-        let first = data.as_ptr() as usize;
-        let lines = std::mem::size_of_val(data).div_ceil(64) + 1;
-        let start = (data.as_ptr() as *const i8).wrapping_sub(first % 64);
-        for line in 0..lines {
-            // SAFETY: a prefetch is a hint; it never faults, whatever the address.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T1 }>(
-                    start.wrapping_add(64 * line),
-                )
-            };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = data;
+    let lines = std::mem::size_of_val(data).div_ceil(64) + 1;
+    prefetch_line_run(data.as_ptr() as *const u8, lines, Cache::Second);
 }

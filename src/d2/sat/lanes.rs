@@ -28,7 +28,7 @@ use crate::core::pair::Owner;
 use crate::core::simd::avx;
 #[cfg(target_arch = "x86_64")]
 use crate::core::simd::uses_avx;
-use crate::core::simd::{Lanes, Portable};
+use crate::core::simd::{Cache, Lanes, Portable, prefetch_line_run};
 use crate::d2::batch::Batch;
 use crate::d2::manifold::{Clip, ContactSide, Manifold, clip, contact_points};
 use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
@@ -590,15 +590,10 @@ fn test_pair_with<V: Lanes>(batch: &Batch, index: usize) -> Option<SatHit> {
 /// random, so each one's data is usually out of the nearest caches.
 const PREFETCH_DISTANCE: usize = 4;
 
+/// Asks for the cache line holding `address` into the nearest cache.
 #[inline(always)]
 fn prefetch(address: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint; it never faults, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address as *const i8)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = address;
+    prefetch_line_run(address, 1, Cache::Nearest);
 }
 
 /// Asks for the data of pair `index` (the caller checks it exists).
