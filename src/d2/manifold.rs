@@ -35,6 +35,10 @@
 //! polygon's deepest vertex, for a separated pair midway between the closest
 //! points of the reference and incident edges, with minus their distance as
 //! its depth.
+//!
+//! The batch loops build the manifolds of two segment cores (capsules,
+//! segments) eight pairs at a time, a lane a pair, bit for bit what this
+//! path builds (`manifold/segments_across.rs`).
 
 use glam::Vec2;
 
@@ -44,6 +48,9 @@ use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, transform_point
 use crate::d2::sat::vertex_pair_of;
 use crate::d2::shape::Faces;
 use crate::d2::types::Hit;
+
+mod segments_across;
+pub(crate) use segments_across::contacts as segment_contacts;
 
 /// One contact point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -30,7 +30,7 @@ use crate::core::simd::avx;
 use crate::core::simd::uses_avx;
 use crate::core::simd::{Cache, Lanes, Portable, prefetch_line_run};
 use crate::d2::batch::Batch;
-use crate::d2::manifold::{Clip, ContactSide, Manifold, clip, contact_points};
+use crate::d2::manifold::{Clip, ContactSide, Manifold, clip, contact_points, segment_contacts};
 use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
 use crate::d2::shape::{EdgeRecord, FACE_LANES, FaceLanes, Faces, ShapeRecord, ShapeSet};
 use crate::d2::types::{Hit, SatHit};
@@ -619,14 +619,36 @@ fn prefetch_pair(batch: &Batch, index: usize) {
 /// pair in order.
 const CHUNK: usize = 64;
 
-/// The SAT results of a chunk's segment pairs (by position in the chunk),
-/// and which positions hold one.
+/// Where the lanes across pairs leave their answers for a chunk's segment
+/// pairs (by position in the chunk): the SAT results, or the contacts.
+/// Made once a range, refilled each chunk.
+trait SegmentAnswers {
+    /// Forgets the last chunk's answers.
+    fn clear(&mut self);
+    /// The filled lanes' answers into their chunk positions, and the lanes
+    /// emptied.
+    fn answer<V: Lanes>(
+        &mut self,
+        lanes: &mut SegmentPairs,
+        positions: &[usize; SEGMENT_PAIRS],
+        margin: f32,
+    );
+}
+
+/// A chunk's segment pairs' SAT results, and which positions hold one.
 struct ChunkResults {
     results: [Option<PairResult>; CHUNK],
     taken: u64,
 }
 
 impl ChunkResults {
+    fn new() -> ChunkResults {
+        ChunkResults {
+            results: [None; CHUNK],
+            taken: 0,
+        }
+    }
+
     /// Pair `index`'s result, if the lanes across pairs answered it.
     #[inline(always)]
     fn get(&self, chunk_start: usize, index: usize) -> Option<Option<PairResult>> {
@@ -635,14 +657,91 @@ impl ChunkResults {
     }
 }
 
-/// The segment pairs among pairs `chunk` (at most [`CHUNK`]), eight at a
-/// time, while the chunk's data is prefetched for the pass that follows.
+impl SegmentAnswers for ChunkResults {
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.taken = 0;
+    }
+
+    #[inline(always)]
+    fn answer<V: Lanes>(
+        &mut self,
+        lanes: &mut SegmentPairs,
+        positions: &[usize; SEGMENT_PAIRS],
+        margin: f32,
+    ) {
+        let count = lanes.len();
+        let results = lanes.finish::<V>(margin);
+        for k in 0..count {
+            self.results[positions[k]] = results[k];
+            self.taken |= 1 << positions[k];
+        }
+    }
+}
+
+/// A chunk's segment pairs' contacts: manifolds (read where `contact`
+/// says), the results of the pairs whose manifold the general path builds
+/// (`general`), and which positions the lanes took.
+struct ChunkContacts {
+    manifolds: [Manifold; CHUNK],
+    results: [Option<PairResult>; CHUNK],
+    taken: u64,
+    contact: u64,
+    general: u64,
+}
+
+impl ChunkContacts {
+    fn new() -> ChunkContacts {
+        ChunkContacts {
+            manifolds: [Manifold::default(); CHUNK],
+            results: [None; CHUNK],
+            taken: 0,
+            contact: 0,
+            general: 0,
+        }
+    }
+}
+
+impl SegmentAnswers for ChunkContacts {
+    #[inline(always)]
+    fn clear(&mut self) {
+        (self.taken, self.contact, self.general) = (0, 0, 0);
+    }
+
+    #[inline(always)]
+    fn answer<V: Lanes>(
+        &mut self,
+        lanes: &mut SegmentPairs,
+        positions: &[usize; SEGMENT_PAIRS],
+        margin: f32,
+    ) {
+        let count = lanes.len();
+        let kinds = segment_contacts::<V>(
+            lanes,
+            margin,
+            positions,
+            (&mut self.manifolds, &mut self.results),
+        );
+        for (k, &position) in positions.iter().enumerate().take(count) {
+            let lane = 1 << k;
+            self.taken |= 1 << position;
+            self.contact |= u64::from(kinds.contact & lane != 0) << position;
+            self.general |= u64::from(kinds.general & lane != 0) << position;
+        }
+    }
+}
+
+/// The segment pairs among pairs `chunk` (at most [`CHUNK`]) answered
+/// eight at a time into `answers`, while the chunk's data is prefetched for
+/// the pass that follows.
 #[inline(always)]
-fn segment_results<V: Lanes>(batch: &Batch, chunk: Range<usize>, end: usize) -> ChunkResults {
-    let mut answered = ChunkResults {
-        results: [None; CHUNK],
-        taken: 0,
-    };
+fn segment_answers<V: Lanes, T: SegmentAnswers>(
+    batch: &Batch,
+    chunk: Range<usize>,
+    end: usize,
+    answers: &mut T,
+) {
+    answers.clear();
     let shapes = batch.shapes();
     let (records, shape_of, transforms) = (shapes.records(), batch.shape_of(), batch.transforms());
     let mut lanes = SegmentPairs::default();
@@ -666,36 +765,17 @@ fn segment_results<V: Lanes>(batch: &Batch, chunk: Range<usize>, end: usize) -> 
         ) else {
             continue;
         };
-        let position = index - chunk.start;
-        positions[lanes.len()] = position;
-        answered.taken |= 1 << position;
+        positions[lanes.len()] = index - chunk.start;
         lanes.push(
             (transforms[a], edges_a, (record_a.size, record_a.radius)),
             (transforms[b], edges_b, (record_b.size, record_b.radius)),
         );
         if lanes.is_full() {
-            flush::<V>(batch, &mut lanes, &positions, &mut answered);
+            answers.answer::<V>(&mut lanes, &positions, batch.margin());
         }
     }
     if lanes.len() > 0 {
-        flush::<V>(batch, &mut lanes, &positions, &mut answered);
-    }
-    answered
-}
-
-/// The filled lanes' results into their chunk positions. (A function, not
-/// a closure: it must inline into the AVX caller.)
-#[inline(always)]
-fn flush<V: Lanes>(
-    batch: &Batch,
-    lanes: &mut SegmentPairs,
-    positions: &[usize; SEGMENT_PAIRS],
-    answered: &mut ChunkResults,
-) {
-    let count = lanes.len();
-    let results = lanes.finish::<V>(batch.margin());
-    for k in 0..count {
-        answered.results[positions[k]] = results[k];
+        answers.answer::<V>(&mut lanes, &positions, batch.margin());
     }
 }
 
@@ -740,13 +820,14 @@ fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Ve
         }
         return;
     }
+    let mut answered = ChunkResults::new();
     let mut start = range.start;
     while start < end {
         let chunk = start..(start + CHUNK).min(end);
         start = chunk.end;
         // The segment pairs first, eight at a time (that pass prefetches
         // for this one), then every pair in order.
-        let answered = segment_results::<V>(batch, chunk.clone(), end);
+        segment_answers::<V, _>(batch, chunk.clone(), end, &mut answered);
         for index in chunk.clone() {
             let hit = match answered.get(chunk.start, index) {
                 Some(result) => result.map(|result| SatHit {
@@ -778,13 +859,29 @@ fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut V
         }
         return;
     }
+    let mut answered = ChunkContacts::new();
     let mut start = range.start;
     while start < end {
         let chunk = start..(start + CHUNK).min(end);
         start = chunk.end;
-        let answered = segment_results::<V>(batch, chunk.clone(), end);
+        segment_answers::<V, _>(batch, chunk.clone(), end, &mut answered);
         for index in chunk.clone() {
-            contact_with::<V>(batch, index, answered.get(chunk.start, index), out);
+            let bit = 1 << (index - chunk.start);
+            if answered.taken & bit == 0 {
+                contact_with::<V>(batch, index, None, out);
+            } else if answered.general & bit != 0 {
+                let result = answered.results[index - chunk.start];
+                contact_with::<V>(batch, index, Some(result), out);
+            } else {
+                // Reported or not, without a branch on it (a coin toss):
+                // written, and kept where reported.
+                let pair = batch.pairs()[index];
+                let mut contact = answered.manifolds[index - chunk.start];
+                (contact.pair, contact.a, contact.b) = (index as u32, pair.a, pair.b);
+                out.push(contact);
+                let kept = out.len() - usize::from(answered.contact & bit == 0);
+                out.truncate(kept);
+            }
         }
     }
 }
@@ -830,6 +927,13 @@ pub fn collide_range(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) 
         return;
     }
     collide_range_with::<Portable>(batch, range, out)
+}
+
+/// [`contacts_range`] on the portable path, whatever the CPU (for tests
+/// and benches).
+#[cfg(feature = "testing")]
+pub fn contacts_range_portable(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
+    contacts_range_with::<Portable>(batch, range, out)
 }
 
 /// The same on the portable path, whatever the CPU (for tests and benches).

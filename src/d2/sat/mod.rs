@@ -87,7 +87,7 @@
 //! | `circles.rs` | circle against circle |
 //! | `rounded.rs` | shapes with a radius (rounded polygons, capsules): the cores' SAT plus the radii, or the cores' exact closest features once they are apart |
 //! | `segments.rs` | two segment cores (capsules, segments) in straight-line arithmetic: what the CPU backends run for the pair, bit for bit `polygons.rs` + `rounded.rs` |
-//! | `segments_across.rs` | the same, eight pairs at a time, a lane a pair: what the batch loops run where most pairs are of two segment cores |
+//! | `segments_across.rs` | the same, eight pairs at a time, a lane a pair: what the batch loops run where most pairs are of two segment cores (their manifolds follow in the same lanes: `manifold/segments_across.rs`) |
 //! | `straight.rs` | the straight-line `*8` and `*16` paths for polygons of up to 8 and 16 vertices (loops that carry state ran five times slower on lavapipe) |
 //! | `pair.rs` | one candidate pair: the choice of path, and the normal rebuilt from a feature (`axis_normal`) |
 //! | `lanes.rs` | the whole computation eight faces at a time (AVX or SSE), bit for bit the scalar one: what the CPU backends run |
@@ -105,7 +105,7 @@ mod polygon_circle;
 mod polygons;
 mod rounded;
 mod segments;
-mod segments_across;
+pub(crate) mod segments_across;
 mod separation;
 mod straight;
 
@@ -116,6 +116,7 @@ pub use separation::{
 pub(crate) use lanes::{collide_range, contacts_range, test_pair};
 pub(crate) use pair::{Side, axis_normal, collide_pair, complete_hit};
 pub(crate) use rounded::vertex_pair_of;
+pub(crate) use separation::PairResult;
 
 /// The kernels one by one, for the project's twin tests and benches: not a
 /// stable API.
@@ -123,7 +124,9 @@ pub(crate) use rounded::vertex_pair_of;
 #[doc(hidden)]
 pub mod twins {
     pub use super::circles::collide_circles;
-    pub use super::lanes::{collide_range, collide_range_portable, test_pair};
+    pub use super::lanes::{
+        collide_range, collide_range_portable, contacts_range, contacts_range_portable, test_pair,
+    };
     pub use super::merged::{collide_polygons_merged, descend, find_max_separation_merged};
     pub use super::pair::collide_pair_records;
     pub use super::polygon_circle::{

@@ -108,34 +108,38 @@ struct ScalarPair<'a> {
 }
 
 /// A side's values in lanes: `(x, y)` vectors.
-type Pair2<V> = (V, V);
+pub(crate) type Pair2<V> = (V, V);
 
 /// `rotate(q, v)` lane by lane.
 #[inline(always)]
-fn rotate<V: Lanes>((c, s): Pair2<V>, (x, y): Pair2<V>) -> Pair2<V> {
+pub(crate) fn rotate<V: Lanes>((c, s): Pair2<V>, (x, y): Pair2<V>) -> Pair2<V> {
     (c * x - s * y, s * x + c * y)
 }
 
 /// `transform_point(xf, v)` lane by lane (the translation added before the
 /// second product, as the scalar one does).
 #[inline(always)]
-fn transform_point<V: Lanes>((c, s): Pair2<V>, (px, py): Pair2<V>, (x, y): Pair2<V>) -> Pair2<V> {
+pub(crate) fn transform_point<V: Lanes>(
+    (c, s): Pair2<V>,
+    (px, py): Pair2<V>,
+    (x, y): Pair2<V>,
+) -> Pair2<V> {
     ((c * x + px) - s * y, (s * x + py) + c * y)
 }
 
 /// `dot(a, b)` lane by lane.
 #[inline(always)]
-fn dot<V: Lanes>((ax, ay): Pair2<V>, (bx, by): Pair2<V>) -> V {
+pub(crate) fn dot<V: Lanes>((ax, ay): Pair2<V>, (bx, by): Pair2<V>) -> V {
     ax * bx + ay * by
 }
 
 #[inline(always)]
-fn sub<V: Lanes>((ax, ay): Pair2<V>, (bx, by): Pair2<V>) -> Pair2<V> {
+pub(crate) fn sub<V: Lanes>((ax, ay): Pair2<V>, (bx, by): Pair2<V>) -> Pair2<V> {
     (ax - bx, ay - by)
 }
 
 #[inline(always)]
-fn select2<V: Lanes>(mask: V, (ax, ay): Pair2<V>, (bx, by): Pair2<V>) -> Pair2<V> {
+pub(crate) fn select2<V: Lanes>(mask: V, (ax, ay): Pair2<V>, (bx, by): Pair2<V>) -> Pair2<V> {
     (mask.select(ax, bx), mask.select(ay, by))
 }
 
@@ -248,14 +252,35 @@ fn point_segment<V: Lanes>(point: Pair2<V>, a: Pair2<V>, edge: Pair2<V>) -> (V, 
     (t, dot(c, c).sqrt())
 }
 
-/// Eight pairs' results: each lane's axis and separation, whether it is
-/// reported, and the lanes the check sends to the scalar path.
-struct LaneResults {
-    separation: [f32; PAIRS],
-    owner_b: u32,
-    feature: [f32; PAIRS],
-    reported: u32,
-    doubtful: u32,
+/// A placed side in lanes: its rotation `(c, s)` and translation.
+pub(crate) type TransformLanes<V> = (Pair2<V>, Pair2<V>);
+
+/// Eight pairs' results in lanes, with what the manifold reads of them
+/// (`manifold/segments_across.rs`): the transforms, each segment's ends
+/// and face normals in its own frame and its ends moved into the other's.
+pub(crate) struct SegmentLanes<V> {
+    pub xf_a: TransformLanes<V>,
+    pub xf_b: TransformLanes<V>,
+    /// B's frame into A's, and A's into B's.
+    pub xf_ab: TransformLanes<V>,
+    pub xf_ba: TransformLanes<V>,
+    /// Each side's faces: `(normal, vertex)`, vertex `k` being end `k`.
+    pub faces_a: [(Pair2<V>, Pair2<V>); 2],
+    pub faces_b: [(Pair2<V>, Pair2<V>); 2],
+    pub a_in_b: [Pair2<V>; 2],
+    pub b_in_a: [Pair2<V>; 2],
+    pub radius_a: V,
+    pub radius_b: V,
+    /// The two shapes' sizes, summed.
+    pub size: V,
+    /// The result: the axis (owner B as a mask, feature as a number) and
+    /// the separation.
+    pub owner_b: V,
+    pub feature: V,
+    pub separation: V,
+    /// Masks: reported, and sent to the scalar path by the check.
+    pub reported: V,
+    pub doubtful: V,
 }
 
 /// `inv_mul_transforms(a, b)` lane by lane: `(q, p)`.
@@ -310,7 +335,7 @@ fn as_one<V: Lanes>(mask: V) -> V {
 
 /// `collide_segments` on eight pairs, a lane each.
 #[inline(always)]
-fn collide_lanes<V: Lanes>(a: &SideLanes, b: &SideLanes, margin: f32) -> LaneResults {
+fn collide_lanes<V: Lanes>(a: &SideLanes, b: &SideLanes, margin: f32) -> SegmentLanes<V> {
     let (zero, one) = (V::splat(0.0), V::splat(1.0));
     let (xf_a, faces_a, (a0, a1)) = load_side::<V>(a);
     let (xf_b, faces_b, (b0, b1)) = load_side::<V>(b);
@@ -410,12 +435,23 @@ fn collide_lanes<V: Lanes>(a: &SideLanes, b: &SideLanes, margin: f32) -> LaneRes
     let feature = use_closest.select(closest_feature, face_feature);
     let separation = use_closest.select(closest_separation, face_separation);
     let reported = past_limit.not().and(separation.lt(V::splat(margin)));
-    LaneResults {
-        separation: separation.to_array(),
-        owner_b: owner_b.mask_bits(),
-        feature: feature.to_array(),
-        reported: reported.mask_bits(),
-        doubtful: doubtful.mask_bits(),
+    SegmentLanes {
+        xf_a,
+        xf_b,
+        xf_ab,
+        xf_ba,
+        faces_a,
+        faces_b,
+        a_in_b: on_a.vertex,
+        b_in_a: on_b.vertex,
+        radius_a: V::load(&a.radius),
+        radius_b: V::load(&b.radius),
+        size: V::load(&a.size) + V::load(&b.size),
+        owner_b,
+        feature,
+        separation,
+        reported,
+        doubtful,
     }
 }
 
@@ -460,40 +496,58 @@ impl<'a> SegmentPairs<'a> {
     /// zeros), and are not read.
     #[inline(always)]
     pub(crate) fn finish<V: Lanes>(&mut self, margin: f32) -> [Option<PairResult>; PAIRS] {
-        let lanes = collide_lanes::<V>(&self.a, &self.b, margin);
+        let lanes = self.lanes::<V>(margin);
+        let (separation, feature) = (lanes.separation.to_array(), lanes.feature.to_array());
+        let (owner_b, reported, doubtful) = (
+            lanes.owner_b.mask_bits(),
+            lanes.reported.mask_bits(),
+            lanes.doubtful.mask_bits(),
+        );
         let mut results = [None; PAIRS];
         for (lane, result) in results.iter_mut().enumerate().take(self.len) {
-            if lanes.doubtful & (1 << lane) != 0 {
+            if doubtful & (1 << lane) != 0 {
                 // A height of zero or a non-finite value: the scalar path.
-                if let Some(pair) = self.pairs[lane] {
-                    let relative = (
-                        crate::d2::math::inv_mul_transforms(pair.xf_a, pair.xf_b),
-                        crate::d2::math::inv_mul_transforms(pair.xf_b, pair.xf_a),
-                    );
-                    *result = collide_segments(
-                        pair.a,
-                        pair.b,
-                        pair.radii,
-                        relative,
-                        pair.tolerance,
-                        margin,
-                    );
-                }
+                *result = self.scalar_result(lane, margin);
                 continue;
             }
-            if lanes.reported & (1 << lane) != 0 {
-                let owner = if lanes.owner_b & (1 << lane) != 0 {
+            if reported & (1 << lane) != 0 {
+                let owner = if owner_b & (1 << lane) != 0 {
                     Owner::B
                 } else {
                     Owner::A
                 };
                 *result = Some(PairResult {
-                    axis: Axis::new(owner, lanes.feature[lane] as u32),
-                    separation: lanes.separation[lane],
+                    axis: Axis::new(owner, feature[lane] as u32),
+                    separation: separation[lane],
                 });
             }
         }
-        self.len = 0;
+        self.clear();
         results
+    }
+
+    /// The filled lanes' SAT in lanes (the lanes past [`len`](Self::len)
+    /// compute on what they last held, or zeros, and are not to be read).
+    #[inline(always)]
+    pub(crate) fn lanes<V: Lanes>(&self, margin: f32) -> SegmentLanes<V> {
+        collide_lanes::<V>(&self.a, &self.b, margin)
+    }
+
+    /// Lane `lane`'s pair through `segments.rs`, the path of the lanes the
+    /// check sends back.
+    #[inline(always)]
+    pub(crate) fn scalar_result(&self, lane: usize, margin: f32) -> Option<PairResult> {
+        let pair = self.pairs[lane]?;
+        let relative = (
+            crate::d2::math::inv_mul_transforms(pair.xf_a, pair.xf_b),
+            crate::d2::math::inv_mul_transforms(pair.xf_b, pair.xf_a),
+        );
+        collide_segments(pair.a, pair.b, pair.radii, relative, pair.tolerance, margin)
+    }
+
+    /// Empties the lanes.
+    #[inline(always)]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
     }
 }

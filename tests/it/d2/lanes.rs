@@ -255,5 +255,60 @@ fn segment_pairs_take_their_own_path_with_the_general_paths_bits() {
             }
             assert_eq!(lanes.len(), expected.len(), "margin {margin}, {name} lanes");
         }
+        // Their contacts too (`manifold/segments_across.rs`): the general
+        // path's manifolds, bit for bit, on either vector type.
+        let general = gpusat::manifolds(&batch, &batch.hits(&expected));
+        let bits = |m: &gpusat::Manifold| {
+            let points: Vec<_> = m
+                .points()
+                .iter()
+                .map(|p| {
+                    (
+                        p.point.to_array().map(f32::to_bits),
+                        p.depth.to_bits(),
+                        p.id,
+                    )
+                })
+                .collect();
+            (
+                m.pair,
+                m.a,
+                m.b,
+                m.normal.to_array().map(f32::to_bits),
+                points,
+            )
+        };
+        let (mut two_points, mut ids) = (0, std::collections::BTreeSet::new());
+        for m in &general {
+            two_points += usize::from(m.points().len() == 2);
+            ids.extend(m.points().iter().map(|p| p.id));
+        }
+        assert!(
+            two_points > 1_000,
+            "margin {margin}: {two_points} two-point manifolds"
+        );
+        // Both owners, both faces, every vertex pair, crossings.
+        assert!(ids.len() >= 14, "margin {margin}: ids {ids:?}");
+        let mut dispatched = Vec::new();
+        sat_lanes::contacts_range(&batch, 0..pairs.len(), &mut dispatched);
+        let mut portable = Vec::new();
+        sat_lanes::contacts_range_portable(&batch, 0..pairs.len(), &mut portable);
+        for (lanes, name) in [
+            (&dispatched, "AVX (where present)"),
+            (&portable, "portable"),
+        ] {
+            assert_eq!(
+                lanes.len(),
+                general.len(),
+                "margin {margin}, {name} contacts"
+            );
+            for (got, want) in lanes.iter().zip(&general) {
+                assert_eq!(
+                    bits(got),
+                    bits(want),
+                    "margin {margin}, {name} contacts: {got:?} vs {want:?}"
+                );
+            }
+        }
     }
 }
