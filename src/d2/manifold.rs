@@ -36,9 +36,10 @@
 //! points of the reference and incident edges, with minus their distance as
 //! its depth.
 //!
-//! The batch loops build the manifolds of two segment cores (capsules,
-//! segments) eight pairs at a time, a lane a pair, bit for bit what this
-//! path builds (`manifold/segments_across.rs`).
+//! The batch loops clip eight pairs at a time, a lane a pair
+//! (`manifold/clip_across.rs`), and build two segment cores' manifolds
+//! (capsules, segments) in the lanes of their SAT
+//! (`manifold/segments_across.rs`): bit for bit what this path builds.
 
 use glam::Vec2;
 
@@ -49,7 +50,9 @@ use crate::d2::sat::vertex_pair_of;
 use crate::d2::shape::Faces;
 use crate::d2::types::Hit;
 
+mod clip_across;
 mod segments_across;
+pub(crate) use clip_across::PendingClips;
 pub(crate) use segments_across::contacts as segment_contacts;
 
 /// One contact point.
@@ -286,6 +289,7 @@ fn incident_edge<F: Faces>(normal_in_incident: Vec2, incident_faces: F) -> u32 {
 }
 
 /// Everything clipping needs, found by the caller.
+#[derive(Clone, Copy)]
 pub(crate) struct Clip<F> {
     /// The reference polygon's world transform.
     pub ref_xf: Transform,

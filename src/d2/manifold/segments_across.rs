@@ -44,7 +44,8 @@ use crate::d2::sat::segments_across::{
 };
 use crate::d2::types::Axis;
 
-use super::{ContactPoint, DEGENERATE_SEGMENT, Manifold};
+use super::Manifold;
+use super::clip_across::{ClipLanes, PointLanes, clip_lanes, id_bits, point_of, rounded_to_world};
 
 /// Which of eight lanes have a manifold (`contact`), and which were
 /// reported with a result from which the general path builds theirs
@@ -53,36 +54,6 @@ use super::{ContactPoint, DEGENERATE_SEGMENT, Manifold};
 pub(crate) struct LaneKinds {
     pub contact: u32,
     pub general: u32,
-}
-
-/// One contact point in lanes: position, depth, and its id as a number
-/// (`contact_id`'s bits, below 2^24: exact).
-#[derive(Clone, Copy)]
-struct PointLanes<V> {
-    point: Pair2<V>,
-    depth: V,
-    id: V,
-}
-
-impl<V: Lanes> PointLanes<V> {
-    #[inline(always)]
-    fn select(mask: V, yes: Self, no: Self) -> Self {
-        PointLanes {
-            point: select2(mask, yes.point, no.point),
-            depth: mask.select(yes.depth, no.depth),
-            id: mask.select(yes.id, no.id),
-        }
-    }
-
-    #[inline(always)]
-    fn to_arrays(self) -> [[f32; PAIRS]; 4] {
-        [
-            self.point.0.to_array(),
-            self.point.1.to_array(),
-            self.depth.to_array(),
-            self.id.to_array(),
-        ]
-    }
 }
 
 /// Eight manifolds: the normal, the first and second points (the second
@@ -94,52 +65,6 @@ struct ContactLanes {
     second: [[f32; PAIRS]; 4],
     count: [f32; PAIRS],
     general: u32,
-}
-
-/// `contact_id` as a number in lanes: the owner's bit (B's lanes in `b`),
-/// the reference feature and the incident one.
-#[inline(always)]
-fn id_bits<V: Lanes>(b: V, reference: V, incident: V) -> V {
-    b.select(V::splat(65536.0), V::splat(0.0)) + (V::splat(256.0) * reference + incident)
-}
-
-/// One side plane's clip of `[w1, w2]` (`clip`'s loop body): `side` -1 for
-/// the lower plane, 1 for the upper. Returns the clipped ends and a mask of
-/// the lanes where both ends are outside.
-#[inline(always)]
-fn clip_to_plane<V: Lanes>(
-    (w1, w2): (Pair2<V>, Pair2<V>),
-    tangent: Pair2<V>,
-    (plane, side): (V, V),
-) -> ((Pair2<V>, Pair2<V>), V) {
-    let zero = V::splat(0.0);
-    let d0 = side * (dot(tangent, w1) - plane);
-    let d1 = side * (dot(tangent, w2) - plane);
-    let (outside0, outside1) = (d0.gt(zero), d1.gt(zero));
-    let t = d0.div(d0 - d1);
-    let cut = (w1.0 + t * (w2.0 - w1.0), w1.1 + t * (w2.1 - w1.1));
-    (
-        (
-            select2(outside0, cut, w1),
-            select2(outside0.not().and(outside1), cut, w2),
-        ),
-        outside0.and(outside1),
-    )
-}
-
-/// A reference-frame point moved by half the difference of the radii along
-/// `normal` where they differ (`clip`'s `rounded`), then into the world.
-#[inline(always)]
-fn rounded_to_world<V: Lanes>(
-    point: Pair2<V>,
-    (unequal, half_difference, normal): (V, V, Pair2<V>),
-    (q, p): (Pair2<V>, Pair2<V>),
-) -> Pair2<V> {
-    let moved = (
-        point.0 + half_difference * normal.0,
-        point.1 + half_difference * normal.1,
-    );
-    transform_point(q, p, select2(unequal, moved, point))
 }
 
 /// End `k` of both sides: the reference's face normal and vertex, the
@@ -156,33 +81,6 @@ fn end_of_sides<V: Lanes>(
         select2(b, s.faces_b[k].1, s.faces_a[k].1),
         select2(b, s.faces_a[k].0, s.faces_b[k].0),
         select2(b, s.a_in_b[k], s.b_in_a[k]),
-    )
-}
-
-/// A clipped incident end as a contact point (`clip`'s `place`): midway
-/// between the surfaces over and under it, with its separation (compared
-/// with the margin by the caller). `face` is the reference face's normal
-/// and first vertex, the radii's sum, where and by how much they differ,
-/// and the reference transform; then the owner (B's lanes), the face's and
-/// the end's numbers for the id.
-#[inline(always)]
-#[allow(clippy::type_complexity)]
-fn clipped_point<V: Lanes>(
-    end: Pair2<V>,
-    (n, v1, radii, rounding, reference_xf): (Pair2<V>, Pair2<V>, V, (V, V), (Pair2<V>, Pair2<V>)),
-    (b, reference, vertex): (V, V, V),
-) -> (PointLanes<V>, V) {
-    let half = V::splat(0.5);
-    let core = dot(n, sub(end, v1));
-    let separation = core - radii;
-    let placed = (end.0 - half * core * n.0, end.1 - half * core * n.1);
-    (
-        PointLanes {
-            point: rounded_to_world(placed, (rounding.0, rounding.1, n), reference_xf),
-            depth: separation.neg(),
-            id: id_bits(b, reference, vertex),
-        },
-        separation,
     )
 }
 
@@ -304,61 +202,41 @@ fn contact_lanes<V: Lanes>(s: &SegmentLanes<V>, margin: f32) -> ContactLanes {
         select2(incident1, inc_end0, inc_end1),
     );
     let incident_vertex = (incident1.select(one, zero), incident1.select(zero, one));
-    let tangent = (n.1.neg(), n.0);
-    let (lower, upper) = (dot(tangent, v1), dot(tangent, v2));
-    let (ends, emptied_lower) = clip_to_plane(ends, tangent, (lower, V::splat(-1.0)));
-    let (ends, emptied_upper) = clip_to_plane(ends, tangent, (upper, one));
-    let emptied = emptied_lower.or(emptied_upper);
-    let kept_limit = V::splat(margin.max(0.0));
-    let face_frame = (n, v1, radii, (unequal, half_difference), reference_xf);
-    let (point0, separation0) = clipped_point(ends.0, face_frame, (b, feature, incident_vertex.0));
-    let (point1, separation1) = clipped_point(ends.1, face_frame, (b, feature, incident_vertex.1));
-    let (kept0, kept1) = (separation0.le(kept_limit), separation1.le(kept_limit));
-    let both = kept0.and(kept1);
-    // Two points closer than the degenerate length: one, the deeper.
-    let gap = sub(point0.point, point1.point);
-    let shortest = V::splat(DEGENERATE_SEGMENT) * s.size;
-    let collapsed = both.and(dot(gap, gap).le(shortest * shortest));
-    let swapped = collapsed.and(point1.depth.gt(point0.depth));
-    let clip_first = PointLanes::select(kept0.and(swapped.not()), point0, point1);
-    let clip_second = PointLanes::select(swapped, point0, point1);
+    let clipped = clip_lanes(
+        &ClipLanes {
+            v1,
+            v2,
+            normal: n,
+            w1: ends.0,
+            w2: ends.1,
+            incident: incident_vertex,
+            owner_b: b,
+            reference: feature,
+            radii: (radius_ref, radius_inc),
+            reference_xf,
+            size: s.size,
+        },
+        margin,
+    );
 
     let first = PointLanes::select(
         vertex_pair,
         vertex_point,
-        PointLanes::select(crossed, crossing_point, clip_first),
+        PointLanes::select(crossed, crossing_point, clipped.first),
     );
     let clipping = face.and(crossed.not());
-    let kept_none = kept0.or(kept1).not();
     // Features 2 and 3 are no segment pair's: the general path, if ever.
     let not_segment_feature = face.and(feature.ge(V::splat(2.0)));
     let general = s
         .doubtful
-        .or(clipping.and(emptied.or(kept_none)))
+        .or(clipping.and(clipped.scalar))
         .or(not_segment_feature);
-    let second_written = clipping.and(both);
-    let no_point = PointLanes {
-        point: (zero, zero),
-        depth: zero,
-        id: zero,
-    };
-    let two = second_written.and(collapsed.not());
     ContactLanes {
         normal: [normal.0.to_array(), normal.1.to_array()],
         first: first.to_arrays(),
-        second: PointLanes::select(second_written, clip_second, no_point).to_arrays(),
-        count: (one + two.select(one, zero)).to_array(),
+        second: PointLanes::select(clipping, clipped.second, PointLanes::zero()).to_arrays(),
+        count: clipping.select(clipped.count, one).to_array(),
         general: general.mask_bits(),
-    }
-}
-
-/// A contact point from lane `lane` of its arrays.
-#[inline(always)]
-fn point_of(arrays: &[[f32; PAIRS]; 4], lane: usize) -> ContactPoint {
-    ContactPoint {
-        point: Vec2::new(arrays[0][lane], arrays[1][lane]),
-        depth: arrays[2][lane],
-        id: arrays[3][lane] as u32,
     }
 }
 

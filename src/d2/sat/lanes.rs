@@ -30,9 +30,11 @@ use crate::core::simd::avx;
 use crate::core::simd::uses_avx;
 use crate::core::simd::{Cache, Lanes, Portable, prefetch_line_run};
 use crate::d2::batch::Batch;
-use crate::d2::manifold::{Clip, ContactSide, Manifold, clip, contact_points, segment_contacts};
+use crate::d2::manifold::{
+    Clip, ContactSide, Manifold, PendingClips, contact_points, segment_contacts,
+};
 use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
-use crate::d2::shape::{EdgeRecord, FACE_LANES, FaceLanes, Faces, ShapeRecord, ShapeSet};
+use crate::d2::shape::{EdgeRecord, FACE_LANES, FaceLanes, FaceView, Faces, ShapeRecord, ShapeSet};
 use crate::d2::types::{Hit, SatHit};
 
 use super::circles::collide_circles;
@@ -437,11 +439,11 @@ fn incident_edge_lanes<V: Lanes>(normal_in_incident: Vec2, lanes: &[FaceLanes], 
 /// to `out`; the polygon case reuses the SAT's relative transforms and face
 /// groups, and builds the manifold in place.
 #[inline(always)]
-fn contact_with<V: Lanes>(
-    batch: &Batch,
+fn contact_with<'a, V: Lanes>(
+    batch: &Batch<'a>,
     index: usize,
     across: Option<Option<PairResult>>,
-    out: &mut Vec<Manifold>,
+    (out, pending): (&mut Vec<Manifold>, &mut PendingClips<FaceView<'a>>),
 ) {
     let pair = batch.pairs()[index];
     let (a, b) = (pair.a as usize, pair.b as usize);
@@ -466,11 +468,21 @@ fn contact_with<V: Lanes>(
     let Some(result) = result else {
         return;
     };
-    // Circles, and cores with radii or segments (rounded.rs), take the
-    // general manifold.
-    let rounded =
-        record_a.radius + record_b.radius > 0.0 || record_a.count == 2 || record_b.count == 2;
-    if record_a.count == 0 || record_b.count == 0 || rounded {
+    // A face of one core against the other's edges is clipped, with or
+    // without radii; the rest (circles, vertex pairs, two segment cores
+    // crossing deeper than their radii) takes the general manifold.
+    let (reference_record, incident_record) = match result.axis.owner {
+        Owner::A => (record_a, record_b),
+        Owner::B => (record_b, record_a),
+    };
+    let crossing = reference_record.count == 2
+        && incident_record.count == 2
+        && -result.separation >= reference_record.radius + incident_record.radius;
+    let clipped = record_a.count > 0
+        && record_b.count > 0
+        && result.axis.feature < reference_record.count
+        && !crossing;
+    if !clipped {
         // `Batch::hit` and `manifold` on the records and transforms at hand.
         let faces = |record: &ShapeRecord| (record.count > 0).then(|| shapes.edges_of(record));
         let (faces_a, faces_b) = (faces(record_a), faces(record_b));
@@ -507,7 +519,8 @@ fn contact_with<V: Lanes>(
         out.push(contact);
         return;
     }
-    // As `Batch::hit` and `manifold` compute them, from the same values.
+    // As `Batch::hit` and `manifold` compute them, from the same values;
+    // the clip itself waits for seven more (`manifold/clip_across.rs`).
     let (ref_xf, reference_faces, incident_faces, incident_lanes, xf, sign) =
         match result.axis.owner {
             Owner::A => (
@@ -540,12 +553,9 @@ fn contact_with<V: Lanes>(
         pair.b,
         sign * rotate(ref_xf.q, normal_local),
     ));
-    let Some(contact) = out.last_mut() else {
-        return;
-    };
-    clip(
-        contact,
-        &Clip {
+    let slot = out.len() - 1;
+    pending.push::<V>(
+        Clip {
             ref_xf,
             xf,
             reference_faces,
@@ -556,9 +566,10 @@ fn contact_with<V: Lanes>(
             overlapping: result.separation < 0.0,
             size: record_a.size + record_b.size,
             margin: batch.margin(),
-            // Cores without radii only: the others took `manifold` above.
-            radii: (0.0, 0.0),
+            radii: (reference_record.radius, incident_record.radius),
         },
+        slot,
+        out,
     );
 }
 
@@ -850,13 +861,15 @@ fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Ve
 #[inline(always)]
 fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
     let end = range.end;
+    let mut pending = PendingClips::new(batch.margin());
     if !mostly_segments(batch, range.clone()) {
         for index in range {
             if index + PREFETCH_DISTANCE < end {
                 prefetch_pair(batch, index + PREFETCH_DISTANCE);
             }
-            contact_with::<V>(batch, index, None, out);
+            contact_with::<V>(batch, index, None, (out, &mut pending));
         }
+        pending.flush::<V>(out);
         return;
     }
     let mut answered = ChunkContacts::new();
@@ -868,10 +881,10 @@ fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut V
         for index in chunk.clone() {
             let bit = 1 << (index - chunk.start);
             if answered.taken & bit == 0 {
-                contact_with::<V>(batch, index, None, out);
+                contact_with::<V>(batch, index, None, (out, &mut pending));
             } else if answered.general & bit != 0 {
                 let result = answered.results[index - chunk.start];
-                contact_with::<V>(batch, index, Some(result), out);
+                contact_with::<V>(batch, index, Some(result), (out, &mut pending));
             } else {
                 // Reported or not, without a branch on it (a coin toss):
                 // written, and kept where reported.
@@ -884,6 +897,7 @@ fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut V
             }
         }
     }
+    pending.flush::<V>(out);
 }
 
 #[cfg(target_arch = "x86_64")]

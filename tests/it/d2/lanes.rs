@@ -29,6 +29,14 @@ fn eight_faces_at_a_time_equals_one_at_a_time_bit_for_bit() {
             half_extent: 0.7,
             ..SceneSpec::mixed(104, 50_000)
         },
+        // Capsules and rounded polygons among the rest: their faces'
+        // clips with radii wait for the lanes too.
+        SceneSpec {
+            capsule_fraction: 0.35,
+            rounded_fraction: 0.35,
+            half_extent: 2.0,
+            ..SceneSpec::mixed(105, 50_000)
+        },
     ];
     for (index, spec) in specs.iter().enumerate() {
         for margin in [0.0, 0.3] {
@@ -82,8 +90,60 @@ fn eight_faces_at_a_time_equals_one_at_a_time_bit_for_bit() {
                 bits(&dispatched) == bits(&portable),
                 "scene {index}: AVX and portable paths differ"
             );
+            // The fused contacts (the polygon pairs' clips eight at a
+            // time, `manifold/clip_across.rs`): the general path's
+            // manifolds, bit for bit, on both vector types.
+            let general = gpusat::manifolds(&batch, &batch.hits(&dispatched));
+            for (lanes, name) in [
+                (contacts_of(&batch, false), "AVX (where present)"),
+                (contacts_of(&batch, true), "portable"),
+            ] {
+                assert_eq!(lanes.len(), general.len(), "scene {index} {name}");
+                for (got, want) in lanes.iter().zip(&general) {
+                    assert_eq!(
+                        manifold_bits(got),
+                        manifold_bits(want),
+                        "scene {index} margin {margin}, {name} contacts: {got:?} vs {want:?}"
+                    );
+                }
+            }
         }
     }
+}
+
+/// A manifold's every field as bits (`==` on floats takes -0 for +0).
+#[allow(clippy::type_complexity)]
+fn manifold_bits(m: &gpusat::Manifold) -> (u32, u32, u32, [u32; 2], Vec<([u32; 2], u32, u32)>) {
+    let points = m
+        .points()
+        .iter()
+        .map(|p| {
+            (
+                p.point.to_array().map(f32::to_bits),
+                p.depth.to_bits(),
+                p.id,
+            )
+        })
+        .collect();
+    (
+        m.pair,
+        m.a,
+        m.b,
+        m.normal.to_array().map(f32::to_bits),
+        points,
+    )
+}
+
+/// The batch's fused contacts on the dispatched lanes (AVX where present)
+/// or the portable ones.
+fn contacts_of(batch: &Batch, portable: bool) -> Vec<gpusat::Manifold> {
+    let mut out = Vec::new();
+    if portable {
+        sat_lanes::contacts_range_portable(batch, 0..batch.pairs().len(), &mut out);
+    } else {
+        sat_lanes::contacts_range(batch, 0..batch.pairs().len(), &mut out);
+    }
+    out
 }
 
 /// Two segment cores (capsules and bare segments) take their own straight
@@ -258,26 +318,6 @@ fn segment_pairs_take_their_own_path_with_the_general_paths_bits() {
         // Their contacts too (`manifold/segments_across.rs`): the general
         // path's manifolds, bit for bit, on either vector type.
         let general = gpusat::manifolds(&batch, &batch.hits(&expected));
-        let bits = |m: &gpusat::Manifold| {
-            let points: Vec<_> = m
-                .points()
-                .iter()
-                .map(|p| {
-                    (
-                        p.point.to_array().map(f32::to_bits),
-                        p.depth.to_bits(),
-                        p.id,
-                    )
-                })
-                .collect();
-            (
-                m.pair,
-                m.a,
-                m.b,
-                m.normal.to_array().map(f32::to_bits),
-                points,
-            )
-        };
         let (mut two_points, mut ids) = (0, std::collections::BTreeSet::new());
         for m in &general {
             two_points += usize::from(m.points().len() == 2);
@@ -289,13 +329,9 @@ fn segment_pairs_take_their_own_path_with_the_general_paths_bits() {
         );
         // Both owners, both faces, every vertex pair, crossings.
         assert!(ids.len() >= 14, "margin {margin}: ids {ids:?}");
-        let mut dispatched = Vec::new();
-        sat_lanes::contacts_range(&batch, 0..pairs.len(), &mut dispatched);
-        let mut portable = Vec::new();
-        sat_lanes::contacts_range_portable(&batch, 0..pairs.len(), &mut portable);
         for (lanes, name) in [
-            (&dispatched, "AVX (where present)"),
-            (&portable, "portable"),
+            (contacts_of(&batch, false), "AVX (where present)"),
+            (contacts_of(&batch, true), "portable"),
         ] {
             assert_eq!(
                 lanes.len(),
@@ -304,8 +340,8 @@ fn segment_pairs_take_their_own_path_with_the_general_paths_bits() {
             );
             for (got, want) in lanes.iter().zip(&general) {
                 assert_eq!(
-                    bits(got),
-                    bits(want),
+                    manifold_bits(got),
+                    manifold_bits(want),
                     "margin {margin}, {name} contacts: {got:?} vs {want:?}"
                 );
             }
