@@ -50,10 +50,12 @@ use crate::d2::sat::vertex_pair_of;
 use crate::d2::shape::Faces;
 use crate::d2::types::Hit;
 
+mod circles_across;
 mod clip_across;
 mod segments_across;
+pub(crate) use circles_across::contacts as circle_contacts;
 pub(crate) use clip_across::PendingClips;
-pub(crate) use segments_across::contacts as segment_contacts;
+pub(crate) use segments_across::{LaneKinds, contacts as segment_contacts};
 
 /// One contact point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

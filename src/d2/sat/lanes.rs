@@ -31,13 +31,15 @@ use crate::core::simd::uses_avx;
 use crate::core::simd::{Cache, Lanes, Portable, prefetch_line_run};
 use crate::d2::batch::Batch;
 use crate::d2::manifold::{
-    Clip, ContactSide, Manifold, PendingClips, contact_points, segment_contacts,
+    Clip, ContactSide, LaneKinds, Manifold, PendingClips, circle_contacts, contact_points,
+    segment_contacts,
 };
 use crate::d2::math::{Transform, inv_mul_transforms, inv_rotate, rotate};
 use crate::d2::shape::{EdgeRecord, FACE_LANES, FaceLanes, FaceView, Faces, ShapeRecord, ShapeSet};
 use crate::d2::types::{Hit, SatHit};
 
 use super::circles::collide_circles;
+use super::circles_across::CirclePairs;
 use super::pair::{Side, axis_normal};
 use super::polygon_circle::finish_polygon_circle;
 use super::rounded::{collide_segment_circle, finish_rounded};
@@ -630,23 +632,90 @@ fn prefetch_pair(batch: &Batch, index: usize) {
 /// pair in order.
 const CHUNK: usize = 64;
 
-/// Where the lanes across pairs leave their answers for a chunk's segment
-/// pairs (by position in the chunk): the SAT results, or the contacts.
-/// Made once a range, refilled each chunk.
-trait SegmentAnswers {
+/// Eight pairs of one kind waiting for their lanes (two segment cores, or
+/// two circles): their SAT, or their SAT and manifolds, eight at a time.
+trait PairLanes {
+    /// Lanes filled.
+    fn len(&self) -> usize;
+    /// The filled lanes' results, in the order they were pushed, and the
+    /// lanes emptied.
+    fn results<V: Lanes>(&mut self, margin: f32) -> [Option<PairResult>; SEGMENT_PAIRS];
+    /// The filled lanes' manifolds into `manifolds[at[k]]` (and the results
+    /// of those the general path builds into `results[at[k]]`), and the
+    /// lanes emptied.
+    fn contacts<V: Lanes>(
+        &mut self,
+        margin: f32,
+        at: &[usize; SEGMENT_PAIRS],
+        out: (&mut [Manifold], &mut [Option<PairResult>]),
+    ) -> LaneKinds;
+}
+
+impl PairLanes for SegmentPairs<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        SegmentPairs::len(self)
+    }
+
+    #[inline(always)]
+    fn results<V: Lanes>(&mut self, margin: f32) -> [Option<PairResult>; SEGMENT_PAIRS] {
+        self.finish::<V>(margin)
+    }
+
+    #[inline(always)]
+    fn contacts<V: Lanes>(
+        &mut self,
+        margin: f32,
+        at: &[usize; SEGMENT_PAIRS],
+        out: (&mut [Manifold], &mut [Option<PairResult>]),
+    ) -> LaneKinds {
+        segment_contacts::<V>(self, margin, at, out)
+    }
+}
+
+impl PairLanes for CirclePairs {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        CirclePairs::len(self)
+    }
+
+    #[inline(always)]
+    fn results<V: Lanes>(&mut self, margin: f32) -> [Option<PairResult>; SEGMENT_PAIRS] {
+        self.finish::<V>(margin)
+    }
+
+    #[inline(always)]
+    fn contacts<V: Lanes>(
+        &mut self,
+        margin: f32,
+        at: &[usize; SEGMENT_PAIRS],
+        (manifolds, _): (&mut [Manifold], &mut [Option<PairResult>]),
+    ) -> LaneKinds {
+        circle_contacts::<V>(self, margin, at, manifolds)
+    }
+}
+
+/// Where the lanes across pairs leave their answers for a chunk's pairs
+/// (by position in the chunk): the SAT results, or the contacts. Made once
+/// a range, refilled each chunk.
+trait ChunkAnswers {
+    /// Whether circle pairs are answered in lanes too: with contacts they
+    /// gain (1M circle pairs, one thread, SAT and manifold 26.7 -> 19.7 ns
+    /// a pair), for the SAT alone they lose (10.2 -> 12.8).
+    const CIRCLES: bool;
     /// Forgets the last chunk's answers.
     fn clear(&mut self);
     /// The filled lanes' answers into their chunk positions, and the lanes
     /// emptied.
-    fn answer<V: Lanes>(
+    fn answer<V: Lanes, P: PairLanes>(
         &mut self,
-        lanes: &mut SegmentPairs,
+        lanes: &mut P,
         positions: &[usize; SEGMENT_PAIRS],
         margin: f32,
     );
 }
 
-/// A chunk's segment pairs' SAT results, and which positions hold one.
+/// A chunk's lane pairs' SAT results, and which positions hold one.
 struct ChunkResults {
     results: [Option<PairResult>; CHUNK],
     taken: u64,
@@ -668,21 +737,23 @@ impl ChunkResults {
     }
 }
 
-impl SegmentAnswers for ChunkResults {
+impl ChunkAnswers for ChunkResults {
+    const CIRCLES: bool = false;
+
     #[inline(always)]
     fn clear(&mut self) {
         self.taken = 0;
     }
 
     #[inline(always)]
-    fn answer<V: Lanes>(
+    fn answer<V: Lanes, P: PairLanes>(
         &mut self,
-        lanes: &mut SegmentPairs,
+        lanes: &mut P,
         positions: &[usize; SEGMENT_PAIRS],
         margin: f32,
     ) {
         let count = lanes.len();
-        let results = lanes.finish::<V>(margin);
+        let results = lanes.results::<V>(margin);
         for k in 0..count {
             self.results[positions[k]] = results[k];
             self.taken |= 1 << positions[k];
@@ -690,8 +761,8 @@ impl SegmentAnswers for ChunkResults {
     }
 }
 
-/// A chunk's segment pairs' contacts: manifolds (read where `contact`
-/// says), the results of the pairs whose manifold the general path builds
+/// A chunk's lane pairs' contacts: manifolds (read where `contact` says),
+/// the results of the pairs whose manifold the general path builds
 /// (`general`), and which positions the lanes took.
 struct ChunkContacts {
     manifolds: [Manifold; CHUNK],
@@ -713,26 +784,24 @@ impl ChunkContacts {
     }
 }
 
-impl SegmentAnswers for ChunkContacts {
+impl ChunkAnswers for ChunkContacts {
+    const CIRCLES: bool = true;
+
     #[inline(always)]
     fn clear(&mut self) {
         (self.taken, self.contact, self.general) = (0, 0, 0);
     }
 
     #[inline(always)]
-    fn answer<V: Lanes>(
+    fn answer<V: Lanes, P: PairLanes>(
         &mut self,
-        lanes: &mut SegmentPairs,
+        lanes: &mut P,
         positions: &[usize; SEGMENT_PAIRS],
         margin: f32,
     ) {
         let count = lanes.len();
-        let kinds = segment_contacts::<V>(
-            lanes,
-            margin,
-            positions,
-            (&mut self.manifolds, &mut self.results),
-        );
+        let kinds =
+            lanes.contacts::<V>(margin, positions, (&mut self.manifolds, &mut self.results));
         for (k, &position) in positions.iter().enumerate().take(count) {
             let lane = 1 << k;
             self.taken |= 1 << position;
@@ -742,11 +811,11 @@ impl SegmentAnswers for ChunkContacts {
     }
 }
 
-/// The segment pairs among pairs `chunk` (at most [`CHUNK`]) answered
-/// eight at a time into `answers`, while the chunk's data is prefetched for
-/// the pass that follows.
+/// The segment and circle pairs among pairs `chunk` (at most [`CHUNK`])
+/// answered eight at a time into `answers`, while the chunk's data is
+/// prefetched for the pass that follows.
 #[inline(always)]
-fn segment_answers<V: Lanes, T: SegmentAnswers>(
+fn lane_answers<V: Lanes, T: ChunkAnswers>(
     batch: &Batch,
     chunk: Range<usize>,
     end: usize,
@@ -755,8 +824,11 @@ fn segment_answers<V: Lanes, T: SegmentAnswers>(
     answers.clear();
     let shapes = batch.shapes();
     let (records, shape_of, transforms) = (shapes.records(), batch.shape_of(), batch.transforms());
-    let mut lanes = SegmentPairs::default();
-    let mut positions = [0usize; SEGMENT_PAIRS];
+    let margin = batch.margin();
+    let mut segments = SegmentPairs::default();
+    let mut segment_positions = [0usize; SEGMENT_PAIRS];
+    let mut circles = CirclePairs::default();
+    let mut circle_positions = [0usize; SEGMENT_PAIRS];
     for index in chunk.clone() {
         if index + PREFETCH_DISTANCE < end {
             prefetch_pair(batch, index + PREFETCH_DISTANCE);
@@ -767,6 +839,17 @@ fn segment_answers<V: Lanes, T: SegmentAnswers>(
             &records[shape_of[a] as usize],
             &records[shape_of[b] as usize],
         );
+        if T::CIRCLES && record_a.count == 0 && record_b.count == 0 {
+            circle_positions[circles.len()] = index - chunk.start;
+            circles.push(
+                (transforms[a], record_a.radius),
+                (transforms[b], record_b.radius),
+            );
+            if circles.is_full() {
+                answers.answer::<V, _>(&mut circles, &circle_positions, margin);
+            }
+            continue;
+        }
         if record_a.count != 2 || record_b.count != 2 {
             continue;
         }
@@ -776,41 +859,49 @@ fn segment_answers<V: Lanes, T: SegmentAnswers>(
         ) else {
             continue;
         };
-        positions[lanes.len()] = index - chunk.start;
-        lanes.push(
+        segment_positions[segments.len()] = index - chunk.start;
+        segments.push(
             (transforms[a], edges_a, (record_a.size, record_a.radius)),
             (transforms[b], edges_b, (record_b.size, record_b.radius)),
         );
-        if lanes.is_full() {
-            answers.answer::<V>(&mut lanes, &positions, batch.margin());
+        if segments.is_full() {
+            answers.answer::<V, _>(&mut segments, &segment_positions, margin);
         }
     }
-    if lanes.len() > 0 {
-        answers.answer::<V>(&mut lanes, &positions, batch.margin());
+    if segments.len() > 0 {
+        answers.answer::<V, _>(&mut segments, &segment_positions, margin);
+    }
+    if circles.len() > 0 {
+        answers.answer::<V, _>(&mut circles, &circle_positions, margin);
     }
 }
 
 /// Whether the pairs of `range` go through the lanes across pairs: at
-/// least half of its first [`CHUNK`] are of two segment cores. Below that,
-/// the pass over a chunk's segment pairs and the choice between the two
-/// answers for every pair cost more than the lanes save (measured, 1M
-/// pairs, one thread: capsules only, SAT 59.0 -> 35.2 ns a pair through the
-/// lanes; a quarter capsule pairs among capsule-polygon and polygon pairs,
-/// 60.5 -> 67.7 through them). A sample, once a range: counting every
-/// chunk cost that mix 4 ns a pair.
+/// least half of its first [`CHUNK`] are of two segment cores or (with
+/// contacts) two circles. Below that, the pass over a chunk's pairs of those kinds and
+/// the choice between the two answers for every pair cost more than the
+/// lanes save (measured, 1M pairs, one thread: capsules only, SAT 59.0 ->
+/// 35.2 ns a pair through the lanes; a quarter capsule pairs among
+/// capsule-polygon and polygon pairs, 60.5 -> 67.7 through them). A
+/// sample, once a range: counting every chunk cost that mix 4 ns a pair.
 #[inline(always)]
-fn mostly_segments(batch: &Batch, range: Range<usize>) -> bool {
-    if !batch.shapes().has_segments() {
+fn mostly_across<T: ChunkAnswers>(batch: &Batch, range: Range<usize>) -> bool {
+    let shapes = batch.shapes();
+    let circles = T::CIRCLES && shapes.has_circles();
+    if !shapes.has_segments() && !circles {
         return false;
     }
-    let (records, shape_of) = (batch.shapes().records(), batch.shape_of());
-    let is_segment = |body: u32| records[shape_of[body as usize] as usize].count == 2;
+    let (records, shape_of) = (shapes.records(), batch.shape_of());
+    let count = |body: u32| records[shape_of[body as usize] as usize].count;
     let sample = &batch.pairs()[range.start..range.end.min(range.start + CHUNK)];
-    let segments = sample
+    let across = sample
         .iter()
-        .filter(|pair| is_segment(pair.a) && is_segment(pair.b))
+        .filter(|pair| {
+            let (a, b) = (count(pair.a), count(pair.b));
+            (a == b) & ((circles & (a == 0)) | (a == 2))
+        })
         .count();
-    2 * segments >= sample.len()
+    2 * across >= sample.len()
 }
 
 // The two loops below share their shape, written out twice: a closure
@@ -820,7 +911,7 @@ fn mostly_segments(batch: &Batch, range: Range<usize>) -> bool {
 #[inline(always)]
 fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
     let end = range.end;
-    if !mostly_segments(batch, range.clone()) {
+    if !mostly_across::<ChunkResults>(batch, range.clone()) {
         for index in range {
             if index + PREFETCH_DISTANCE < end {
                 prefetch_pair(batch, index + PREFETCH_DISTANCE);
@@ -838,7 +929,7 @@ fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Ve
         start = chunk.end;
         // The segment pairs first, eight at a time (that pass prefetches
         // for this one), then every pair in order.
-        segment_answers::<V, _>(batch, chunk.clone(), end, &mut answered);
+        lane_answers::<V, _>(batch, chunk.clone(), end, &mut answered);
         for index in chunk.clone() {
             let hit = match answered.get(chunk.start, index) {
                 Some(result) => result.map(|result| SatHit {
@@ -862,7 +953,7 @@ fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Ve
 fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
     let end = range.end;
     let mut pending = PendingClips::new(batch.margin());
-    if !mostly_segments(batch, range.clone()) {
+    if !mostly_across::<ChunkContacts>(batch, range.clone()) {
         for index in range {
             if index + PREFETCH_DISTANCE < end {
                 prefetch_pair(batch, index + PREFETCH_DISTANCE);
@@ -877,7 +968,7 @@ fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut V
     while start < end {
         let chunk = start..(start + CHUNK).min(end);
         start = chunk.end;
-        segment_answers::<V, _>(batch, chunk.clone(), end, &mut answered);
+        lane_answers::<V, _>(batch, chunk.clone(), end, &mut answered);
         for index in chunk.clone() {
             let bit = 1 << (index - chunk.start);
             if answered.taken & bit == 0 {

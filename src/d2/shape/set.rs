@@ -109,9 +109,10 @@ pub struct ShapeSet {
     /// Unique per library; with the length (the library only grows) it tells
     /// a GPU backend whether its copy is current.
     uid: u64,
-    /// Shapes with a segment core (capsules, segments): where there are
-    /// none, the CPU backends skip looking for pairs of them.
+    /// Shapes with a segment core (capsules, segments), and circles: where
+    /// there are none, the CPU backends skip looking for pairs of them.
     segments: u32,
+    circles: u32,
 }
 
 impl Default for ShapeSet {
@@ -126,6 +127,7 @@ impl Default for ShapeSet {
             first_ring: Vec::new(),
             uid: next_uid(),
             segments: 0,
+            circles: 0,
         }
     }
 }
@@ -143,6 +145,7 @@ impl Clone for ShapeSet {
             first_ring: self.first_ring.clone(),
             uid: next_uid(),
             segments: self.segments,
+            circles: self.circles,
         }
     }
 }
@@ -200,6 +203,7 @@ impl ShapeSet {
             },
         };
         self.segments += u32::from(record.count == 2);
+        self.circles += u32::from(record.count == 0);
         self.shapes.push(shape);
         self.records.push(record);
         index
@@ -211,6 +215,13 @@ impl ShapeSet {
     #[doc(hidden)]
     pub fn has_segments(&self) -> bool {
         self.segments > 0
+    }
+
+    /// Whether the library holds a circle.
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn has_circles(&self) -> bool {
+        self.circles > 0
     }
 
     /// Validates and adds a polygon; the error names the index it would have had.

@@ -94,19 +94,7 @@ fn eight_faces_at_a_time_equals_one_at_a_time_bit_for_bit() {
             // time, `manifold/clip_across.rs`): the general path's
             // manifolds, bit for bit, on both vector types.
             let general = gpusat::manifolds(&batch, &batch.hits(&dispatched));
-            for (lanes, name) in [
-                (contacts_of(&batch, false), "AVX (where present)"),
-                (contacts_of(&batch, true), "portable"),
-            ] {
-                assert_eq!(lanes.len(), general.len(), "scene {index} {name}");
-                for (got, want) in lanes.iter().zip(&general) {
-                    assert_eq!(
-                        manifold_bits(got),
-                        manifold_bits(want),
-                        "scene {index} margin {margin}, {name} contacts: {got:?} vs {want:?}"
-                    );
-                }
-            }
+            assert_contacts_are(&batch, &general, &format!("scene {index} margin {margin}"));
         }
     }
 }
@@ -132,6 +120,24 @@ fn manifold_bits(m: &gpusat::Manifold) -> (u32, u32, u32, [u32; 2], Vec<([u32; 2
         m.normal.to_array().map(f32::to_bits),
         points,
     )
+}
+
+/// The batch's fused contacts on both vector types are `general`, bit for
+/// bit.
+fn assert_contacts_are(batch: &Batch, general: &[gpusat::Manifold], what: &str) {
+    for (lanes, name) in [
+        (contacts_of(batch, false), "AVX (where present)"),
+        (contacts_of(batch, true), "portable"),
+    ] {
+        assert_eq!(lanes.len(), general.len(), "{what}, {name} contacts");
+        for (got, want) in lanes.iter().zip(general) {
+            assert_eq!(
+                manifold_bits(got),
+                manifold_bits(want),
+                "{what}, {name} contacts: {got:?} vs {want:?}"
+            );
+        }
+    }
 }
 
 /// The batch's fused contacts on the dispatched lanes (AVX where present)
@@ -329,22 +335,96 @@ fn segment_pairs_take_their_own_path_with_the_general_paths_bits() {
         );
         // Both owners, both faces, every vertex pair, crossings.
         assert!(ids.len() >= 14, "margin {margin}: ids {ids:?}");
+        assert_contacts_are(&batch, &general, &format!("margin {margin}"));
+    }
+}
+
+/// Two circles take their own path in the batch loops
+/// (`sat/circles_across.rs`, `manifold/circles_across.rs`): eight pairs a
+/// vector, the general path's hits and manifolds bit for bit, on both vector
+/// types, for random, concentric, touching and far (10,000 units out)
+/// pairs.
+#[test]
+fn circle_pairs_take_their_own_path_with_the_general_paths_bits() {
+    use glam::Vec2;
+    use gpusat::generate::rng;
+    use gpusat::{Body, Circle, Pair, ShapeSet};
+    use rand::RngExt;
+
+    let mut random = rng(0xc1c);
+    let mut shapes = ShapeSet::new();
+    let mut bodies = Vec::new();
+    let mut pairs = Vec::new();
+    for k in 0..30_000u32 {
+        let mut circle = |random: &mut gpusat::generate::SceneRng| {
+            let radius = if random.random_bool(0.3) {
+                0.25
+            } else {
+                random.random_range(0.02..1.2f32)
+            };
+            shapes.push(Circle::new(radius).expect("a circle").into())
+        };
+        let (shape_a, shape_b) = (circle(&mut random), circle(&mut random));
+        let offset = if k % 4 == 3 {
+            Vec2::new(10_000.0, -7_500.0)
+        } else {
+            Vec2::ZERO
+        };
+        let position = match k % 6 {
+            // Concentric, or within the concentric tolerance.
+            0 => Vec2::new(random.random_range(-1e-7..1e-7), 0.0),
+            // On a grid: exact touching (radii of 0.25 half a step apart).
+            1 => {
+                0.25 * Vec2::new(
+                    random.random_range(-4..5) as f32,
+                    random.random_range(-4..5) as f32,
+                )
+            }
+            _ => Vec2::new(
+                random.random_range(-3.0..3.0),
+                random.random_range(-3.0..3.0),
+            ),
+        };
+        let (angle_a, angle_b) = (
+            random.random_range(-3.2..3.2f32),
+            random.random_range(-3.2..3.2f32),
+        );
+        bodies.push(Body::new(shape_a, offset, angle_a));
+        bodies.push(Body::new(shape_b, offset + position, angle_b));
+        pairs.push(Pair::new(2 * k, 2 * k + 1));
+    }
+    for margin in [0.0, 0.3] {
+        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let expected: Vec<_> = (0..pairs.len())
+            .filter_map(|index| batch.test_pair(index))
+            .collect();
+        assert!(
+            expected.len() > 8_000,
+            "margin {margin}: {} reported",
+            expected.len()
+        );
+        let mut dispatched = Vec::new();
+        sat_lanes::collide_range(&batch, 0..pairs.len(), &mut dispatched);
+        let mut portable = Vec::new();
+        sat_lanes::collide_range_portable(&batch, 0..pairs.len(), &mut portable);
         for (lanes, name) in [
-            (contacts_of(&batch, false), "AVX (where present)"),
-            (contacts_of(&batch, true), "portable"),
+            (&dispatched, "AVX (where present)"),
+            (&portable, "portable"),
         ] {
-            assert_eq!(
-                lanes.len(),
-                general.len(),
-                "margin {margin}, {name} contacts"
-            );
-            for (got, want) in lanes.iter().zip(&general) {
+            assert_eq!(lanes.len(), expected.len(), "margin {margin}, {name} lanes");
+            for (got, want) in lanes.iter().zip(&expected) {
                 assert_eq!(
-                    manifold_bits(got),
-                    manifold_bits(want),
-                    "margin {margin}, {name} contacts: {got:?} vs {want:?}"
+                    (got.pair, got.axis, got.depth.to_bits()),
+                    (want.pair, want.axis, want.depth.to_bits()),
+                    "margin {margin}, {name} lanes: {} vs {}",
+                    got.depth,
+                    want.depth
                 );
             }
         }
+        let general = gpusat::manifolds(&batch, &batch.hits(&expected));
+        let concentric = general.iter().filter(|m| m.normal == Vec2::X).count();
+        assert!(concentric > 100, "margin {margin}: {concentric} concentric");
+        assert_contacts_are(&batch, &general, &format!("margin {margin}"));
     }
 }
