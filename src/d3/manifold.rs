@@ -25,7 +25,7 @@ use super::math::{
     Transform, cross3, dot3, inv_mul_transforms, inv_rotate, length3, transform_point,
 };
 use super::sat::rounded::closest_points_of_segments;
-use super::sat::{most_opposed_face, sphere_axis};
+use super::sat::{centre_line, most_opposed_face, sphere_axis, sphere_centre};
 use super::shape::kind::Shape;
 use super::shape::shapes::Hull;
 use super::types::{Axis, Hit};
@@ -514,17 +514,12 @@ fn sphere_point(
 ) -> ContactPoint {
     let id = contact_id(3, 0, 0, hit.axis.pack());
     match (shape_a, shape_b) {
-        (Shape::Sphere(a), Shape::Sphere(b)) => {
-            let centre = inv_mul_transforms(xf_a, xf_b).p;
-            let distance = length3(centre);
-            let surface_a = xf_a.p + a.radius() * hit.normal;
-            let surface_b = xf_b.p - b.radius() * hit.normal;
-            ContactPoint {
-                point: 0.5 * (surface_a + surface_b),
-                depth: -(distance - (a.radius() + b.radius())),
-                id,
-            }
-        }
+        (Shape::Sphere(a), Shape::Sphere(b)) => spheres_point(
+            (xf_a, a.radius()),
+            (xf_b, b.radius()),
+            (inv_mul_transforms(xf_a, xf_b).p, hit.normal),
+            id,
+        ),
         (Shape::Hull(hull), Shape::Sphere(sphere)) => {
             let centre = inv_mul_transforms(xf_a, xf_b).p;
             let (local, surface, distance) = sphere_axis(hull, centre, hit.axis);
@@ -556,6 +551,46 @@ fn sphere_point(
             }
         }
     }
+}
+
+/// Two spheres' point: midway between the surfaces along `normal`, its
+/// depth from the centre line (`centre`: B's centre in A's frame).
+#[inline(always)]
+fn spheres_point(
+    (xf_a, radius_a): (Transform, f32),
+    (xf_b, radius_b): (Transform, f32),
+    (centre, normal): (Vec3, Vec3),
+    id: u32,
+) -> ContactPoint {
+    let distance = length3(centre);
+    let surface_a = xf_a.p + radius_a * normal;
+    let surface_b = xf_b.p - radius_b * normal;
+    ContactPoint {
+        point: 0.5 * (surface_a + surface_b),
+        depth: -(distance - (radius_a + radius_b)),
+        id,
+    }
+}
+
+/// Two spheres' contact: the normal and the point from one centre line
+/// (the same bits as `Batch::hit` and `contact_points`).
+pub(crate) fn sphere_contacts(
+    (pair, a, b): (u32, u32, u32),
+    (xf_a, radius_a): (Transform, f32),
+    (xf_b, radius_b): (Transform, f32),
+    axis: Axis,
+) -> Manifold {
+    let centre = sphere_centre(xf_a, xf_b);
+    // A sphere's size is its radius.
+    let normal = centre_line(xf_a, centre, radius_a + radius_b);
+    let mut manifold = Manifold::new(pair, a, b, normal);
+    manifold.push(spheres_point(
+        (xf_a, radius_a),
+        (xf_b, radius_b),
+        (centre, normal),
+        contact_id(3, 0, 0, axis.pack()),
+    ));
+    manifold
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The 3D CPU narrowphase backends over a [`Batch`].
 
 use super::batch::Batch;
-use super::manifold::{Manifold, capsule_contacts, contact_points};
+use super::manifold::{Manifold, capsule_contacts, contact_points, sphere_contacts};
 use super::sat;
 use super::sat::EDGE_TOLERANCE;
 use super::shape::kind::Shape;
@@ -46,6 +46,14 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
         EdgeSearch::Walk => 0,
         _ => sat::walk_min_vertices(),
     };
+    // The rest of a hull's shape (`prefetch_bodies` asked for its head a
+    // pair earlier, which says its kind).
+    for body in [pair.a, pair.b] {
+        let shape = batch.shape_of(body);
+        if !matches!(shape, Shape::Sphere(_) | Shape::Capsule(_)) {
+            crate::core::simd::prefetch_value(shape);
+        }
+    }
     let hulls = [pair.a, pair.b].map(|body| batch.shape_of(body).core_hull());
     let boxes = walk_min > 8
         && hulls
@@ -63,13 +71,14 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
     }
 }
 
-/// Asks for the shapes and transforms of pair `index`'s bodies, if it
-/// exists.
+/// Asks for the head of the shapes (their kind; a sphere's or a
+/// capsule's all: two lines of the 736-byte shape) and the transforms of
+/// pair `index`'s bodies, if it exists.
 #[inline]
 fn prefetch_bodies(batch: &Batch, index: usize) {
     if let Some(pair) = batch.pairs().get(index) {
         for body in [pair.a, pair.b] {
-            crate::core::simd::prefetch_value(batch.shape_of(body));
+            crate::core::simd::prefetch_lines(batch.shape_of(body), 2);
             if let Some(transform) = batch.transforms().get(body as usize) {
                 crate::core::simd::prefetch_value(transform);
             }
@@ -304,6 +313,18 @@ fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Ma
             return;
         };
         let pair = batch.pairs()[index];
+        if let (Shape::Sphere(a), Shape::Sphere(b)) =
+            (batch.shape_of(pair.a), batch.shape_of(pair.b))
+        {
+            // Two spheres: the normal and the point from one centre line.
+            out.push(sphere_contacts(
+                (index as u32, pair.a, pair.b),
+                (batch.transforms()[pair.a as usize], a.radius()),
+                (batch.transforms()[pair.b as usize], b.radius()),
+                result.axis,
+            ));
+            return;
+        }
         if let (Shape::Capsule(a), Shape::Capsule(b)) =
             (batch.shape_of(pair.a), batch.shape_of(pair.b))
         {

@@ -33,9 +33,10 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', value_enum)]
     pub backends: Vec<BenchBackendArg>,
     /// 3D: the shape kinds, comma-separated: `boxes`, a hull vertex count
-    /// (4 to 256), `capsules`, `rounded` and a vertex count (`rounded32`:
-    /// hulls grown by a tenth of their radius), `capsules` and a vertex
-    /// count (`capsules32`: half capsules, half hulls).
+    /// (4 to 256), `capsules`, `spheres`, `spheres-boxes` (half spheres,
+    /// half boxes), `rounded` and a vertex count (`rounded32`: hulls grown
+    /// by a tenth of their radius), `capsules` and a vertex count
+    /// (`capsules32`: half capsules, half hulls).
     #[arg(long, value_delimiter = ',', default_value = "boxes,16,32,64,128,256")]
     pub shapes: Vec<String>,
     /// 3D: the brute force and parry3d run on at most this many pairs.
@@ -280,15 +281,17 @@ fn options_3d(args: &BenchArgs) -> Result<bench::d3::BenchOptions, Error> {
         let count = |digits: &str| match digits.parse::<usize>() {
             Ok(n) if (4..=gpusat::d3::MAX_HULL_VERTICES).contains(&n) => Ok(n),
             _ => Err(invalid(format!(
-                "--shapes: {name:?} is none of `boxes`, `capsules`, a vertex count from 4 to {} \
-                 (hulls), `rounded` or `capsules` followed by one (`rounded32`: hulls grown by a \
-                 radius; `capsules32`: half capsules, half hulls)",
+                "--shapes: {name:?} is none of `boxes`, `capsules`, `spheres`, `spheres-boxes`, \
+                 a vertex count from 4 to {} (hulls), `rounded` or `capsules` followed by one \
+                 (`rounded32`: hulls grown by a radius; `capsules32`: half capsules, half hulls)",
                 gpusat::d3::MAX_HULL_VERTICES
             ))),
         };
         let kind = match name {
             "boxes" => Kind3::Boxes,
             "capsules" => Kind3::Capsules,
+            "spheres" => Kind3::Spheres,
+            "spheres-boxes" => Kind3::SpheresAndBoxes,
             _ if name.starts_with("rounded") => Kind3::Rounded(count(&name["rounded".len()..])?),
             _ if name.starts_with("capsules") => {
                 Kind3::CapsulesAndHulls(count(&name["capsules".len()..])?)

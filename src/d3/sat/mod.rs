@@ -110,6 +110,7 @@ pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 #[doc(hidden)]
 pub use lanes::{find_max_edge_separation_portable, find_max_face_separation_portable};
 pub use pair::{axis_normal, collide_pair, complete_hit};
+pub(crate) use pair::{centre_line, sphere_centre};
 pub use rounded::{collide_rounded, rounded_axis_normal};
 pub(crate) use segments_across::{CapsulePairs, PAIRS as CAPSULE_PAIRS};
 pub use separation::{

@@ -4,7 +4,9 @@
 use glam::Vec3;
 
 use super::super::batch::Batch;
-use super::super::math::{Transform, inv_mul_transforms, length3, rotate, transform_point};
+use super::super::math::{
+    Transform, inv_mul_transforms, inv_rotate, length3, rotate, transform_point,
+};
 use super::super::shape::kind::Shape;
 use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
@@ -34,6 +36,11 @@ pub fn collide_pair(
     search: EdgeSearch,
     stats: &mut EdgeStats,
 ) -> Option<PairResult> {
+    if let (Shape::Sphere(a), Shape::Sphere(b)) = (shape_a, shape_b) {
+        // Two spheres need B's centre in A's frame only: the translation
+        // of `inv_mul_transforms(xf_a, xf_b)`, without its rotation.
+        return collide_spheres(sphere_centre(xf_a, xf_b), a.radius(), b.radius(), margin);
+    }
     let xf_ab = inv_mul_transforms(xf_a, xf_b);
     if let (Shape::Capsule(a), Shape::Capsule(b)) = (shape_a, shape_b) {
         // Two segment cores need B's frame in A's only: collide_rounded's
@@ -122,14 +129,32 @@ pub fn axis_normal(
         _ => {
             // Two spheres (or an axis that does not fit the shapes: a
             // backend's garbage, made total): the centre line.
-            let centre = inv_mul_transforms(xf_a, xf_b).p;
-            let distance = length3(centre);
-            if distance > CONCENTRIC_TOLERANCE * (shape_a.size() + shape_b.size()) {
-                rotate(xf_a.r, centre / distance)
-            } else {
-                rotate(xf_a.r, Vec3::X)
-            }
+            centre_line(
+                xf_a,
+                inv_mul_transforms(xf_a, xf_b).p,
+                shape_a.size() + shape_b.size(),
+            )
         }
+    }
+}
+
+/// B's centre in A's frame: `inv_mul_transforms(xf_a, xf_b).p`, the same
+/// operations, without the rotation.
+#[inline(always)]
+pub(crate) fn sphere_centre(xf_a: Transform, xf_b: Transform) -> Vec3 {
+    inv_rotate(xf_a.r, xf_b.p - xf_a.p)
+}
+
+/// The unit normal of two spheres from A's centre to B's (`centre`, B's
+/// in A's frame), in the world: the centre line, A's x axis when they are
+/// within the concentric tolerance (`sizes`: the two radii summed).
+#[inline(always)]
+pub(crate) fn centre_line(xf_a: Transform, centre: Vec3, sizes: f32) -> Vec3 {
+    let distance = length3(centre);
+    if distance > CONCENTRIC_TOLERANCE * sizes {
+        rotate(xf_a.r, centre / distance)
+    } else {
+        rotate(xf_a.r, Vec3::X)
     }
 }
 

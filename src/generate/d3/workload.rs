@@ -25,6 +25,10 @@ pub enum ShapeKind {
     CapsulesAndHulls(usize),
     /// Hulls of this many vertices, each grown by a tenth of its radius.
     Rounded(usize),
+    /// Spheres.
+    Spheres,
+    /// Half spheres, half cuboids.
+    SpheresAndBoxes,
 }
 
 impl ShapeKind {
@@ -36,6 +40,8 @@ impl ShapeKind {
             ShapeKind::Capsules => "capsules".to_string(),
             ShapeKind::CapsulesAndHulls(n) => format!("capsules-{n}-hulls"),
             ShapeKind::Rounded(n) => format!("rounded-{n}-hulls"),
+            ShapeKind::Spheres => "spheres".to_string(),
+            ShapeKind::SpheresAndBoxes => "spheres-boxes".to_string(),
         }
     }
 
@@ -87,6 +93,16 @@ pub fn workload_spec(kind: ShapeKind, pairs: usize) -> SceneSpec {
             vertices: (n, n),
             box_fraction: 0.0,
             rounded_fraction: 1.0,
+            ..base
+        },
+        ShapeKind::Spheres => SceneSpec {
+            sphere_fraction: 1.0,
+            box_fraction: 0.0,
+            ..base
+        },
+        ShapeKind::SpheresAndBoxes => SceneSpec {
+            sphere_fraction: 0.5,
+            box_fraction: 0.5,
             ..base
         },
     }

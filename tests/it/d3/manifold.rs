@@ -361,3 +361,91 @@ fn the_points_of_a_manifold_have_distinct_ids() {
         "only {cut_twice} corner points: the case is not exercised"
     );
 }
+
+/// Two spheres take their own path in the batch (B's centre in A's frame
+/// only, the normal and the point from one centre line): the general
+/// path's hits and manifolds (`Batch::hit`, `manifold`) bit for bit, on
+/// random, concentric, touching and far (10,000 units out) pairs.
+#[test]
+fn sphere_pairs_fused_equal_the_general_path_bit_for_bit() {
+    let mut scene = SceneSpec {
+        sphere_fraction: 1.0,
+        box_fraction: 0.0,
+        plate_fraction: 0.0,
+        half_extent: 0.6,
+        radius: (0.2, 0.5),
+        ..SceneSpec::mixed(1505, 20_000)
+    }
+    .generate();
+    // Each pair its own two bodies: some concentric (B on A), some far out.
+    let (mut bodies, mut pairs) = (Vec::new(), Vec::new());
+    for (k, pair) in scene.pairs.iter().enumerate() {
+        let (mut a, mut b) = (scene.bodies[pair.a as usize], scene.bodies[pair.b as usize]);
+        match k % 7 {
+            0 => b.position = a.position,
+            1 => {
+                let offset = Vec3::new(10_000.0, -7_500.0, 2_500.0);
+                a.position += offset;
+                b.position += offset;
+            }
+            _ => {}
+        }
+        bodies.extend([a, b]);
+        pairs.push(Pair::new(2 * k as u32, 2 * k as u32 + 1));
+    }
+    scene.bodies = bodies;
+    scene.pairs = pairs;
+    for margin in [0.0, 0.1] {
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let sat_hits = collide_cpu(&batch);
+        // The centre line as the general path measures it: B's whole frame
+        // in A's, its translation's length, less the radii.
+        let general: Vec<_> = (0..scene.pairs.len())
+            .filter_map(|index| {
+                let pair = scene.pairs[index];
+                let (a, b) = (pair.a as usize, pair.b as usize);
+                let radius =
+                    |body: usize| scene.shapes.shapes()[scene.bodies[body].shape as usize].size();
+                let centre = gpusat::d3::math::inv_mul_transforms(
+                    batch.transforms()[a],
+                    batch.transforms()[b],
+                )
+                .p;
+                let separation = gpusat::d3::math::length3(centre) - (radius(a) + radius(b));
+                (separation < margin).then_some((index as u32, (-separation).to_bits()))
+            })
+            .collect();
+        let got: Vec<_> = sat_hits
+            .iter()
+            .map(|h| (h.pair, h.depth.to_bits()))
+            .collect();
+        assert!(got.len() > 5_000, "margin {margin}: {} hits", got.len());
+        assert!(got == general, "margin {margin}: the SAT's hits differ");
+        let reference = manifolds(&batch, &batch.hits(&sat_hits));
+        let fused = contacts_cpu(&batch);
+        assert_eq!(fused.len(), reference.len(), "margin {margin}");
+        let bits = |m: &gpusat::d3::Manifold| {
+            let points: Vec<_> = m
+                .points()
+                .iter()
+                .map(|p| {
+                    (
+                        p.point.to_array().map(f32::to_bits),
+                        p.depth.to_bits(),
+                        p.id,
+                    )
+                })
+                .collect();
+            (m.pair, m.normal.to_array().map(f32::to_bits), points)
+        };
+        let concentric = reference.iter().filter(|m| m.pair % 7 == 0).count();
+        assert!(concentric > 100, "margin {margin}: {concentric} concentric");
+        for (got, want) in fused.iter().zip(&reference) {
+            assert_eq!(
+                bits(got),
+                bits(want),
+                "margin {margin}: {got:?} vs {want:?}"
+            );
+        }
+    }
+}
