@@ -38,7 +38,17 @@ impl Batch<'_> {
 /// overlap).
 #[inline]
 fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
-    prefetch_bodies(batch, index + 2);
+    prefetch_bodies(batch, index + 3);
+    // The rest of a hull's shape two pairs ahead (`prefetch_bodies` asked
+    // for its head a pair earlier, which says its kind).
+    if let Some(pair) = batch.pairs().get(index + 2) {
+        for body in [pair.a, pair.b] {
+            let shape = batch.shape_of(body);
+            if !matches!(shape, Shape::Sphere(_) | Shape::Capsule(_)) {
+                crate::core::simd::prefetch_value(shape);
+            }
+        }
+    }
     let Some(pair) = batch.pairs().get(index + 1) else {
         return;
     };
@@ -46,14 +56,6 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
         EdgeSearch::Walk => 0,
         _ => sat::walk_min_vertices(),
     };
-    // The rest of a hull's shape (`prefetch_bodies` asked for its head a
-    // pair earlier, which says its kind).
-    for body in [pair.a, pair.b] {
-        let shape = batch.shape_of(body);
-        if !matches!(shape, Shape::Sphere(_) | Shape::Capsule(_)) {
-            crate::core::simd::prefetch_value(shape);
-        }
-    }
     let hulls = [pair.a, pair.b].map(|body| batch.shape_of(body).core_hull());
     let boxes = walk_min > 8
         && hulls
