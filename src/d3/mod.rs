@@ -61,7 +61,9 @@ pub use broadphase::{Aabb, body_aabb, body_aabbs, brute_force_pairs, find_pairs,
 pub use contact::{Contact, collide_shapes};
 pub use manifold::{ContactPoint, Manifold, contact_id, manifold, manifolds};
 pub use math::{Rot, Transform};
-pub use narrowphase::{collide_cpu, collide_cpu_with_stats, compare_hits, contacts_cpu};
+pub use narrowphase::{
+    collide_cpu, collide_cpu_with_stats, compare_hits, contacts_cpu, contacts_cpu_into,
+};
 #[cfg(feature = "parallel")]
 pub use narrowphase::{collide_cpu_parallel, contacts_cpu_parallel};
 #[cfg(feature = "serde")]

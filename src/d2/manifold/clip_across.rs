@@ -289,6 +289,7 @@ impl<F: Faces> PendingClips<F> {
     /// (the one given to [`new`](Self::new)).
     #[inline(always)]
     pub(crate) fn push<V: Lanes>(&mut self, input: Clip<F>, slot: usize, out: &mut [Manifold]) {
+        debug_assert_eq!(input.margin.to_bits(), self.margin.to_bits());
         let lane = self.len;
         let faces = input.reference_faces;
         let v1 = faces.vertex(input.reference);
@@ -342,8 +343,9 @@ impl<F: Faces> PendingClips<F> {
         let scalar = clipped.scalar.mask_bits();
         for lane in 0..self.len {
             let manifold = &mut out[self.slots[lane]];
+            let input = self.clips[lane].take();
             if scalar & (1 << lane) != 0 {
-                if let Some(input) = &self.clips[lane] {
+                if let Some(input) = &input {
                     clip(manifold, input);
                 }
                 continue;

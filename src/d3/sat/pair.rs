@@ -73,6 +73,8 @@ pub fn collide_pair(
         (Shape::Sphere(a), Shape::Hull(b)) => {
             collide_hull_sphere(b, xf_ba.p, a.radius(), Owner::B, tolerance, margin)
         }
+        // Reached only through the return above, which takes two spheres
+        // without B's rotation; the same result.
         (Shape::Sphere(a), Shape::Sphere(b)) => {
             collide_spheres(xf_ab.p, a.radius(), b.radius(), margin)
         }

@@ -99,9 +99,13 @@ fn eight_faces_at_a_time_equals_one_at_a_time_bit_for_bit() {
     }
 }
 
-/// A manifold's every field as bits (`==` on floats takes -0 for +0).
+/// A manifold's every field as bits (`==` on floats takes -0 for +0), and
+/// its debug form, which shows the slot past its points too (exactly: a
+/// float's debug form is the shortest that reads back to its bits).
 #[allow(clippy::type_complexity)]
-fn manifold_bits(m: &gpusat::Manifold) -> (u32, u32, u32, [u32; 2], Vec<([u32; 2], u32, u32)>) {
+fn manifold_bits(
+    m: &gpusat::Manifold,
+) -> (u32, u32, u32, [u32; 2], Vec<([u32; 2], u32, u32)>, String) {
     let points = m
         .points()
         .iter()
@@ -119,6 +123,7 @@ fn manifold_bits(m: &gpusat::Manifold) -> (u32, u32, u32, [u32; 2], Vec<([u32; 2
         m.b,
         m.normal.to_array().map(f32::to_bits),
         points,
+        format!("{m:?}"),
     )
 }
 

@@ -262,6 +262,11 @@ fn one_pair_and_parallel_equal_the_batch() {
     let hits = batch.hits(&sat_hits);
     let reference = manifolds(&batch, &hits);
     assert_eq!(contacts_cpu(&batch), reference, "contacts_cpu");
+    // Into a reused vector holding a previous frame's output.
+    let mut reused = contacts_cpu(&batch);
+    reused.truncate(reused.len() / 3);
+    gpusat::d3::contacts_cpu_into(&batch, &mut reused);
+    assert_eq!(reused, reference, "contacts_cpu_into");
     #[cfg(feature = "parallel")]
     {
         assert_eq!(
