@@ -517,7 +517,7 @@ fn sphere_point(
         (Shape::Sphere(a), Shape::Sphere(b)) => spheres_point(
             (xf_a, a.radius()),
             (xf_b, b.radius()),
-            (inv_mul_transforms(xf_a, xf_b).p, hit.normal),
+            (length3(inv_mul_transforms(xf_a, xf_b).p), hit.normal),
             id,
         ),
         (Shape::Hull(hull), Shape::Sphere(sphere)) => {
@@ -554,15 +554,14 @@ fn sphere_point(
 }
 
 /// Two spheres' point: midway between the surfaces along `normal`, its
-/// depth from the centre line (`centre`: B's centre in A's frame).
+/// depth from the centre line (`distance`: between the centres).
 #[inline(always)]
 fn spheres_point(
     (xf_a, radius_a): (Transform, f32),
     (xf_b, radius_b): (Transform, f32),
-    (centre, normal): (Vec3, Vec3),
+    (distance, normal): (f32, Vec3),
     id: u32,
 ) -> ContactPoint {
-    let distance = length3(centre);
     let surface_a = xf_a.p + radius_a * normal;
     let surface_b = xf_b.p - radius_b * normal;
     ContactPoint {
@@ -581,13 +580,14 @@ pub(crate) fn sphere_contacts(
     axis: Axis,
 ) -> Manifold {
     let centre = sphere_centre(xf_a, xf_b);
+    let distance = length3(centre);
     // A sphere's size is its radius.
-    let normal = centre_line(xf_a, centre, radius_a + radius_b);
+    let normal = centre_line(xf_a, (centre, distance), radius_a + radius_b);
     let mut manifold = Manifold::new(pair, a, b, normal);
     manifold.push(spheres_point(
         (xf_a, radius_a),
         (xf_b, radius_b),
-        (centre, normal),
+        (distance, normal),
         contact_id(3, 0, 0, axis.pack()),
     ));
     manifold

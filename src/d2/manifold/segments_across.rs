@@ -40,7 +40,8 @@ use crate::core::pair::Owner;
 use crate::core::simd::Lanes;
 use crate::d2::sat::PairResult;
 use crate::d2::sat::segments_across::{
-    PAIRS, Pair2, SegmentLanes, SegmentPairs, dot, rotate, select2, sub, transform_point,
+    PAIRS, Pair2, SegmentLanes, SegmentPairs, dot, inv_rotate, rotate, select2, sub,
+    transform_point,
 };
 use crate::d2::types::Axis;
 
@@ -189,10 +190,7 @@ fn contact_lanes<V: Lanes>(s: &SegmentLanes<V>, margin: f32) -> ContactLanes {
         select2(face1, ref_vertex1, ref_vertex0),
         select2(face1, ref_vertex0, ref_vertex1),
     );
-    let normal_in_incident = (
-        xf_q.0 * n.0 + xf_q.1 * n.1,
-        xf_q.1.neg() * n.0 + xf_q.0 * n.1,
-    );
+    let normal_in_incident = inv_rotate(xf_q, n);
     let max = V::splat(f32::MAX);
     let alignment0 = dot(normal_in_incident, inc_normal0);
     let most_opposed = alignment0.lt(max).select(alignment0, max);

@@ -24,7 +24,7 @@ use crate::core::simd::Lanes;
 use crate::d2::math::Transform;
 use crate::d2::types::Axis;
 
-use super::segments_across::{PAIRS, Pair2, dot, sub};
+use super::segments_across::{PAIRS, Pair2, dot, inv_rotate, sub};
 use super::separation::PairResult;
 
 /// Eight pairs of circles waiting for their lanes: each pair's two world
@@ -96,8 +96,7 @@ impl CirclePairs {
         let p_b = (V::load(&self.px_b), V::load(&self.py_b));
         let (radius_a, radius_b) = (V::load(&self.radius_a), V::load(&self.radius_b));
         // `inv_mul_transforms(a, b).p`: `inv_rotate(q_a, p_b - p_a)`.
-        let d = sub(p_b, p_a);
-        let centre = (q_a.0 * d.0 + q_a.1 * d.1, q_a.1.neg() * d.0 + q_a.0 * d.1);
+        let centre = inv_rotate(q_a, sub(p_b, p_a));
         let distance = dot(centre, centre).sqrt();
         let separation = distance - (radius_a + radius_b);
         CircleLanes {

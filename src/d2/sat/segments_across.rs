@@ -290,9 +290,13 @@ fn inv_mul<V: Lanes>(
     (qb, pb): (Pair2<V>, Pair2<V>),
 ) -> (Pair2<V>, Pair2<V>) {
     let q = (qa.0 * qb.0 + qa.1 * qb.1, qa.0 * qb.1 - qa.1 * qb.0);
-    let d = sub(pb, pa);
-    let p = (qa.0 * d.0 + qa.1 * d.1, qa.1.neg() * d.0 + qa.0 * d.1);
-    (q, p)
+    (q, inv_rotate(qa, sub(pb, pa)))
+}
+
+/// `inv_rotate(q, v)` lane by lane: `q^T v`.
+#[inline(always)]
+pub(crate) fn inv_rotate<V: Lanes>((c, s): Pair2<V>, (x, y): Pair2<V>) -> Pair2<V> {
+    (c * x + s * y, s.neg() * x + c * y)
 }
 
 /// A side's transform, faces (normal, vertex) and ends, loaded.

@@ -131,9 +131,10 @@ pub fn axis_normal(
         _ => {
             // Two spheres (or an axis that does not fit the shapes: a
             // backend's garbage, made total): the centre line.
+            let centre = inv_mul_transforms(xf_a, xf_b).p;
             centre_line(
                 xf_a,
-                inv_mul_transforms(xf_a, xf_b).p,
+                (centre, length3(centre)),
                 shape_a.size() + shape_b.size(),
             )
         }
@@ -148,11 +149,11 @@ pub(crate) fn sphere_centre(xf_a: Transform, xf_b: Transform) -> Vec3 {
 }
 
 /// The unit normal of two spheres from A's centre to B's (`centre`, B's
-/// in A's frame), in the world: the centre line, A's x axis when they are
-/// within the concentric tolerance (`sizes`: the two radii summed).
+/// in A's frame, `distance` its length), in the world: the centre line,
+/// A's x axis when they are within the concentric tolerance (`sizes`: the
+/// two radii summed).
 #[inline(always)]
-pub(crate) fn centre_line(xf_a: Transform, centre: Vec3, sizes: f32) -> Vec3 {
-    let distance = length3(centre);
+pub(crate) fn centre_line(xf_a: Transform, (centre, distance): (Vec3, f32), sizes: f32) -> Vec3 {
     if distance > CONCENTRIC_TOLERANCE * sizes {
         rotate(xf_a.r, centre / distance)
     } else {

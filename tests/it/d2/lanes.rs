@@ -127,6 +127,30 @@ fn manifold_bits(
     )
 }
 
+/// The batch loops' hits on both vector types are `expected`, bit for bit.
+fn assert_hits_are(batch: &Batch, expected: &[gpusat::SatHit], what: &str) {
+    let range = 0..batch.pairs().len();
+    let mut dispatched = Vec::new();
+    sat_lanes::collide_range(batch, range.clone(), &mut dispatched);
+    let mut portable = Vec::new();
+    sat_lanes::collide_range_portable(batch, range, &mut portable);
+    for (lanes, name) in [
+        (&dispatched, "AVX (where present)"),
+        (&portable, "portable"),
+    ] {
+        assert_eq!(lanes.len(), expected.len(), "{what}, {name} lanes");
+        for (got, want) in lanes.iter().zip(expected) {
+            assert_eq!(
+                (got.pair, got.axis, got.depth.to_bits()),
+                (want.pair, want.axis, want.depth.to_bits()),
+                "{what}, {name} lanes: {} vs {}",
+                got.depth,
+                want.depth
+            );
+        }
+    }
+}
+
 /// The batch's fused contacts on both vector types are `general`, bit for
 /// bit.
 fn assert_contacts_are(batch: &Batch, general: &[gpusat::Manifold], what: &str) {
@@ -303,29 +327,11 @@ fn segment_pairs_take_their_own_path_with_the_general_paths_bits() {
         }
         // The batch loops take segment pairs eight at a time, a lane a
         // pair: the same bits, on either vector type.
-        let mut dispatched = Vec::new();
-        sat_lanes::collide_range(&batch, 0..pairs.len(), &mut dispatched);
-        let mut portable = Vec::new();
-        sat_lanes::collide_range_portable(&batch, 0..pairs.len(), &mut portable);
         let expected: Vec<_> = (0..pairs.len())
             .filter_map(|index| batch.test_pair(index))
             .collect();
         assert_eq!(expected.len(), reported);
-        for (lanes, name) in [
-            (&dispatched, "AVX (where present)"),
-            (&portable, "portable"),
-        ] {
-            for (got, want) in lanes.iter().zip(&expected) {
-                assert_eq!(
-                    (got.pair, got.axis, got.depth.to_bits()),
-                    (want.pair, want.axis, want.depth.to_bits()),
-                    "margin {margin}, {name} lanes: {} vs {}",
-                    got.depth,
-                    want.depth
-                );
-            }
-            assert_eq!(lanes.len(), expected.len(), "margin {margin}, {name} lanes");
-        }
+        assert_hits_are(&batch, &expected, &format!("margin {margin}"));
         // Their contacts too (`manifold/segments_across.rs`): the general
         // path's manifolds, bit for bit, on either vector type.
         let general = gpusat::manifolds(&batch, &batch.hits(&expected));
@@ -408,25 +414,7 @@ fn circle_pairs_take_their_own_path_with_the_general_paths_bits() {
             "margin {margin}: {} reported",
             expected.len()
         );
-        let mut dispatched = Vec::new();
-        sat_lanes::collide_range(&batch, 0..pairs.len(), &mut dispatched);
-        let mut portable = Vec::new();
-        sat_lanes::collide_range_portable(&batch, 0..pairs.len(), &mut portable);
-        for (lanes, name) in [
-            (&dispatched, "AVX (where present)"),
-            (&portable, "portable"),
-        ] {
-            assert_eq!(lanes.len(), expected.len(), "margin {margin}, {name} lanes");
-            for (got, want) in lanes.iter().zip(&expected) {
-                assert_eq!(
-                    (got.pair, got.axis, got.depth.to_bits()),
-                    (want.pair, want.axis, want.depth.to_bits()),
-                    "margin {margin}, {name} lanes: {} vs {}",
-                    got.depth,
-                    want.depth
-                );
-            }
-        }
+        assert_hits_are(&batch, &expected, &format!("margin {margin}"));
         let general = gpusat::manifolds(&batch, &batch.hits(&expected));
         let concentric = general.iter().filter(|m| m.normal == Vec2::X).count();
         assert!(concentric > 100, "margin {margin}: {concentric} concentric");
