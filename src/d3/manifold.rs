@@ -31,6 +31,7 @@ use super::shape::shapes::Hull;
 use super::types::{Axis, Hit};
 
 mod rounded;
+pub(crate) mod spheres_across;
 pub(crate) use rounded::capsule_contacts;
 use rounded::rounded_contact_points;
 

@@ -88,9 +88,10 @@ mod hulls;
 mod lanes;
 mod pair;
 pub(crate) mod rounded;
-mod segments_across;
+pub(crate) mod segments_across;
 mod separation;
 mod sphere;
+pub(crate) mod spheres_across;
 mod walk;
 
 pub use edges::{find_max_edge_separation, find_max_edge_separation_brute};

@@ -35,7 +35,7 @@ use super::separation::{PARALLEL_TOLERANCE, PairResult};
 pub(crate) const PAIRS: usize = 8;
 
 /// Three coordinates, each in lanes.
-type V3<V> = [V; 3];
+pub(crate) type V3<V> = [V; 3];
 
 /// One side of eight pairs, a lane a pair: its world transform (position,
 /// rotation columns), its segment's ends in its own frame and its radius.
@@ -80,7 +80,7 @@ pub(crate) struct CapsulePairs {
 pub(crate) type LaneAnswer = Result<Option<PairResult>, ()>;
 
 #[inline(always)]
-fn load3<V: Lanes>(values: &[[f32; PAIRS]; 3]) -> V3<V> {
+pub(crate) fn load3<V: Lanes>(values: &[[f32; PAIRS]; 3]) -> V3<V> {
     [
         V::load(&values[0]),
         V::load(&values[1]),
@@ -89,7 +89,7 @@ fn load3<V: Lanes>(values: &[[f32; PAIRS]; 3]) -> V3<V> {
 }
 
 #[inline(always)]
-fn dot3<V: Lanes>(a: V3<V>, b: V3<V>) -> V {
+pub(crate) fn dot3<V: Lanes>(a: V3<V>, b: V3<V>) -> V {
     (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2]
 }
 
@@ -103,23 +103,23 @@ fn cross3<V: Lanes>(a: V3<V>, b: V3<V>) -> V3<V> {
 }
 
 #[inline(always)]
-fn sub3<V: Lanes>(a: V3<V>, b: V3<V>) -> V3<V> {
+pub(crate) fn sub3<V: Lanes>(a: V3<V>, b: V3<V>) -> V3<V> {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 #[inline(always)]
-fn add3<V: Lanes>(a: V3<V>, b: V3<V>) -> V3<V> {
+pub(crate) fn add3<V: Lanes>(a: V3<V>, b: V3<V>) -> V3<V> {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
 /// `s * v`, as glam's `f32 * Vec3`.
 #[inline(always)]
-fn scale3<V: Lanes>(s: V, v: V3<V>) -> V3<V> {
+pub(crate) fn scale3<V: Lanes>(s: V, v: V3<V>) -> V3<V> {
     [s * v[0], s * v[1], s * v[2]]
 }
 
 #[inline(always)]
-fn select3<V: Lanes>(mask: V, yes: V3<V>, no: V3<V>) -> V3<V> {
+pub(crate) fn select3<V: Lanes>(mask: V, yes: V3<V>, no: V3<V>) -> V3<V> {
     [
         mask.select(yes[0], no[0]),
         mask.select(yes[1], no[1]),
@@ -128,13 +128,13 @@ fn select3<V: Lanes>(mask: V, yes: V3<V>, no: V3<V>) -> V3<V> {
 }
 
 #[inline(always)]
-fn length3<V: Lanes>(v: V3<V>) -> V {
+pub(crate) fn length3<V: Lanes>(v: V3<V>) -> V {
     dot3(v, v).sqrt()
 }
 
 /// `r * v` with the rotation's columns `r`.
 #[inline(always)]
-fn rotate<V: Lanes>(r: [V3<V>; 3], v: V3<V>) -> V3<V> {
+pub(crate) fn rotate<V: Lanes>(r: [V3<V>; 3], v: V3<V>) -> V3<V> {
     [
         (r[0][0] * v[0] + r[1][0] * v[1]) + r[2][0] * v[2],
         (r[0][1] * v[0] + r[1][1] * v[1]) + r[2][1] * v[2],
@@ -151,7 +151,7 @@ fn load_rotation<V: Lanes>(side: &SideLanes) -> [V3<V>; 3] {
 
 /// `r^T * v`.
 #[inline(always)]
-fn inv_rotate<V: Lanes>(r: [V3<V>; 3], v: V3<V>) -> V3<V> {
+pub(crate) fn inv_rotate<V: Lanes>(r: [V3<V>; 3], v: V3<V>) -> V3<V> {
     [dot3(r[0], v), dot3(r[1], v), dot3(r[2], v)]
 }
 

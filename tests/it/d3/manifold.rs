@@ -367,6 +367,58 @@ fn the_points_of_a_manifold_have_distinct_ids() {
     );
 }
 
+/// Sphere pairs answered eight at a time among pairs that are not (boxes,
+/// a sphere and a box) keep the pair order and the scalar path's bits: the
+/// SAT pair by pair (`Batch::test_pair`) and its manifolds (`manifolds`),
+/// against the batch's hits and contacts, on one thread and on all.
+#[test]
+fn sphere_pairs_among_boxes_keep_the_scalar_bits_and_order() {
+    let scene = SceneSpec {
+        sphere_fraction: 0.85,
+        box_fraction: 0.15,
+        plate_fraction: 0.0,
+        half_extent: 0.6,
+        radius: (0.2, 0.5),
+        ..SceneSpec::mixed(1506, 20_000)
+    }
+    .generate();
+    for margin in [0.0, 0.1] {
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let scalar: Vec<_> = (0..scene.pairs.len())
+            .filter_map(|index| batch.test_pair(index))
+            .collect();
+        let spheres = scalar
+            .iter()
+            .filter(|hit| hit.axis == Axis::Centres)
+            .count();
+        assert!(
+            spheres > scalar.len() / 2 && spheres < scalar.len(),
+            "margin {margin}: {spheres} sphere hits of {}",
+            scalar.len()
+        );
+        let key = |h: &gpusat::d3::SatHit| (h.pair, h.axis, h.depth.to_bits());
+        let got: Vec<_> = collide_cpu(&batch).iter().map(key).collect();
+        let want: Vec<_> = scalar.iter().map(key).collect();
+        assert!(got == want, "margin {margin}: the SAT's hits differ");
+        let reference = manifolds(&batch, &batch.hits(&scalar));
+        let bits = |m: &gpusat::d3::Manifold| format!("{m:?}");
+        let fused: Vec<_> = contacts_cpu(&batch).iter().map(bits).collect();
+        let want: Vec<_> = reference.iter().map(bits).collect();
+        assert_eq!(fused.len(), want.len(), "margin {margin}");
+        for (got, want) in fused.iter().zip(&want) {
+            assert_eq!(got, want, "margin {margin}");
+        }
+        #[cfg(feature = "parallel")]
+        {
+            let parallel: Vec<_> = gpusat::d3::contacts_cpu_parallel(&batch)
+                .iter()
+                .map(bits)
+                .collect();
+            assert!(parallel == fused, "margin {margin}: cpu-parallel differs");
+        }
+    }
+}
+
 /// Two spheres take their own path in the batch (B's centre in A's frame
 /// only, the normal and the point from one centre line): the general
 /// path's hits and manifolds (`Batch::hit`, `manifold`) bit for bit, on
