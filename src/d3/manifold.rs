@@ -22,7 +22,7 @@ use glam::Vec3;
 
 use super::batch::Batch;
 use super::math::{
-    Transform, cross3, dot3, inv_mul_transforms, inv_rotate, length3, transform_point,
+    Transform, cross3, dot3, inv_mul_transforms, inv_rotate, length3, rotate, transform_point,
 };
 use super::sat::rounded::closest_points_of_segments;
 use super::sat::{centre_line, most_opposed_face, sphere_axis, sphere_centre};
@@ -591,6 +591,33 @@ pub(crate) fn sphere_contacts(
         (distance, normal),
         contact_id(3, 0, 0, axis.pack()),
     ));
+    manifold
+}
+
+/// A hull and a sphere's contact: the normal and the point from one finding
+/// of the hull's feature nearest the centre (`sphere_axis`), where the
+/// hit's normal and the manifold each found it (the same bits as
+/// `Batch::hit` and `contact_points`). `hull_is_a`: the hull is body A.
+pub(crate) fn hull_sphere_contacts(
+    (pair, a, b): (u32, u32, u32),
+    (xf_hull, hull): (Transform, &Hull),
+    (xf_sphere, radius): (Transform, f32),
+    axis: Axis,
+    hull_is_a: bool,
+) -> Manifold {
+    let centre = sphere_centre(xf_hull, xf_sphere);
+    // A face's normal here is the one `axis_normal` reads from the lanes'
+    // planes: the same values.
+    let (local, surface, distance) = sphere_axis(hull, centre, axis);
+    let rotated = rotate(xf_hull.r, local);
+    let normal = if hull_is_a { rotated } else { -rotated };
+    let mut manifold = Manifold::new(pair, a, b, normal);
+    let sphere_surface = centre - radius * local;
+    manifold.push(ContactPoint {
+        point: transform_point(xf_hull, 0.5 * (surface + sphere_surface)),
+        depth: -(distance - radius),
+        id: contact_id(3, 0, 0, axis.pack()),
+    });
     manifold
 }
 

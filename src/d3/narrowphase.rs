@@ -2,7 +2,9 @@
 
 use super::batch::Batch;
 use super::manifold::spheres_across::{SphereContact, contacts as sphere_contacts_across};
-use super::manifold::{Manifold, capsule_contacts, contact_points, sphere_contacts};
+use super::manifold::{
+    Manifold, capsule_contacts, contact_points, hull_sphere_contacts, sphere_contacts,
+};
 use super::sat;
 use super::sat::EDGE_TOLERANCE;
 use super::sat::spheres_across::SpherePairs;
@@ -58,7 +60,12 @@ fn prefetch_pairs(batch: &Batch, index: usize, contacts: bool) {
         EdgeSearch::Walk => 0,
         _ => sat::walk_min_vertices(),
     };
-    let hulls = [pair.a, pair.b].map(|body| batch.shape_of(body).core_hull());
+    let shapes = [pair.a, pair.b].map(|body| batch.shape_of(body));
+    if let [Shape::Hull(hull), Shape::Sphere(_)] | [Shape::Sphere(_), Shape::Hull(hull)] = shapes {
+        hull.prefetch_for_sphere();
+        return;
+    }
+    let hulls = shapes.map(Shape::core_hull);
     let boxes = walk_min > 8
         && hulls
             .iter()
@@ -470,6 +477,31 @@ fn contact_of(
             result.axis,
         ));
         return;
+    }
+    match (batch.shape_of(pair.a), batch.shape_of(pair.b)) {
+        // A hull and a sphere: the normal and the point from one finding
+        // of the hull's nearest feature.
+        (Shape::Hull(hull), Shape::Sphere(sphere)) => {
+            out.push(hull_sphere_contacts(
+                (index as u32, pair.a, pair.b),
+                (batch.transforms()[pair.a as usize], hull),
+                (batch.transforms()[pair.b as usize], sphere.radius()),
+                result.axis,
+                true,
+            ));
+            return;
+        }
+        (Shape::Sphere(sphere), Shape::Hull(hull)) => {
+            out.push(hull_sphere_contacts(
+                (index as u32, pair.a, pair.b),
+                (batch.transforms()[pair.b as usize], hull),
+                (batch.transforms()[pair.a as usize], sphere.radius()),
+                result.axis,
+                false,
+            ));
+            return;
+        }
+        _ => {}
     }
     if let (Shape::Capsule(a), Shape::Capsule(b)) = (batch.shape_of(pair.a), batch.shape_of(pair.b))
     {

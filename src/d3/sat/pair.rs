@@ -36,10 +36,23 @@ pub fn collide_pair(
     search: EdgeSearch,
     stats: &mut EdgeStats,
 ) -> Option<PairResult> {
-    if let (Shape::Sphere(a), Shape::Sphere(b)) = (shape_a, shape_b) {
-        // Two spheres need B's centre in A's frame only: the translation
-        // of `inv_mul_transforms(xf_a, xf_b)`, without its rotation.
-        return collide_spheres(sphere_centre(xf_a, xf_b), a.radius(), b.radius(), margin);
+    // A sphere needs the other's frame only where its centre lies: the
+    // translation of `inv_mul_transforms`, without its rotation.
+    match (shape_a, shape_b) {
+        (Shape::Sphere(a), Shape::Sphere(b)) => {
+            return collide_spheres(sphere_centre(xf_a, xf_b), a.radius(), b.radius(), margin);
+        }
+        (Shape::Hull(a), Shape::Sphere(b)) => {
+            let tolerance = TIE_TOLERANCE * (shape_a.size() + shape_b.size());
+            let centre = sphere_centre(xf_a, xf_b);
+            return collide_hull_sphere(a, centre, b.radius(), Owner::A, tolerance, margin);
+        }
+        (Shape::Sphere(a), Shape::Hull(b)) => {
+            let tolerance = TIE_TOLERANCE * (shape_a.size() + shape_b.size());
+            let centre = sphere_centre(xf_b, xf_a);
+            return collide_hull_sphere(b, centre, a.radius(), Owner::B, tolerance, margin);
+        }
+        _ => {}
     }
     let xf_ab = inv_mul_transforms(xf_a, xf_b);
     if let (Shape::Capsule(a), Shape::Capsule(b)) = (shape_a, shape_b) {
@@ -67,14 +80,14 @@ pub fn collide_pair(
             search,
             stats,
         ),
+        // Reached only through the returns above, which take a sphere
+        // without the other's rotation; the same results.
         (Shape::Hull(a), Shape::Sphere(b)) => {
             collide_hull_sphere(a, xf_ab.p, b.radius(), Owner::A, tolerance, margin)
         }
         (Shape::Sphere(a), Shape::Hull(b)) => {
             collide_hull_sphere(b, xf_ba.p, a.radius(), Owner::B, tolerance, margin)
         }
-        // Reached only through the return above, which takes two spheres
-        // without B's rotation; the same result.
         (Shape::Sphere(a), Shape::Sphere(b)) => {
             collide_spheres(xf_ab.p, a.radius(), b.radius(), margin)
         }

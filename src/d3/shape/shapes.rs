@@ -198,6 +198,18 @@ impl Hull {
         prefetch_all(&self.lanes.face_planes);
     }
 
+    /// What a sphere against this hull reads (`sat/sphere.rs`): the face
+    /// planes, and for a centre outside, the faces' loops, the vertices and
+    /// the edges; none of the lanes.
+    pub(crate) fn prefetch_for_sphere(&self) {
+        prefetch_all(&self.normals);
+        prefetch_all(&self.offsets);
+        prefetch_all(&self.vertices);
+        prefetch_all(&self.face_starts);
+        prefetch_all(&self.face_vertices);
+        prefetch_all(&self.edges);
+    }
+
     /// The same for what a contact manifold reads beyond the lanes: the
     /// faces' loops (the vertices and the edges' ends are the lanes', which
     /// two boxes do not ask for: [`Hull::prefetch_for_box_faces`]).

@@ -367,54 +367,73 @@ fn the_points_of_a_manifold_have_distinct_ids() {
     );
 }
 
-/// Sphere pairs answered eight at a time among pairs that are not (boxes,
-/// a sphere and a box) keep the pair order and the scalar path's bits: the
-/// SAT pair by pair (`Batch::test_pair`) and its manifolds (`manifolds`),
-/// against the batch's hits and contacts, on one thread and on all.
+/// Sphere pairs answered eight at a time among pairs that are not (a
+/// sphere and a box or a hull, whose contacts come from one finding of the
+/// hull's nearest feature; two boxes or hulls) keep the pair order and the
+/// scalar path's bits: the SAT pair by pair (`Batch::test_pair`) and its
+/// manifolds (`manifolds`, the general path), against the batch's hits and
+/// contacts, on one thread and on all; where most pairs are spheres and
+/// where few are, with boxes and with hulls of 4 to 32 vertices, some of
+/// the pairs 10,000 units out.
 #[test]
-fn sphere_pairs_among_boxes_keep_the_scalar_bits_and_order() {
-    let scene = SceneSpec {
-        sphere_fraction: 0.85,
-        box_fraction: 0.15,
-        plate_fraction: 0.0,
-        half_extent: 0.6,
-        radius: (0.2, 0.5),
-        ..SceneSpec::mixed(1506, 20_000)
-    }
-    .generate();
-    for margin in [0.0, 0.1] {
-        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
-        let scalar: Vec<_> = (0..scene.pairs.len())
-            .filter_map(|index| batch.test_pair(index))
-            .collect();
-        let spheres = scalar
-            .iter()
-            .filter(|hit| hit.axis == Axis::Centres)
-            .count();
-        assert!(
-            spheres > scalar.len() / 2 && spheres < scalar.len(),
-            "margin {margin}: {spheres} sphere hits of {}",
-            scalar.len()
-        );
-        let key = |h: &gpusat::d3::SatHit| (h.pair, h.axis, h.depth.to_bits());
-        let got: Vec<_> = collide_cpu(&batch).iter().map(key).collect();
-        let want: Vec<_> = scalar.iter().map(key).collect();
-        assert!(got == want, "margin {margin}: the SAT's hits differ");
-        let reference = manifolds(&batch, &batch.hits(&scalar));
-        let bits = |m: &gpusat::d3::Manifold| format!("{m:?}");
-        let fused: Vec<_> = contacts_cpu(&batch).iter().map(bits).collect();
-        let want: Vec<_> = reference.iter().map(bits).collect();
-        assert_eq!(fused.len(), want.len(), "margin {margin}");
-        for (got, want) in fused.iter().zip(&want) {
-            assert_eq!(got, want, "margin {margin}");
+fn sphere_pairs_among_hulls_keep_the_scalar_bits_and_order() {
+    for (seed, sphere_fraction, box_fraction) in
+        [(1506, 0.85, 0.15), (1507, 0.85, 0.0), (1508, 0.5, 0.25)]
+    {
+        let mut scene = SceneSpec {
+            sphere_fraction,
+            box_fraction,
+            plate_fraction: 0.0,
+            vertices: (4, 32),
+            half_extent: 0.6,
+            radius: (0.2, 0.5),
+            ..SceneSpec::mixed(seed, 20_000)
         }
-        #[cfg(feature = "parallel")]
-        {
-            let parallel: Vec<_> = gpusat::d3::contacts_cpu_parallel(&batch)
-                .iter()
-                .map(bits)
+        .generate();
+        let offset = Vec3::new(10_000.0, -7_500.0, 2_500.0);
+        for body in scene.bodies.iter_mut().step_by(5) {
+            body.position += offset;
+        }
+        for margin in [0.0, 0.1] {
+            let label = format!("seed {seed}, margin {margin}");
+            let batch =
+                Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+            let scalar: Vec<_> = (0..scene.pairs.len())
+                .filter_map(|index| batch.test_pair(index))
                 .collect();
-            assert!(parallel == fused, "margin {margin}: cpu-parallel differs");
+            let kinds = |kind: fn(&Axis) -> bool| scalar.iter().filter(|h| kind(&h.axis)).count();
+            let spheres = kinds(|axis| *axis == Axis::Centres);
+            let hull_sphere = kinds(|axis| {
+                matches!(
+                    axis,
+                    Axis::EdgeA(_) | Axis::EdgeB(_) | Axis::VertexA(_) | Axis::VertexB(_)
+                )
+            });
+            assert!(
+                spheres > 500 && hull_sphere > 200 && spheres < scalar.len(),
+                "{label}: {spheres} sphere hits, {hull_sphere} at a hull's edge or vertex, of {}",
+                scalar.len()
+            );
+            let key = |h: &gpusat::d3::SatHit| (h.pair, h.axis, h.depth.to_bits());
+            let got: Vec<_> = collide_cpu(&batch).iter().map(key).collect();
+            let want: Vec<_> = scalar.iter().map(key).collect();
+            assert!(got == want, "{label}: the SAT's hits differ");
+            let reference = manifolds(&batch, &batch.hits(&scalar));
+            let bits = |m: &gpusat::d3::Manifold| format!("{m:?}");
+            let fused: Vec<_> = contacts_cpu(&batch).iter().map(bits).collect();
+            let want: Vec<_> = reference.iter().map(bits).collect();
+            assert_eq!(fused.len(), want.len(), "{label}");
+            for (got, want) in fused.iter().zip(&want) {
+                assert_eq!(got, want, "{label}");
+            }
+            #[cfg(feature = "parallel")]
+            {
+                let parallel: Vec<_> = gpusat::d3::contacts_cpu_parallel(&batch)
+                    .iter()
+                    .map(bits)
+                    .collect();
+                assert!(parallel == fused, "{label}: cpu-parallel differs");
+            }
         }
     }
 }
