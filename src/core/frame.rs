@@ -81,10 +81,13 @@ impl StageTimes {
 pub struct FrameStats {
     /// The frame's number, from 1.
     pub frame: u64,
-    /// Candidate pairs tested by the narrowphase.
+    /// Candidate pairs: the narrowphase tested all but those recycled.
     pub pairs: usize,
     /// Pairs reported (overlapping, or within the margin).
     pub hits: usize,
+    /// Candidate pairs answered from an earlier frame by contact recycling
+    /// (0 when the world's option is off), not by the narrowphase.
+    pub recycled: usize,
     /// Contact points solved.
     pub contact_points: usize,
     /// Deepest contact point after the step's correction was planned.
@@ -102,6 +105,8 @@ pub struct RunStats {
     pub pairs: u64,
     /// Pairs reported, in all.
     pub hits: u64,
+    /// Pairs answered by contact recycling, in all.
+    pub recycled: u64,
     /// The most candidate pairs of one frame.
     pub max_pairs: usize,
     /// The most pairs reported in one frame.
@@ -119,6 +124,8 @@ pub(crate) struct Frames<H, M> {
     /// The candidate pairs counted where they are not on the host (a
     /// GPU-resident frame's); `None`: `pairs.len()`.
     pub(crate) pair_count: Option<usize>,
+    /// The pairs contact recycling answered this frame.
+    pub(crate) recycled: usize,
     pub(crate) hits: Vec<H>,
     pub(crate) manifolds: Vec<M>,
     pub(crate) frame: FrameStats,
@@ -143,6 +150,7 @@ impl<H, M> Default for Frames<H, M> {
         Frames {
             pairs: Vec::new(),
             pair_count: None,
+            recycled: 0,
             hits: Vec::new(),
             manifolds: Vec::new(),
             frame: FrameStats::default(),
@@ -161,6 +169,7 @@ impl<H, M> Frames<H, M> {
             frame: self.frame.frame + 1,
             pairs: self.pair_count.unwrap_or(self.pairs.len()),
             hits: self.hits.len(),
+            recycled: self.recycled,
             contact_points,
             max_depth,
             times,
@@ -168,6 +177,7 @@ impl<H, M> Frames<H, M> {
         self.totals.frames += 1;
         self.totals.pairs += self.frame.pairs as u64;
         self.totals.hits += self.hits.len() as u64;
+        self.totals.recycled += self.recycled as u64;
         self.totals.max_pairs = self.totals.max_pairs.max(self.frame.pairs);
         self.totals.max_hits = self.totals.max_hits.max(self.hits.len());
         self.totals.times.add(&times);

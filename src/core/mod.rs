@@ -16,6 +16,7 @@ pub(crate) mod limits;
 pub(crate) mod pair;
 #[cfg(feature = "parallel")]
 pub(crate) mod parallel;
+pub(crate) mod recycle;
 #[cfg(feature = "serde")]
 pub(crate) mod scene;
 pub(crate) mod separation;

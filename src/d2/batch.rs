@@ -55,6 +55,25 @@ impl<'a> Batch<'a> {
         })
     }
 
+    /// The same bodies over other pairs (checked against the bodies), with
+    /// the transforms this batch computed: a world's recycling runs the
+    /// pairs it does not recycle as a batch of their own.
+    pub(crate) fn with_pairs<'b>(&self, pairs: &'b [Pair]) -> Result<Batch<'b>, Error>
+    where
+        'a: 'b,
+    {
+        validate_pairs(pairs, self.bodies.len())?;
+        Ok(Batch {
+            shapes: self.shapes,
+            bodies: self.bodies,
+            pairs,
+            transforms: self.transforms.clone(),
+            shape_of: self.shape_of.clone(),
+            margin: self.margin,
+            face_search: self.face_search,
+        })
+    }
+
     /// The shape library.
     pub fn shapes(&self) -> &'a ShapeSet {
         self.shapes

@@ -41,6 +41,7 @@ use crate::core::frame::{
 #[cfg(feature = "gpu")]
 use crate::core::pair::Pair;
 use crate::core::pair::PairFilter;
+use crate::core::recycle::{Entry, PairCache, check_tolerance, recycled_narrowphase};
 use crate::core::solver::SolverOptions;
 use crate::d2::backend::Narrowphase;
 use crate::d2::batch::Batch;
@@ -50,6 +51,7 @@ use crate::d2::manifold::Manifold;
 use crate::d2::math::{Rot, rotate};
 use crate::d2::narrowphase::compare_hits;
 use crate::d2::narrowphase::{collide_cpu_best, manifolds_best};
+use crate::d2::recycle::Recycle2;
 use crate::d2::separation::Overlap;
 use crate::d2::shape::ShapeSet;
 use crate::d2::solver::ContactSolver;
@@ -72,6 +74,15 @@ pub struct WorldOptions {
     pub correction_passes: usize,
     /// No body moves farther than this in one step.
     pub max_translation: f32,
+    /// Contact recycling, **not exact**: a pair whose body B moved less than
+    /// this length relative to body A (no point of B within its bounding
+    /// radius farther) since its hit and manifold were computed gets them
+    /// again, carried along by A, instead of a new narrowphase
+    /// ([`FrameStats::recycled`](crate::FrameStats::recycled) counts them).
+    /// Not with a GPU-resident frame, whose pairs stay on the device.
+    /// `None` (the default): every pair through the narrowphase every
+    /// frame, every answer exact.
+    pub recycle: Option<f32>,
 }
 
 impl Default for WorldOptions {
@@ -84,6 +95,7 @@ impl Default for WorldOptions {
             correction: 0.2,
             correction_passes: 4,
             max_translation: 4.0,
+            recycle: None,
         }
     }
 }
@@ -96,6 +108,8 @@ pub struct World {
     solver: ContactSolver,
     options: WorldOptions,
     frames: Frames<Hit, Manifold>,
+    /// Last frame's answers, by pair, when recycling.
+    recycle: PairCache<Entry<Recycle2>>,
     /// When a started resident frame began ([`World::begin_step`]).
     #[cfg(feature = "gpu")]
     narrowphase_started: Option<Instant>,
@@ -113,6 +127,7 @@ impl World {
         options: WorldOptions,
     ) -> Result<World, Error> {
         Batch::new(&shapes, &bodies, &[], options.margin)?;
+        check_tolerance(options.recycle)?;
         Ok(World {
             shapes,
             bodies,
@@ -120,6 +135,7 @@ impl World {
             solver: ContactSolver::new(),
             options,
             frames: Frames::default(),
+            recycle: PairCache::default(),
             #[cfg(feature = "gpu")]
             narrowphase_started: None,
             #[cfg(feature = "gpu")]
@@ -139,6 +155,14 @@ impl World {
         &mut self,
         context: std::sync::Arc<crate::gpu::GpuContext>,
     ) -> Result<(), Error> {
+        if self.options.recycle.is_some() {
+            return Err(Error::Argument {
+                name: "the GPU-resident frame",
+                message: "keeps the candidate pairs on the device, where contact recycling \
+                          cannot match them: turn WorldOptions::recycle off to use it"
+                    .to_string(),
+            });
+        }
         let options = crate::gpu::FrameOptions {
             margin: self.options.margin,
             skip_static_pairs: true,
@@ -430,6 +454,51 @@ fn narrowphase_results(
     (hits, manifolds)
 }
 
+impl World {
+    /// The narrowphase with contact recycling: the pairs that moved less
+    /// than `tolerance` since their answer keep it, the others go through
+    /// the backend (and the check) as a batch of their own.
+    fn recycled_narrowphase(
+        &mut self,
+        tolerance: f32,
+        times: &mut StageTimes,
+    ) -> Result<(), Error> {
+        let stage = Instant::now();
+        let (shapes, bodies, margin) = (&self.shapes, &self.bodies, self.options.margin);
+        let (narrowphase, check) = (&mut self.narrowphase, &mut self.frames.check);
+        // The kernel's time: the split and the backend, then the merge (not
+        // the check and the manifolds in between).
+        let (mut kernel, mut resumed) = (std::time::Duration::ZERO, None);
+        let all = Batch::new(shapes, bodies, &self.frames.pairs, margin)?;
+        let reach: Vec<f32> = shapes
+            .shapes()
+            .iter()
+            .map(|s| s.bounding_radius())
+            .collect();
+        let (hits, manifolds, recycled) = recycled_narrowphase::<Recycle2, Error>(
+            (all.transforms(), &self.frames.pairs),
+            |pair| reach[bodies[pair.b as usize].shape as usize],
+            tolerance,
+            &mut self.recycle,
+            |fresh| {
+                let batch = all.with_pairs(fresh)?;
+                let sat_hits = narrowphase.collide(&batch)?;
+                kernel = stage.elapsed();
+                let results = narrowphase_results(&batch, &sat_hits, &*narrowphase, check, times);
+                resumed = Some(Instant::now());
+                Ok(results)
+            },
+        )?;
+        times.kernel = kernel + resumed.map_or(std::time::Duration::ZERO, |t| t.elapsed());
+        (
+            self.frames.hits,
+            self.frames.manifolds,
+            self.frames.recycled,
+        ) = (hits, manifolds, recycled);
+        Ok(())
+    }
+}
+
 impl FrameStages for World {
     type Body = Body;
     type Hit = Hit;
@@ -469,6 +538,11 @@ impl FrameStages for World {
             return self.resident_frame(times);
         }
         self.frames.pair_count = None;
+        if let Some(tolerance) = self.options.recycle {
+            return self.recycled_narrowphase(tolerance, times);
+        }
+        self.recycle.clear();
+        self.frames.recycled = 0;
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,
@@ -494,6 +568,12 @@ impl FrameStages for World {
             return self.start_resident_frame().map(|()| false);
         }
         self.frames.pair_count = None;
+        if self.options.recycle.is_some() {
+            // Recycling splits the pairs around the narrowphase: it runs to
+            // its end here.
+            return self.narrowphase(times).map(|()| true);
+        }
+        self.frames.recycled = 0;
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,

@@ -45,6 +45,7 @@ pub mod fuzzing;
 pub(crate) mod manifold;
 pub mod math;
 pub(crate) mod narrowphase;
+pub(crate) mod recycle;
 pub mod sat;
 #[cfg(feature = "serde")]
 pub(crate) mod scene;

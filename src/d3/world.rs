@@ -29,6 +29,7 @@ use super::body::Body;
 use super::broadphase::find_pairs;
 use super::manifold::{Manifold, manifold};
 use super::narrowphase::{collide_cpu, compare_hits};
+use super::recycle::Recycle3;
 use super::shape::set::ShapeSet;
 use super::solver::{ContactSolver, SolverOptions, mass_state};
 use super::types::Hit;
@@ -38,6 +39,7 @@ use crate::core::frame::{
     FrameStages, FrameStats, Frames, RunStats, StageTimes, begin_frame, poll_frame, step_frame,
 };
 use crate::core::pair::PairFilter;
+use crate::core::recycle::{Entry, PairCache, check_tolerance, recycled_narrowphase};
 use crate::d3::separation::Overlap;
 
 /// How a 3D world behaves.
@@ -62,6 +64,13 @@ pub struct WorldOptions {
     /// Fraction of the angular velocity lost per second (rolling resistance
     /// stand-in: a sphere on a plane would roll forever without it).
     pub angular_damping: f32,
+    /// Contact recycling, **not exact**: a pair whose body B moved less than
+    /// this length relative to body A (no point of B within its bounding
+    /// radius farther) since its hit and manifold were computed gets them
+    /// again, carried along by A, instead of a new narrowphase
+    /// ([`FrameStats::recycled`] counts them). `None` (the default): every
+    /// pair through the narrowphase every frame, every answer exact.
+    pub recycle: Option<f32>,
 }
 
 impl Default for WorldOptions {
@@ -77,6 +86,7 @@ impl Default for WorldOptions {
             max_translation: 4.0,
             max_rotation: 0.25 * std::f32::consts::PI,
             angular_damping: 0.05,
+            recycle: None,
         }
     }
 }
@@ -89,6 +99,8 @@ pub struct World {
     solver: ContactSolver,
     options: WorldOptions,
     frames: Frames<Hit, Manifold>,
+    /// Last frame's answers, by pair, when recycling.
+    recycle: PairCache<Entry<Recycle3>>,
 }
 
 impl World {
@@ -100,6 +112,7 @@ impl World {
         options: WorldOptions,
     ) -> Result<World, Error> {
         Batch::new(&shapes, &bodies, &[], options.margin)?;
+        check_tolerance(options.recycle)?;
         Ok(World {
             shapes,
             bodies,
@@ -107,6 +120,7 @@ impl World {
             solver: ContactSolver::new(),
             options,
             frames: Frames::default(),
+            recycle: PairCache::default(),
         })
     }
 
@@ -204,6 +218,49 @@ impl World {
         Ok(done.then_some(&self.frames.frame))
     }
 
+    /// The narrowphase with contact recycling: the pairs that moved less
+    /// than `tolerance` since their answer keep it, the others go through
+    /// the backend (and the check) as a batch of their own.
+    fn recycled_narrowphase(
+        &mut self,
+        tolerance: f32,
+        times: &mut StageTimes,
+    ) -> Result<(), Error> {
+        let stage = Instant::now();
+        let (shapes, bodies, margin) = (&self.shapes, &self.bodies, self.options.margin);
+        let (narrowphase, check) = (&mut self.narrowphase, &mut self.frames.check);
+        // The kernel's time: the split and the backend, then the merge (not
+        // the check and the manifolds in between).
+        let (mut kernel, mut resumed) = (std::time::Duration::ZERO, None);
+        let all = Batch::new(shapes, bodies, &self.frames.pairs, margin)?;
+        let reach: Vec<f32> = shapes
+            .shapes()
+            .iter()
+            .map(|s| s.bounding_radius())
+            .collect();
+        let (hits, manifolds, recycled) = recycled_narrowphase::<Recycle3, Error>(
+            (all.transforms(), &self.frames.pairs),
+            |pair| reach[bodies[pair.b as usize].shape as usize],
+            tolerance,
+            &mut self.recycle,
+            |fresh| {
+                let batch = all.with_pairs(fresh)?;
+                let sat_hits = narrowphase.collide(&batch)?;
+                kernel = stage.elapsed();
+                let results = narrowphase_results(&batch, &sat_hits, &*narrowphase, check, times);
+                resumed = Some(Instant::now());
+                Ok(results)
+            },
+        )?;
+        times.kernel = kernel + resumed.map_or(std::time::Duration::ZERO, |t| t.elapsed());
+        (
+            self.frames.hits,
+            self.frames.manifolds,
+            self.frames.recycled,
+        ) = (hits, manifolds, recycled);
+        Ok(())
+    }
+
     fn solver_options(&self) -> SolverOptions {
         SolverOptions {
             slop: self.options.slop,
@@ -274,6 +331,11 @@ impl FrameStages for World {
     }
 
     fn narrowphase(&mut self, times: &mut StageTimes) -> Result<(), Error> {
+        if let Some(tolerance) = self.options.recycle {
+            return self.recycled_narrowphase(tolerance, times);
+        }
+        self.recycle.clear();
+        self.frames.recycled = 0;
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,
@@ -294,6 +356,12 @@ impl FrameStages for World {
     }
 
     fn start_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        if self.options.recycle.is_some() {
+            // Recycling splits the pairs around the narrowphase: it runs to
+            // its end here.
+            return self.narrowphase(times).map(|()| true);
+        }
+        self.frames.recycled = 0;
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,

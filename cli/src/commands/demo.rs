@@ -64,6 +64,13 @@ pub struct DemoArgs {
     /// demo's are: `hulls` and `rounded` together are an error there].
     #[arg(long)]
     pub shapes: Option<String>,
+    /// Contact recycling, which is not exact: a pair whose body B moved less
+    /// than this length relative to body A since its contacts were computed
+    /// keeps them (carried along by A) instead of a new narrowphase; not
+    /// with `--backend gpu-resident` [default: off, every pair exact every
+    /// frame].
+    #[arg(long, value_name = "LENGTH")]
+    pub recycle: Option<f32>,
 }
 
 /// Which of `names` a `--shapes` list names, in their order: an unknown
@@ -153,6 +160,14 @@ fn check_demo_args(args: &DemoArgs) -> Result<(), Error> {
             format!("{} is not a positive number", args.dt),
         ));
     }
+    if let Some(tolerance) = args.recycle
+        && !(tolerance.is_finite() && tolerance >= 0.0)
+    {
+        return Err(Error::option(
+            "--recycle",
+            format!("{tolerance} is not a finite length of at least zero"),
+        ));
+    }
     Ok(())
 }
 
@@ -208,6 +223,8 @@ struct DemoSummary<'a> {
     energy: (f64, f64, f64),
     deepest: f32,
     check: Option<&'a gpusat::Agreement>,
+    /// The contact recycling tolerance, when on.
+    recycle: Option<f32>,
 }
 
 /// Prints the summary; false when the check found a disagreement.
@@ -239,6 +256,13 @@ fn print_demo_summary(summary: &DemoSummary) -> bool {
         totals.hits as f64 / frames,
         totals.max_hits
     );
+    if let Some(tolerance) = summary.recycle {
+        println!(
+            "recycled per frame (tolerance {tolerance}, not exact): {:.0} pairs, {:.1}% of the candidates",
+            totals.recycled as f64 / frames,
+            100.0 * totals.recycled as f64 / totals.pairs.max(1) as f64
+        );
+    }
     let (initial, peak, last) = summary.energy;
     println!(
         "kinetic energy: {initial:.1} at the start, {peak:.1} at the peak, {last:.3} at the end; \
@@ -297,7 +321,10 @@ fn run_2d(args: &DemoArgs, bodies: usize) -> Result<bool, Error> {
         scene.shapes,
         scene.bodies,
         narrowphase,
-        WorldOptions::default(),
+        WorldOptions {
+            recycle: args.recycle,
+            ..WorldOptions::default()
+        },
     )?;
     if resident && let Some(context) = context {
         world.use_gpu_frame(context)?;
@@ -341,6 +368,7 @@ fn run_2d(args: &DemoArgs, bodies: usize) -> Result<bool, Error> {
         energy: (initial_energy, peak_energy, world.kinetic_energy()),
         deepest: world.frame_stats().max_depth,
         check: world.check(),
+        recycle: args.recycle,
     });
     if let Some(frame) = world.gpu_frame() {
         let stats = frame.stats();
@@ -421,7 +449,10 @@ fn run_3d(args: &DemoArgs, bodies: usize) -> Result<bool, Error> {
         scene.shapes.clone(),
         scene.bodies.clone(),
         narrowphase,
-        gpusat::d3::WorldOptions::default(),
+        gpusat::d3::WorldOptions {
+            recycle: args.recycle,
+            ..gpusat::d3::WorldOptions::default()
+        },
     )?;
     world.set_check(args.check);
     let mut gif = demo_gif(args)?;
@@ -470,6 +501,7 @@ fn run_3d(args: &DemoArgs, bodies: usize) -> Result<bool, Error> {
         energy: (initial_energy, peak_energy, world.kinetic_energy()),
         deepest: world.frame_stats().max_depth,
         check: world.check(),
+        recycle: args.recycle,
     });
     if let Some(path) = &args.png {
         let camera = camera_3d(&scene, args.size.0, args.size.1);

@@ -10,6 +10,7 @@ mod oracle;
 mod parallel;
 mod precision;
 mod properties;
+mod recycle;
 pub(crate) mod rounded;
 mod sat_cases;
 mod separation;

@@ -6,6 +6,7 @@ mod manifold;
 mod oracle;
 mod properties;
 mod pruning;
+mod recycle;
 mod rounded;
 mod separation;
 mod shape;
