@@ -293,6 +293,8 @@ fn frame_begin<W: FrameStages>(world: &mut W, dt: f32) -> Result<(Instant, Stage
     }
     let start = Instant::now();
     let mut times = StageTimes::default();
+    // Set again by a world whose recycling answered pairs this frame.
+    world.frames().recycled = 0;
 
     let stage = Instant::now();
     world.accelerate(dt);

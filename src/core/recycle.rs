@@ -1,9 +1,10 @@
 //! Contact recycling, the worlds' option (off by default, and **not exact**
 //! by design): a pair whose relative pose has moved less than a tolerance
 //! since its answer was computed gets that answer again, carried along by
-//! body A, instead of a new narrowphase. It is Box2D's and parry's way of
-//! not recomputing contacts that barely moved; everywhere else gpusat gives
-//! every backend's exact answer, and this option trades that for time.
+//! body A, instead of a new narrowphase: what parry's
+//! `ContactManifold::try_update_contacts` does with a manifold that barely
+//! moved. Everywhere else gpusat gives every backend's exact answer; this
+//! option trades that for time.
 //!
 //! ```text
 //! for each pair of this frame, with last frame's entry for the same pair
@@ -21,11 +22,20 @@
 //!     otherwise:          through the narrowphase; a new entry
 //! ```
 //!
-//! So an answer is at most `tolerance` stale in where B is relative to A:
-//! a recycled depth is off by at most that much, and a recycled point
-//! within it of where the exact manifold would put it (each point on the
-//! rigid motion of B's frame). What is written here is shared; each
-//! dimension has its entry (`d2/recycle.rs`, `d3/recycle.rs`).
+//! So an answer is at most `tolerance` stale in where B is relative to A,
+//! and a recycled depth is off by at most that much (the depth moves no
+//! more than the shapes do). The manifold's points carry no such bound: a
+//! clipped manifold can change its reference face, or its number of
+//! points, under a smaller motion than that. A pair left unreported stays
+//! so until it moves by the tolerance, which must therefore stay below the
+//! margin (checked): it is never nearer than `margin - tolerance` unseen.
+//! What is written here is shared; each dimension has its geometry
+//! (`d2/recycle.rs`, `d3/recycle.rs`).
+//!
+//! A frame is split ([`split`]: which pairs keep their answer, which go to
+//! the narrowphase) and merged ([`merge`]) in two calls, so that a world's
+//! `begin_step` can start the fresh pairs on a GPU and finish the frame
+//! when their results come in.
 
 use super::pair::Pair;
 
@@ -89,12 +99,6 @@ impl<E> PairCache<E> {
         self.pairs.extend_from_slice(pairs);
         self.spare_entries = std::mem::replace(&mut self.entries, entries);
     }
-
-    /// Forgets every entry.
-    pub(crate) fn clear(&mut self) {
-        self.pairs.clear();
-        self.entries.clear();
-    }
 }
 
 /// What recycling needs of a dimension: its transforms, B's frame in A's
@@ -142,27 +146,40 @@ impl<D: Recycling> Clone for Entry<D> {
 
 impl<D: Recycling> Copy for Entry<D> {}
 
-/// The frame's hits and manifolds, in pair order: the entries of the pairs
-/// that moved at most `tolerance` since their answer, carried by A's
-/// transform now, and `fresh` (the narrowphase and its manifolds on the
-/// pairs it is given, each hit's pair an index into them, a manifold for
-/// each hit) for the others; the cache then holds this frame's entries.
-/// `transforms`: the bodies' world transforms; `reach_b`: how far body B
-/// of a pair reaches from its origin. Returns the hits, the manifolds and
-/// how many pairs were recycled.
-#[allow(clippy::type_complexity)]
-pub(crate) fn recycled_narrowphase<D: Recycling, Error>(
+/// A frame's pairs split by the cache: B's frame in A's for each, the
+/// entry each keeps (`None`: to the narrowphase), and those that go to it.
+pub(crate) struct Split<D: Recycling> {
+    relatives: Vec<D::Transform>,
+    kept: Vec<Option<usize>>,
+    fresh_pairs: Vec<Pair>,
+}
+
+impl<D: Recycling> Split<D> {
+    /// The pairs for the narrowphase, in order.
+    pub(crate) fn fresh_pairs(&self) -> &[Pair] {
+        &self.fresh_pairs
+    }
+
+    /// How many pairs keep their answer.
+    pub(crate) fn recycled(&self) -> usize {
+        self.kept.len() - self.fresh_pairs.len()
+    }
+}
+
+/// Which of `pairs` keep last frame's answer: those whose body B moved at
+/// most `tolerance` in A's frame since it was computed. `transforms`: the
+/// bodies' world transforms; `reach_b`: how far body B of a pair reaches
+/// from its origin.
+pub(crate) fn split<D: Recycling>(
     (transforms, pairs): (&[D::Transform], &[Pair]),
     reach_b: impl Fn(Pair) -> f32,
     tolerance: f32,
-    cache: &mut PairCache<Entry<D>>,
-    fresh: impl FnOnce(&[Pair]) -> Result<(Vec<D::Hit>, Vec<D::Manifold>), Error>,
-) -> Result<(Vec<D::Hit>, Vec<D::Manifold>, usize), Error> {
+    cache: &PairCache<Entry<D>>,
+) -> Split<D> {
     let relatives: Vec<D::Transform> = pairs
         .iter()
         .map(|p| D::relative(transforms[p.a as usize], transforms[p.b as usize]))
         .collect();
-    // Each pair's entry where it is still good.
     let kept: Vec<Option<usize>> = cache
         .matched(pairs)
         .into_iter()
@@ -171,20 +188,41 @@ pub(crate) fn recycled_narrowphase<D: Recycling, Error>(
             k.filter(|&k| D::motion(relative, cache.entry(k).relative, reach_b(pair)) <= tolerance)
         })
         .collect();
-    let fresh_pairs: Vec<Pair> = pairs
+    let fresh_pairs = pairs
         .iter()
         .zip(&kept)
         .filter(|(_, entry)| entry.is_none())
         .map(|(pair, _)| *pair)
         .collect();
-    let (fresh_hits, fresh_manifolds) = fresh(&fresh_pairs)?;
-    let reported = fresh_hits.len() + kept.iter().flatten().count();
+    Split {
+        relatives,
+        kept,
+        fresh_pairs,
+    }
+}
+
+/// The frame's hits and manifolds, in pair order: the kept entries'
+/// answers carried by A's transform now, and the narrowphase's on the fresh
+/// pairs (`fresh`: its hits, each hit's pair an index into the fresh
+/// pairs, in order, and a manifold for each hit) as they are; the cache
+/// then holds this frame's entries. `pairs` and `transforms` are those the
+/// split was made with.
+#[allow(clippy::type_complexity)]
+pub(crate) fn merge<D: Recycling>(
+    split: &Split<D>,
+    (transforms, pairs): (&[D::Transform], &[Pair]),
+    cache: &mut PairCache<Entry<D>>,
+    (fresh_hits, fresh_manifolds): (Vec<D::Hit>, Vec<D::Manifold>),
+) -> (Vec<D::Hit>, Vec<D::Manifold>) {
+    debug_assert_eq!(fresh_hits.len(), fresh_manifolds.len());
+    debug_assert_eq!(split.kept.len(), pairs.len());
+    let reported = fresh_hits.len() + split.recycled();
     let mut answers = fresh_hits.into_iter().zip(fresh_manifolds).peekable();
     let (mut hits, mut manifolds) = (Vec::with_capacity(reported), Vec::with_capacity(reported));
     let mut entries = cache.take_spare();
     entries.reserve(pairs.len());
     let mut fresh_index = 0;
-    for (k, (pair, kept)) in pairs.iter().zip(kept).enumerate() {
+    for (k, (pair, &kept)) in pairs.iter().zip(&split.kept).enumerate() {
         let xf_a = transforms[pair.a as usize];
         let entry = match kept {
             // Recycled: the entry's answer carried into the world by A.
@@ -210,26 +248,43 @@ pub(crate) fn recycled_narrowphase<D: Recycling, Error>(
                     });
                 fresh_index += 1;
                 Entry {
-                    relative: relatives[k],
+                    relative: split.relatives[k],
                     answer,
                 }
             }
         };
         entries.push(entry);
     }
+    // Every fresh hit named one of the fresh pairs, in order.
+    debug_assert!(answers.peek().is_none(), "a fresh hit out of order");
     cache.replace(pairs, entries);
-    Ok((hits, manifolds, pairs.len() - fresh_pairs.len()))
+    (hits, manifolds)
 }
 
-/// A recycling tolerance checked: a finite length of at least zero.
-pub(crate) fn check_tolerance(tolerance: Option<f32>) -> Result<(), super::error::Error> {
-    match tolerance {
-        Some(t) if !(t.is_finite() && t >= 0.0) => Err(super::error::Error::Argument {
-            name: "the contact recycling tolerance",
-            message: format!("{t} is not a finite length of at least zero"),
-        }),
-        _ => Ok(()),
-    }
+/// A recycling tolerance checked: a finite length of at least zero, and
+/// below the margin (a pair left unreported stays so until it moves by the
+/// tolerance).
+pub(crate) fn check_tolerance(
+    tolerance: Option<f32>,
+    margin: f32,
+) -> Result<(), super::error::Error> {
+    let Some(t) = tolerance else {
+        return Ok(());
+    };
+    let message = if !(t.is_finite() && t >= 0.0) {
+        format!("{t} is not a finite length of at least zero")
+    } else if t >= margin {
+        format!(
+            "{t} is not below the margin {margin}: a pair left unreported would stay so \
+             while it closed in by the tolerance, and could overlap unseen"
+        )
+    } else {
+        return Ok(());
+    };
+    Err(super::error::Error::Argument {
+        name: "the contact recycling tolerance",
+        message,
+    })
 }
 
 #[cfg(test)]
@@ -261,17 +316,17 @@ mod tests {
         cache.replace(&now, vec![20, 21, 22, 23, 24, 25]);
         assert_eq!(cache.matched(&before[1..2]), vec![Some(1)]);
         assert_eq!(*cache.entry(1), 21);
-        cache.clear();
-        assert!(cache.matched(&now).iter().all(Option::is_none));
+        let empty: PairCache<i32> = PairCache::default();
+        assert!(empty.matched(&now).iter().all(Option::is_none));
     }
 
     #[test]
-    fn a_tolerance_must_be_a_finite_length() {
-        assert!(check_tolerance(None).is_ok());
-        assert!(check_tolerance(Some(0.0)).is_ok());
-        assert!(check_tolerance(Some(1e-3)).is_ok());
-        for bad in [-1e-3, f32::NAN, f32::INFINITY] {
-            let error = check_tolerance(Some(bad))
+    fn a_tolerance_must_be_a_finite_length_below_the_margin() {
+        assert!(check_tolerance(None, 0.02).is_ok());
+        assert!(check_tolerance(Some(0.0), 0.02).is_ok());
+        assert!(check_tolerance(Some(1e-3), 0.02).is_ok());
+        for bad in [-1e-3, f32::NAN, f32::INFINITY, 0.02, 0.5] {
+            let error = check_tolerance(Some(bad), 0.02)
                 .expect_err("rejected")
                 .to_string();
             assert!(error.contains("recycling tolerance"), "{error}");

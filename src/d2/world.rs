@@ -41,7 +41,7 @@ use crate::core::frame::{
 #[cfg(feature = "gpu")]
 use crate::core::pair::Pair;
 use crate::core::pair::PairFilter;
-use crate::core::recycle::{Entry, PairCache, check_tolerance, recycled_narrowphase};
+use crate::core::recycle::{Entry, PairCache, Split, check_tolerance, merge, split};
 use crate::core::solver::SolverOptions;
 use crate::d2::backend::Narrowphase;
 use crate::d2::batch::Batch;
@@ -77,8 +77,11 @@ pub struct WorldOptions {
     /// Contact recycling, **not exact**: a pair whose body B moved less than
     /// this length relative to body A (no point of B within its bounding
     /// radius farther) since its hit and manifold were computed gets them
-    /// again, carried along by A, instead of a new narrowphase
-    /// ([`FrameStats::recycled`](crate::FrameStats::recycled) counts them).
+    /// again, carried along by A, instead of a new narrowphase; a
+    /// recycled depth is at most the tolerance off
+    /// ([`FrameStats::recycled`](crate::FrameStats::recycled) counts the
+    /// pairs). It must be below the margin: a pair left unreported stays so
+    /// until it moves by the tolerance.
     /// Not with a GPU-resident frame, whose pairs stay on the device.
     /// `None` (the default): every pair through the narrowphase every
     /// frame, every answer exact.
@@ -110,6 +113,10 @@ pub struct World {
     frames: Frames<Hit, Manifold>,
     /// Last frame's answers, by pair, when recycling.
     recycle: PairCache<Entry<Recycle2>>,
+    /// Each shape's bounding radius about its origin, for recycling.
+    reach: Vec<f32>,
+    /// A started frame's split, while its fresh pairs are on the GPU.
+    split: Option<Split<Recycle2>>,
     /// When a started resident frame began ([`World::begin_step`]).
     #[cfg(feature = "gpu")]
     narrowphase_started: Option<Instant>,
@@ -127,7 +134,12 @@ impl World {
         options: WorldOptions,
     ) -> Result<World, Error> {
         Batch::new(&shapes, &bodies, &[], options.margin)?;
-        check_tolerance(options.recycle)?;
+        check_tolerance(options.recycle, options.margin)?;
+        let reach = shapes
+            .shapes()
+            .iter()
+            .map(|s| s.bounding_radius())
+            .collect();
         Ok(World {
             shapes,
             bodies,
@@ -136,6 +148,8 @@ impl World {
             options,
             frames: Frames::default(),
             recycle: PairCache::default(),
+            reach,
+            split: None,
             #[cfg(feature = "gpu")]
             narrowphase_started: None,
             #[cfg(feature = "gpu")]
@@ -456,47 +470,116 @@ fn narrowphase_results(
 
 impl World {
     /// The narrowphase with contact recycling: the pairs that moved less
-    /// than `tolerance` since their answer keep it, the others go through
-    /// the backend (and the check) as a batch of their own.
-    fn recycled_narrowphase(
+    /// than the tolerance since their answer keep it, the others go through
+    /// the backend (and the check) as a batch of their own, started without
+    /// waiting when `started` (true: the frame is done; false: its fresh
+    /// pairs are on the GPU, for [`poll_recycled`](Self::poll_recycled)).
+    fn start_recycled(
         &mut self,
         tolerance: f32,
+        started: bool,
         times: &mut StageTimes,
-    ) -> Result<(), Error> {
+    ) -> Result<bool, Error> {
         let stage = Instant::now();
-        let (shapes, bodies, margin) = (&self.shapes, &self.bodies, self.options.margin);
-        let (narrowphase, check) = (&mut self.narrowphase, &mut self.frames.check);
-        // The kernel's time: the split and the backend, then the merge (not
-        // the check and the manifolds in between).
-        let (mut kernel, mut resumed) = (std::time::Duration::ZERO, None);
-        let all = Batch::new(shapes, bodies, &self.frames.pairs, margin)?;
-        let reach: Vec<f32> = shapes
-            .shapes()
-            .iter()
-            .map(|s| s.bounding_radius())
-            .collect();
-        let (hits, manifolds, recycled) = recycled_narrowphase::<Recycle2, Error>(
+        let all = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            self.options.margin,
+        )?;
+        let (reach, bodies) = (&self.reach, &self.bodies);
+        let split = split::<Recycle2>(
             (all.transforms(), &self.frames.pairs),
             |pair| reach[bodies[pair.b as usize].shape as usize],
             tolerance,
-            &mut self.recycle,
-            |fresh| {
-                let batch = all.with_pairs(fresh)?;
-                let sat_hits = narrowphase.collide(&batch)?;
-                kernel = stage.elapsed();
-                let results = narrowphase_results(&batch, &sat_hits, &*narrowphase, check, times);
-                resumed = Some(Instant::now());
-                Ok(results)
-            },
-        )?;
-        times.kernel = kernel + resumed.map_or(std::time::Duration::ZERO, |t| t.elapsed());
+            &self.recycle,
+        );
+        let fresh = all.with_pairs(split.fresh_pairs())?;
+        let sat_hits = if started {
+            self.narrowphase.start(&fresh)?
+        } else {
+            Some(self.narrowphase.collide(&fresh)?)
+        };
+        times.kernel = stage.elapsed();
+        let Some(sat_hits) = sat_hits else {
+            self.split = Some(split);
+            return Ok(false);
+        };
         (
             self.frames.hits,
             self.frames.manifolds,
             self.frames.recycled,
-        ) = (hits, manifolds, recycled);
-        Ok(())
+        ) = finish_recycled(
+            (&all, &fresh),
+            &split,
+            &sat_hits,
+            (&self.narrowphase, &mut self.frames.check, &mut self.recycle),
+            times,
+        );
+        Ok(true)
     }
+
+    /// A started recycling frame's end, once the GPU's results for its
+    /// fresh pairs are in: true when done.
+    fn poll_recycled(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+        let Some(sat_hits) = self.narrowphase.poll()? else {
+            return Ok(false);
+        };
+        let Some(split) = self.split.take() else {
+            return Ok(true);
+        };
+        let all = Batch::new(
+            &self.shapes,
+            &self.bodies,
+            &self.frames.pairs,
+            self.options.margin,
+        )?;
+        let fresh = all.with_pairs(split.fresh_pairs())?;
+        (
+            self.frames.hits,
+            self.frames.manifolds,
+            self.frames.recycled,
+        ) = finish_recycled(
+            (&all, &fresh),
+            &split,
+            &sat_hits,
+            (&self.narrowphase, &mut self.frames.check, &mut self.recycle),
+            times,
+        );
+        Ok(true)
+    }
+}
+
+/// A recycling frame's end, once the fresh pairs' SAT results are in: their
+/// hits and manifolds (`narrowphase_results`, with the check), merged in
+/// pair order with the recycled answers (`core/recycle.rs`), and how many
+/// were recycled. The kernel's time is the GPU's own where it timed its
+/// work, else the host's from the split to the end of the merge (not the
+/// check and the manifolds in between).
+fn finish_recycled(
+    (all, fresh): (&Batch, &Batch),
+    split: &Split<Recycle2>,
+    sat_hits: &[crate::d2::types::SatHit],
+    (narrowphase, check, cache): (
+        &Narrowphase,
+        &mut Option<Agreement>,
+        &mut PairCache<Entry<Recycle2>>,
+    ),
+    times: &mut StageTimes,
+) -> (Vec<Hit>, Vec<Manifold>, usize) {
+    let host = times.kernel;
+    let answers = narrowphase_results(fresh, sat_hits, narrowphase, check, times);
+    let stage = Instant::now();
+    let recycled = split.recycled();
+    let (hits, manifolds) = merge(split, (all.transforms(), all.pairs()), cache, answers);
+    #[cfg(feature = "gpu")]
+    let on_gpu = narrowphase.gpu_stats().is_some();
+    #[cfg(not(feature = "gpu"))]
+    let on_gpu = false;
+    if !on_gpu {
+        times.kernel = host + stage.elapsed();
+    }
+    (hits, manifolds, recycled)
 }
 
 impl FrameStages for World {
@@ -539,10 +622,8 @@ impl FrameStages for World {
         }
         self.frames.pair_count = None;
         if let Some(tolerance) = self.options.recycle {
-            return self.recycled_narrowphase(tolerance, times);
+            return self.start_recycled(tolerance, false, times).map(|_| ());
         }
-        self.recycle.clear();
-        self.frames.recycled = 0;
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,
@@ -568,12 +649,9 @@ impl FrameStages for World {
             return self.start_resident_frame().map(|()| false);
         }
         self.frames.pair_count = None;
-        if self.options.recycle.is_some() {
-            // Recycling splits the pairs around the narrowphase: it runs to
-            // its end here.
-            return self.narrowphase(times).map(|()| true);
+        if let Some(tolerance) = self.options.recycle {
+            return self.start_recycled(tolerance, true, times);
         }
-        self.frames.recycled = 0;
         let stage = Instant::now();
         let batch = Batch::new(
             &self.shapes,
@@ -600,6 +678,9 @@ impl FrameStages for World {
         #[cfg(feature = "gpu")]
         if self.resident.is_some() {
             return self.poll_resident_frame(times);
+        }
+        if self.split.is_some() {
+            return self.poll_recycled(times);
         }
         let Some(sat_hits) = self.narrowphase.poll()? else {
             return Ok(false);

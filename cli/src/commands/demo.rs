@@ -160,14 +160,6 @@ fn check_demo_args(args: &DemoArgs) -> Result<(), Error> {
             format!("{} is not a positive number", args.dt),
         ));
     }
-    if let Some(tolerance) = args.recycle
-        && !(tolerance.is_finite() && tolerance >= 0.0)
-    {
-        return Err(Error::option(
-            "--recycle",
-            format!("{tolerance} is not a finite length of at least zero"),
-        ));
-    }
     Ok(())
 }
 

@@ -143,11 +143,14 @@ fn the_pile_settles_and_every_backend_follows_the_same_trajectory() {
 /// `frames` frames of a small pile through `begin_step` and `poll_step`
 /// (polling until the frame is done, as a page does between turns of its
 /// event loop), and through `step` beside it: the same bodies, bit for bit,
-/// every frame.
+/// every frame (with `options`' contact recycling too).
 fn begin_and_poll_follow_step(
     narrowphase: Narrowphase,
     reference: Narrowphase,
-    resident: Option<std::sync::Arc<gpusat::gpu::GpuContext>>,
+    (resident, options): (
+        Option<std::sync::Arc<gpusat::gpu::GpuContext>>,
+        WorldOptions,
+    ),
     what: &str,
 ) {
     let scene = DemoScene::new(400, 7).expect("demo scene");
@@ -156,7 +159,7 @@ fn begin_and_poll_follow_step(
             scene.shapes.clone(),
             scene.bodies.clone(),
             narrowphase,
-            WorldOptions::default(),
+            options,
         )
         .expect("world");
         if let Some(context) = &resident {
@@ -167,7 +170,7 @@ fn begin_and_poll_follow_step(
         world
     };
     let (mut started, mut stepped) = (world(narrowphase), world(reference));
-    let mut polls = 0;
+    let (mut polls, mut recycled) = (0, 0);
     for frame in 0..120 {
         let mut done = started.begin_step(DEMO_DT).expect("begin_step").is_some();
         while !done {
@@ -181,28 +184,52 @@ fn begin_and_poll_follow_step(
             "{what}: frame {frame}: begin_step and poll_step differ from step"
         );
         assert_eq!(started.frame_stats().hits, stepped.frame_stats().hits);
+        assert_eq!(
+            started.frame_stats().recycled,
+            stepped.frame_stats().recycled
+        );
+        recycled += started.frame_stats().recycled;
     }
+    assert_eq!(
+        recycled > 0,
+        options.recycle.is_some(),
+        "{what}: {recycled} recycled"
+    );
     eprintln!("{what}: {polls} polls in 120 frames");
 }
 
 #[test]
 fn begin_step_and_poll_step_follow_step_bit_for_bit() {
-    begin_and_poll_follow_step(cpu(BackendKind::Cpu), cpu(BackendKind::Cpu), None, "cpu");
+    let exact = WorldOptions::default();
+    let recycling = WorldOptions {
+        recycle: Some(1e-3),
+        ..WorldOptions::default()
+    };
+    for options in [exact, recycling] {
+        begin_and_poll_follow_step(
+            cpu(BackendKind::Cpu),
+            cpu(BackendKind::Cpu),
+            (None, options),
+            "cpu",
+        );
+    }
     let Some(context) = crate::common::gpu_context() else {
         return;
     };
-    let started = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("GPU");
-    let stepped = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("GPU");
-    begin_and_poll_follow_step(
-        Narrowphase::with_gpu(started),
-        Narrowphase::with_gpu(stepped),
-        None,
-        "gpu",
-    );
+    for options in [exact, recycling] {
+        let started = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("GPU");
+        let stepped = GpuNarrowphase::new(context.clone(), GpuOptions::default()).expect("GPU");
+        begin_and_poll_follow_step(
+            Narrowphase::with_gpu(started),
+            Narrowphase::with_gpu(stepped),
+            (None, options),
+            "gpu",
+        );
+    }
     begin_and_poll_follow_step(
         cpu(BackendKind::Cpu),
         cpu(BackendKind::Cpu),
-        Some(context),
+        (Some(context), exact),
         "the resident frame",
     );
 }

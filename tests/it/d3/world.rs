@@ -258,6 +258,11 @@ fn a_sphere_rolls_down_a_ramp() {
 /// the ground inside four walls, each turned differently, on the backend
 /// `narrowphase`.
 fn pile(narrowphase: Narrowphase) -> World {
+    pile_with(narrowphase, WorldOptions::default())
+}
+
+/// [`pile`] with the world's options.
+fn pile_with(narrowphase: Narrowphase, options: WorldOptions) -> World {
     let mut shapes = ShapeSet::new();
     let floor = ground(&mut shapes);
     let cube = shapes.add_cuboid(Vec3::new(0.2, 0.15, 0.25)).expect("cube");
@@ -297,7 +302,7 @@ fn pile(narrowphase: Narrowphase) -> World {
         );
         bodies.push(Body::new(shape, position, rotation));
     }
-    World::new(shapes, bodies, narrowphase, WorldOptions::default()).expect("world")
+    World::new(shapes, bodies, narrowphase, options).expect("world")
 }
 
 /// A small pile of mixed shapes inside four walls comes to rest. (Its
@@ -356,39 +361,57 @@ fn the_pile_on_the_gpu_follows_the_cpu_bit_for_bit() {
 
 /// The pile through `begin_step` and `poll_step` (polled until each frame
 /// is done, as a page does) follows `step`'s frames bit for bit, on the CPU
-/// and on the GPU.
+/// and on the GPU, with contact recycling and without (with it, the fresh
+/// pairs started on the GPU and the frame merged when they come in).
 #[test]
 fn begin_step_and_poll_step_follow_step_bit_for_bit() {
-    let mut narrowphases = vec![(
-        "cpu",
-        Narrowphase::new(BackendKind::Cpu).expect("cpu"),
-        Narrowphase::new(BackendKind::Cpu).expect("cpu"),
-    )];
+    let backends = |kind| {
+        (
+            Narrowphase::new(kind).expect("backend"),
+            Narrowphase::new(kind).expect("backend"),
+        )
+    };
+    let mut kinds = vec![("cpu", BackendKind::Cpu)];
     #[cfg(feature = "gpu")]
     if crate::common::gpu_context().is_some() {
-        narrowphases.push((
-            "gpu",
-            Narrowphase::new(BackendKind::Gpu).expect("gpu"),
-            Narrowphase::new(BackendKind::Gpu).expect("gpu"),
-        ));
+        kinds.push(("gpu", BackendKind::Gpu));
     }
-    for (what, started, stepped) in narrowphases {
-        let (mut started, mut stepped) = (pile(started), pile(stepped));
-        let mut polls = 0;
-        for frame in 0..60 {
-            let mut done = started.begin_step(DT).expect("begin_step").is_some();
-            while !done {
-                polls += 1;
-                std::thread::yield_now();
-                done = started.poll_step().expect("poll_step").is_some();
+    let recycling = WorldOptions {
+        recycle: Some(1e-3),
+        ..WorldOptions::default()
+    };
+    for (what, kind) in kinds {
+        for options in [WorldOptions::default(), recycling] {
+            let (started, stepped) = backends(kind);
+            let (mut started, mut stepped) =
+                (pile_with(started, options), pile_with(stepped, options));
+            let (mut polls, mut recycled) = (0, 0);
+            for frame in 0..60 {
+                let mut done = started.begin_step(DT).expect("begin_step").is_some();
+                while !done {
+                    polls += 1;
+                    std::thread::yield_now();
+                    done = started.poll_step().expect("poll_step").is_some();
+                }
+                stepped.step(DT).expect("step");
+                assert_eq!(
+                    started.bodies(),
+                    stepped.bodies(),
+                    "{what}, recycling {:?}: frame {frame}: begin_step and poll_step left step's frames",
+                    options.recycle
+                );
+                assert_eq!(
+                    started.frame_stats().recycled,
+                    stepped.frame_stats().recycled
+                );
+                recycled += started.frame_stats().recycled;
             }
-            stepped.step(DT).expect("step");
             assert_eq!(
-                started.bodies(),
-                stepped.bodies(),
-                "{what}: frame {frame}: begin_step and poll_step left step's frames"
+                recycled > 0,
+                options.recycle.is_some(),
+                "{what}: {recycled} recycled"
             );
+            eprintln!("{what}: {polls} polls in 60 frames");
         }
-        eprintln!("{what}: {polls} polls in 60 frames");
     }
 }

@@ -267,6 +267,9 @@ fn bad_demo_and_render_arguments_are_errors() {
         vec!["demo", "--shapes", "triangles", "--frames", "1"],
         vec!["demo", "--shapes", "", "--frames", "1"],
         vec!["demo", "--dim", "3", "--shapes", "cones", "--frames", "1"],
+        vec!["demo", "--recycle=-0.001", "--frames", "1"],
+        vec!["demo", "--dim", "3", "--recycle", "0.5", "--frames", "1"],
+        vec!["demo", "--recycle", "NaN", "--frames", "1"],
         vec![
             "demo",
             "--dim",
