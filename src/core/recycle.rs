@@ -1,5 +1,5 @@
 //! Contact recycling, the worlds' option (off by default, and **not exact**
-//! by design): a pair whose relative pose has moved less than a tolerance
+//! by design): a pair whose relative pose has moved at most a tolerance
 //! since its answer was computed gets that answer again, carried along by
 //! body A, instead of a new narrowphase: what parry's
 //! `ContactManifold::try_update_contacts` does with a manifold that barely

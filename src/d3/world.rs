@@ -64,7 +64,7 @@ pub struct WorldOptions {
     /// Fraction of the angular velocity lost per second (rolling resistance
     /// stand-in: a sphere on a plane would roll forever without it).
     pub angular_damping: f32,
-    /// Contact recycling, **not exact**: a pair whose body B moved less than
+    /// Contact recycling, **not exact**: a pair whose body B moved at most
     /// this length relative to body A (no point of B within its bounding
     /// radius farther) since its hit and manifold were computed gets them
     /// again, carried along by A, instead of a new narrowphase; a
@@ -231,15 +231,16 @@ impl World {
         Ok(done.then_some(&self.frames.frame))
     }
 
-    /// The narrowphase with contact recycling: the pairs that moved less
-    /// than the tolerance since their answer keep it, the others go through
-    /// the backend (and the check) as a batch of their own, started without
-    /// waiting when `started` (true: the frame is done; false: its fresh
-    /// pairs are on the GPU, for [`poll_recycled`](Self::poll_recycled)).
+    /// The narrowphase with contact recycling: the pairs that moved at most
+    /// the tolerance since their answer keep it, the others go through the
+    /// backend (and the check) as a batch of their own, started without
+    /// waiting for a GPU when `without_waiting`. Returns true when the frame
+    /// is done, false when its fresh pairs are on the GPU (for
+    /// [`poll_recycled`](Self::poll_recycled)).
     fn start_recycled(
         &mut self,
         tolerance: f32,
-        started: bool,
+        without_waiting: bool,
         times: &mut StageTimes,
     ) -> Result<bool, Error> {
         let stage = Instant::now();
@@ -257,7 +258,7 @@ impl World {
             &self.recycle,
         );
         let fresh = all.with_pairs(split.fresh_pairs())?;
-        let sat_hits = if started {
+        let sat_hits = if without_waiting {
             self.narrowphase.start(&fresh)?
         } else {
             Some(self.narrowphase.collide(&fresh)?)
@@ -281,14 +282,17 @@ impl World {
         Ok(true)
     }
 
-    /// A started recycling frame's end, once the GPU's results for its
-    /// fresh pairs are in: true when done.
-    fn poll_recycled(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
+    /// A started recycling frame's end (its `split`), once the GPU's results
+    /// for its fresh pairs are in: true when done, false (the split kept)
+    /// while the GPU is at it.
+    fn poll_recycled(
+        &mut self,
+        split: Split<Recycle3>,
+        times: &mut StageTimes,
+    ) -> Result<bool, Error> {
         let Some(sat_hits) = self.narrowphase.poll()? else {
+            self.split = Some(split);
             return Ok(false);
-        };
-        let Some(split) = self.split.take() else {
-            return Ok(true);
         };
         let all = Batch::new(
             &self.shapes,
@@ -352,9 +356,9 @@ fn narrowphase_results(
 /// A recycling frame's end, once the fresh pairs' SAT results are in: their
 /// hits and manifolds (`narrowphase_results`, with the check), merged in
 /// pair order with the recycled answers (`core/recycle.rs`), and how many
-/// were recycled. The kernel's time is the GPU's own where it timed its
-/// work, else the host's from the split to the end of the merge (not the
-/// check and the manifolds in between).
+/// were recycled. The kernel's time: on a GPU backend the GPU's (its
+/// timestamps, or the wait for it), on the CPU the host's from the split to
+/// the end of the merge (not the check and the manifolds in between).
 fn finish_recycled(
     (all, fresh): (&Batch, &Batch),
     split: &Split<Recycle3>,
@@ -462,8 +466,8 @@ impl FrameStages for World {
     }
 
     fn poll_narrowphase(&mut self, times: &mut StageTimes) -> Result<bool, Error> {
-        if self.split.is_some() {
-            return self.poll_recycled(times);
+        if let Some(split) = self.split.take() {
+            return self.poll_recycled(split, times);
         }
         let Some(sat_hits) = self.narrowphase.poll()? else {
             return Ok(false);

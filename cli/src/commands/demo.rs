@@ -64,11 +64,11 @@ pub struct DemoArgs {
     /// demo's are: `hulls` and `rounded` together are an error there].
     #[arg(long)]
     pub shapes: Option<String>,
-    /// Contact recycling, which is not exact: a pair whose body B moved less
-    /// than this length relative to body A since its contacts were computed
-    /// keeps them (carried along by A) instead of a new narrowphase; not
-    /// with `--backend gpu-resident` [default: off, every pair exact every
-    /// frame].
+    /// Contact recycling, which is not exact: a pair whose body B moved at
+    /// most this length relative to body A since its contacts were computed
+    /// keeps them (carried along by A) instead of a new narrowphase; below
+    /// the margin (0.02); not with `--backend gpu-resident` [default: off,
+    /// every pair exact every frame].
     #[arg(long, value_name = "LENGTH")]
     pub recycle: Option<f32>,
 }
@@ -158,6 +158,17 @@ fn check_demo_args(args: &DemoArgs) -> Result<(), Error> {
         return Err(Error::option(
             "--dt",
             format!("{} is not a positive number", args.dt),
+        ));
+    }
+    // The worlds check it too; here it is named as the option it came from,
+    // before the scene is built. (Both dimensions' default margin.)
+    let margin = WorldOptions::default().margin;
+    if let Some(tolerance) = args.recycle
+        && !(tolerance.is_finite() && tolerance >= 0.0 && tolerance < margin)
+    {
+        return Err(Error::option(
+            "--recycle",
+            format!("{tolerance} is not a length of at least zero below the margin {margin}"),
         ));
     }
     Ok(())
