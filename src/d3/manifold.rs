@@ -523,23 +523,11 @@ fn sphere_point(
         ),
         (Shape::Hull(hull), Shape::Sphere(sphere)) => {
             let centre = inv_mul_transforms(xf_a, xf_b).p;
-            let (local, surface, distance) = sphere_axis(hull, centre, hit.axis);
-            let sphere_surface = centre - sphere.radius() * local;
-            ContactPoint {
-                point: transform_point(xf_a, 0.5 * (surface + sphere_surface)),
-                depth: -(distance - sphere.radius()),
-                id,
-            }
+            hull_sphere_point((xf_a, hull), (centre, sphere.radius()), hit.axis).1
         }
         (Shape::Sphere(sphere), Shape::Hull(hull)) => {
             let centre = inv_mul_transforms(xf_b, xf_a).p;
-            let (local, surface, distance) = sphere_axis(hull, centre, hit.axis);
-            let sphere_surface = centre - sphere.radius() * local;
-            ContactPoint {
-                point: transform_point(xf_b, 0.5 * (surface + sphere_surface)),
-                depth: -(distance - sphere.radius()),
-                id,
-            }
+            hull_sphere_point((xf_b, hull), (centre, sphere.radius()), hit.axis).1
         }
         _ => {
             // A hull pair's axis of a sphere kind: a backend's garbage, made
@@ -594,6 +582,26 @@ pub(crate) fn sphere_contacts(
     manifold
 }
 
+/// A hull (with its world transform) and a sphere whose centre is `centre`
+/// in the hull's frame, along the hull's feature `axis`: the unit normal in
+/// the hull's frame (towards the centre) and the point midway between the
+/// surfaces, its depth as the SAT computes it.
+#[inline(always)]
+fn hull_sphere_point(
+    (xf_hull, hull): (Transform, &Hull),
+    (centre, radius): (Vec3, f32),
+    axis: Axis,
+) -> (Vec3, ContactPoint) {
+    let (local, surface, distance) = sphere_axis(hull, centre, axis);
+    let sphere_surface = centre - radius * local;
+    let point = ContactPoint {
+        point: transform_point(xf_hull, 0.5 * (surface + sphere_surface)),
+        depth: -(distance - radius),
+        id: contact_id(3, 0, 0, axis.pack()),
+    };
+    (local, point)
+}
+
 /// A hull and a sphere's contact: the normal and the point from one finding
 /// of the hull's feature nearest the centre (`sphere_axis`), where the
 /// hit's normal and the manifold each found it (the same bits as
@@ -608,16 +616,11 @@ pub(crate) fn hull_sphere_contacts(
     let centre = sphere_centre(xf_hull, xf_sphere);
     // A face's normal here is the one `axis_normal` reads from the lanes'
     // planes: the same values.
-    let (local, surface, distance) = sphere_axis(hull, centre, axis);
+    let (local, point) = hull_sphere_point((xf_hull, hull), (centre, radius), axis);
     let rotated = rotate(xf_hull.r, local);
     let normal = if hull_is_a { rotated } else { -rotated };
     let mut manifold = Manifold::new(pair, a, b, normal);
-    let sphere_surface = centre - radius * local;
-    manifold.push(ContactPoint {
-        point: transform_point(xf_hull, 0.5 * (surface + sphere_surface)),
-        depth: -(distance - radius),
-        id: contact_id(3, 0, 0, axis.pack()),
-    });
+    manifold.push(point);
     manifold
 }
 

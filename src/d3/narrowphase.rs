@@ -111,15 +111,6 @@ fn test_pair(batch: &Batch, index: usize, stats: &mut EdgeStats) -> Option<SatHi
 /// order.
 const CHUNK: usize = 64;
 
-/// Whether the SAT alone (no contacts) takes sphere pairs through the lanes
-/// across pairs too. Measured with `gpusat bench --dim 3 --shapes spheres
-/// --backends cpu,cpu-contacts` (one thread, two interleaved runs, ns a
-/// pair, pair by pair -> in lanes): 100,000 pairs, SAT 24.0-24.3 -> 20.0,
-/// SAT and manifold 51.3-52.3 -> 21.9-22.0; 1M pairs, SAT 24.8-25.9 ->
-/// 20.8-22.5, SAT and manifold 58.2-61.2 -> 33.3-33.6. (In 2D the circles'
-/// SAT alone lost through the lanes: there it stays pair by pair.)
-const SPHERES_IN_SAT: bool = true;
-
 /// The two capsules of pair `index`, if it is one: each body's transform,
 /// its capsule's points and radius.
 #[inline]
@@ -160,17 +151,24 @@ fn sphere_pair(
 }
 
 /// Whether the pairs of `range` go through the lanes across pairs: at
-/// least half of its first [`CHUNK`] are two capsules or (where the lanes
-/// take them) two spheres. As in 2D, below that the pass over a chunk's
-/// pairs of those kinds and the choice between two answers for every pair
-/// would cost a mixed batch more than the lanes save.
-fn mostly_across(batch: &Batch, range: std::ops::Range<usize>, contacts: bool) -> bool {
-    let spheres = contacts || SPHERES_IN_SAT;
+/// least half of its first [`CHUNK`] are two capsules or two spheres. As in
+/// 2D, below that the pass over a chunk's pairs of those kinds and the
+/// choice between two answers for every pair would cost a mixed batch more
+/// than the lanes save.
+///
+/// Sphere pairs gain with contacts and with the SAT alone (unlike 2D's
+/// circles, whose SAT alone stays pair by pair). Measured with `gpusat
+/// bench --dim 3 --shapes spheres --backends cpu,cpu-contacts` (one thread,
+/// two interleaved runs, ns a pair, pair by pair -> in lanes): 100,000
+/// pairs, SAT 24.0-24.3 -> 20.0, SAT and manifold 51.3-52.3 -> 21.9-22.0;
+/// 1M pairs, SAT 24.8-25.9 -> 20.8-22.5, SAT and manifold 58.2-61.2 ->
+/// 33.3-33.6.
+fn mostly_across(batch: &Batch, range: std::ops::Range<usize>) -> bool {
     let sample = range.start..range.end.min(range.start + CHUNK);
     let across = sample
         .clone()
         .filter(|&index| {
-            capsule_pair(batch, index).is_some() || (spheres && sphere_pair(batch, index).is_some())
+            capsule_pair(batch, index).is_some() || sphere_pair(batch, index).is_some()
         })
         .count();
     2 * across >= sample.len() && across > 0
@@ -283,8 +281,7 @@ fn lane_answers(
             if capsules.is_full() {
                 flush_capsules(&mut capsules, &capsule_at, answers, stats);
             }
-        } else if let (true, Some((a, b))) = (contacts || SPHERES_IN_SAT, sphere_pair(batch, index))
-        {
+        } else if let Some((a, b)) = sphere_pair(batch, index) {
             sphere_at[spheres.len()] = position;
             spheres.push(a, b);
             if spheres.is_full() {
@@ -333,7 +330,7 @@ fn collide_range(
             });
         }
     };
-    if !mostly_across(batch, range.clone(), false) {
+    if !mostly_across(batch, range.clone()) {
         for index in range {
             prefetch_pairs(batch, index, false);
             push(out, index, scalar_pair(batch, index, stats));
@@ -424,7 +421,7 @@ pub fn contacts_cpu_into(batch: &Batch, out: &mut Vec<Manifold>) {
 
 fn contacts_range(batch: &Batch, range: std::ops::Range<usize>, out: &mut Vec<Manifold>) {
     let mut stats = EdgeStats::default();
-    if !mostly_across(batch, range.clone(), true) {
+    if !mostly_across(batch, range.clone()) {
         for index in range {
             prefetch_pairs(batch, index, true);
             let result = scalar_pair(batch, index, &mut stats);
