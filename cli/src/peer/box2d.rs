@@ -8,8 +8,8 @@
 use boxdd_sys::ffi::{
     b2Capsule, b2Circle, b2CollideCapsuleAndCircle, b2CollideCapsules, b2CollideCircles,
     b2CollidePolygonAndCapsule, b2CollidePolygonAndCircle, b2CollidePolygons,
-    b2CollideSegmentAndCapsule, b2CollideSegmentAndCircle, b2CollideSegmentAndPolygon,
-    b2ComputeHull, b2MakePolygon, b2Manifold, b2Polygon, b2Rot, b2Segment, b2Transform, b2Vec2,
+    b2CollideSegmentAndCapsule, b2CollideSegmentAndCircle, b2CollideSegmentAndPolygon, b2Hull,
+    b2MakePolygon, b2Manifold, b2Polygon, b2Rot, b2Segment, b2Transform, b2Vec2,
 };
 use gpusat::{Body, Pair, Shape, ShapeSet};
 
@@ -49,10 +49,10 @@ pub struct Peer {
 }
 
 impl Peer {
-    /// The shapes converted once (a polygon through `b2ComputeHull` and
+    /// The shapes converted once (a polygon's vertices through
     /// `b2MakePolygon` with its radius), the bodies' transforms; an error
     /// naming a shape Box2D cannot hold (a polygon of more than
-    /// [`MAX_POLYGON_VERTICES`], or one its hull rejects).
+    /// [`MAX_POLYGON_VERTICES`]).
     pub fn new(shapes: &ShapeSet, bodies: &[Body]) -> Result<Peer, String> {
         let mut converted = Vec::with_capacity(shapes.len());
         for (index, shape) in shapes.shapes().iter().enumerate() {
@@ -66,12 +66,19 @@ impl Peer {
                             points.len()
                         ));
                     }
-                    // SAFETY: `points` holds `len` initialised vectors.
-                    let hull = unsafe { b2ComputeHull(points.as_ptr(), points.len() as i32) };
-                    if hull.count < 3 {
-                        return Err(format!("shape {index}: Box2D's hull of the polygon is empty"));
-                    }
-                    // SAFETY: the hull comes from b2ComputeHull, as required.
+                    // The polygon's own vertices, in its order: gpusat has
+                    // checked them convex and counter-clockwise, which is
+                    // what b2MakePolygon needs. (b2ComputeHull would weld
+                    // vertices closer than Box2D's linear slop, 0.005, and
+                    // drop nearly collinear ones: a different shape, and no
+                    // shape at all for some of the bench's quads.)
+                    let mut hull = b2Hull {
+                        points: [b2Vec2 { x: 0.0, y: 0.0 }; MAX_POLYGON_VERTICES],
+                        count: points.len() as i32,
+                    };
+                    hull.points[..points.len()].copy_from_slice(&points);
+                    // SAFETY: a convex counter-clockwise outline of at most
+                    // eight points, in a hull of `count` of them.
                     Converted::Polygon(unsafe { b2MakePolygon(&hull, polygon.radius()) })
                 }
                 Shape::Circle(circle) => Converted::Circle(b2Circle {
