@@ -42,6 +42,7 @@ use super::circles::collide_circles;
 use super::circles_across::CirclePairs;
 use super::pair::{Side, axis_normal};
 use super::polygon_circle::finish_polygon_circle;
+use super::polygons_across::{MAX_VERTICES as POLYGON_LANES_VERTICES, PolygonPairs};
 use super::rounded::{collide_segment_circle, finish_rounded};
 use super::segments::collide_segments;
 use super::segments_across::{PAIRS as SEGMENT_PAIRS, SegmentPairs};
@@ -447,6 +448,10 @@ fn contact_with<'a, V: Lanes>(
     across: Option<Option<PairResult>>,
     (out, pending): (&mut Vec<Manifold>, &mut PendingClips<FaceView<'a>>),
 ) {
+    if let Some(None) = across {
+        // Answered by the lanes: not reported.
+        return;
+    }
     let pair = batch.pairs()[index];
     let (a, b) = (pair.a as usize, pair.b as usize);
     let shapes = batch.shapes();
@@ -904,6 +909,77 @@ fn mostly_across<T: ChunkAnswers>(batch: &Batch, range: Range<usize>) -> bool {
     2 * across >= sample.len()
 }
 
+/// Whether a pair of two records goes through the polygon lanes
+/// (`polygons_across.rs`): two polygon cores of 3 to
+/// [`POLYGON_LANES_VERTICES`] vertices that the general path would not
+/// search merged.
+#[inline(always)]
+fn in_polygon_lanes(a: &ShapeRecord, b: &ShapeRecord, merge_threshold: u32) -> bool {
+    let small = |count: u32| (3..=POLYGON_LANES_VERTICES).contains(&count);
+    small(a.count) && small(b.count) && !uses_merge_above(a.count, b.count, merge_threshold)
+}
+
+/// Whether the pairs of `range` go through the polygon lanes eight at a
+/// time: every one of its first [`CHUNK`] is of two such polygons.
+#[inline(always)]
+fn all_polygon_lanes(batch: &Batch, range: Range<usize>) -> bool {
+    let shapes = batch.shapes();
+    let (records, shape_of) = (shapes.records(), batch.shape_of());
+    let record = |body: u32| &records[shape_of[body as usize] as usize];
+    let merge_threshold = batch.face_search().threshold(CPU_MERGE_THRESHOLD);
+    let sample = &batch.pairs()[range.start..range.end.min(range.start + CHUNK)];
+    !sample.is_empty()
+        && sample
+            .iter()
+            .all(|pair| in_polygon_lanes(record(pair.a), record(pair.b), merge_threshold))
+}
+
+/// The results of the eight pairs from `start` through the polygon lanes,
+/// or none when one of them is not of two such polygons (or fewer than
+/// eight are left before `end`); the pairs eight further on prefetched.
+#[inline(always)]
+fn polygon_group<'a, V: Lanes>(
+    batch: &Batch<'a>,
+    start: usize,
+    end: usize,
+    lanes: &mut PolygonPairs<'a>,
+) -> Option<[Option<PairResult>; SEGMENT_PAIRS]> {
+    if start + SEGMENT_PAIRS > end {
+        return None;
+    }
+    let shapes = batch.shapes();
+    let (records, shape_of, transforms) = (shapes.records(), batch.shape_of(), batch.transforms());
+    let merge_threshold = batch.face_search().threshold(CPU_MERGE_THRESHOLD);
+    for index in start..start + SEGMENT_PAIRS {
+        if index + SEGMENT_PAIRS < end {
+            prefetch_pair(batch, index + SEGMENT_PAIRS);
+        }
+        let pair = batch.pairs()[index];
+        let (a, b) = (pair.a as usize, pair.b as usize);
+        let (shape_a, shape_b) = (shape_of[a], shape_of[b]);
+        let (record_a, record_b) = (&records[shape_a as usize], &records[shape_b as usize]);
+        if !in_polygon_lanes(record_a, record_b, merge_threshold) {
+            lanes.clear();
+            return None;
+        }
+        lanes.push(
+            (
+                transforms[a],
+                &shapes.lanes_of(shape_a, record_a)[0],
+                shapes.edges_of(record_a),
+                (record_a.size, record_a.radius),
+            ),
+            (
+                transforms[b],
+                &shapes.lanes_of(shape_b, record_b)[0],
+                shapes.edges_of(record_b),
+                (record_b.size, record_b.radius),
+            ),
+        );
+    }
+    Some(lanes.finish::<V>(batch.margin()))
+}
+
 // The two loops below share their shape, written out twice: a closure
 // passed to a shared loop does not inline into the AVX callers, and the
 // lanes' operations then become calls.
@@ -911,6 +987,35 @@ fn mostly_across<T: ChunkAnswers>(batch: &Batch, range: Range<usize>) -> bool {
 #[inline(always)]
 fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
     let end = range.end;
+    if all_polygon_lanes(batch, range.clone()) {
+        // Eight pairs at a time; a group with another kind of pair, and
+        // the last few, pair by pair.
+        let mut lanes = PolygonPairs::default();
+        let mut start = range.start;
+        while start < end {
+            let Some(results) = polygon_group::<V>(batch, start, end, &mut lanes) else {
+                if start + PREFETCH_DISTANCE < end {
+                    prefetch_pair(batch, start + PREFETCH_DISTANCE);
+                }
+                if let Some(hit) = test_pair_with::<V>(batch, start) {
+                    out.push(hit);
+                }
+                start += 1;
+                continue;
+            };
+            for (k, result) in results.into_iter().enumerate() {
+                if let Some(result) = result {
+                    out.push(SatHit {
+                        pair: (start + k) as u32,
+                        axis: result.axis,
+                        depth: -result.separation,
+                    });
+                }
+            }
+            start += SEGMENT_PAIRS;
+        }
+        return;
+    }
     if !mostly_across::<ChunkResults>(batch, range.clone()) {
         for index in range {
             if index + PREFETCH_DISTANCE < end {
@@ -953,6 +1058,28 @@ fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Ve
 fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<Manifold>) {
     let end = range.end;
     let mut pending = PendingClips::new(batch.margin());
+    if all_polygon_lanes(batch, range.clone()) {
+        // As in `collide_range_with`; each reported pair's manifold from
+        // its result, the clip waiting for seven more.
+        let mut lanes = PolygonPairs::default();
+        let mut start = range.start;
+        while start < end {
+            let Some(results) = polygon_group::<V>(batch, start, end, &mut lanes) else {
+                if start + PREFETCH_DISTANCE < end {
+                    prefetch_pair(batch, start + PREFETCH_DISTANCE);
+                }
+                contact_with::<V>(batch, start, None, (out, &mut pending));
+                start += 1;
+                continue;
+            };
+            for (k, result) in results.into_iter().enumerate() {
+                contact_with::<V>(batch, start + k, Some(result), (out, &mut pending));
+            }
+            start += SEGMENT_PAIRS;
+        }
+        pending.flush::<V>(out);
+        return;
+    }
     if !mostly_across::<ChunkContacts>(batch, range.clone()) {
         for index in range {
             if index + PREFETCH_DISTANCE < end {

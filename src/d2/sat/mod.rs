@@ -88,6 +88,7 @@
 //! | `rounded.rs` | shapes with a radius (rounded polygons, capsules): the cores' SAT plus the radii, or the cores' exact closest features once they are apart |
 //! | `segments.rs` | two segment cores (capsules, segments) in straight-line arithmetic: what the CPU backends run for the pair, bit for bit `polygons.rs` + `rounded.rs` |
 //! | `circles_across.rs` | two circles eight pairs at a time, a lane a pair (their manifolds follow in the same lanes: `manifold/circles_across.rs`) |
+//! | `polygons_across.rs` | two triangles or quads (with radii or without) eight pairs at a time, a lane a pair: what the batch loops run where a range's pairs are all of such polygons (their manifolds then clipped eight at a time: `manifold/clip_across.rs`) |
 //! | `segments_across.rs` | the same, eight pairs at a time, a lane a pair: what the batch loops run where most pairs are of two segment cores (their manifolds follow in the same lanes: `manifold/segments_across.rs`) |
 //! | `straight.rs` | the straight-line `*8` and `*16` paths for polygons of up to 8 and 16 vertices (loops that carry state ran five times slower on lavapipe) |
 //! | `pair.rs` | one candidate pair: the choice of path, and the normal rebuilt from a feature (`axis_normal`) |
@@ -105,6 +106,7 @@ mod merged;
 mod pair;
 mod polygon_circle;
 mod polygons;
+pub(crate) mod polygons_across;
 mod rounded;
 mod segments;
 pub(crate) mod segments_across;

@@ -285,7 +285,7 @@ pub(crate) struct SegmentLanes<V> {
 
 /// `inv_mul_transforms(a, b)` lane by lane: `(q, p)`.
 #[inline(always)]
-fn inv_mul<V: Lanes>(
+pub(crate) fn inv_mul<V: Lanes>(
     (qa, pa): (Pair2<V>, Pair2<V>),
     (qb, pb): (Pair2<V>, Pair2<V>),
 ) -> (Pair2<V>, Pair2<V>) {

@@ -421,3 +421,124 @@ fn circle_pairs_take_their_own_path_with_the_general_paths_bits() {
         assert_contacts_are(&batch, &general, &format!("margin {margin}"));
     }
 }
+
+/// Two triangles or quads take their own path in the batch loops
+/// (`sat/polygons_across.rs`): eight pairs a vector, the general path's
+/// hits and manifolds bit for bit, on both vector types, for random
+/// triangles and quads (some rounded), and for boxes on a grid, whose
+/// exact touching makes separations of exactly zero (the lanes hand those
+/// back to the scalar path) and, a millionth off the grid, near-ties that
+/// the tie rule decides, near the origin and 10,000 units out. A
+/// pentagon now and then sends its group of eight pair by pair.
+#[test]
+fn polygon_pairs_take_their_own_path_with_the_general_paths_bits() {
+    use glam::Vec2;
+    use gpusat::generate::{random_polygon, rng};
+    use gpusat::{Body, Pair, Polygon, ShapeSet};
+    use rand::RngExt;
+
+    let mut random = rng(0x9a4);
+    let mut shapes = ShapeSet::new();
+    let mut bodies = Vec::new();
+    let mut pairs = Vec::new();
+    for k in 0..40_000u32 {
+        let grid = k % 4 == 1;
+        let mut polygon = |random: &mut gpusat::generate::SceneRng| {
+            let shape = if grid {
+                let half = 0.25 * random.random_range(1..5) as f32;
+                Polygon::rectangle(half, 0.25 * random.random_range(1..5) as f32).expect("a box")
+            } else {
+                // A pentagon in one pair of 500, past the first chunk.
+                let count = if k > 100 && random.random_bool(0.002) {
+                    5
+                } else {
+                    random.random_range(3..=4)
+                };
+                let radius = random.random_range(0.3..1.2f32);
+                let core = random_polygon(random, count, radius);
+                if random.random_bool(0.4) {
+                    Polygon::rounded(core.vertices(), random.random_range(0.05..0.4f32))
+                        .expect("a rounded polygon")
+                } else {
+                    core
+                }
+            };
+            shapes.push(shape.into())
+        };
+        let (shape_a, shape_b) = (polygon(&mut random), polygon(&mut random));
+        let offset = if k % 8 == 7 {
+            Vec2::new(10_000.0, -7_500.0)
+        } else {
+            Vec2::ZERO
+        };
+        let (angle_a, angle_b, position) = if grid {
+            let quarter = std::f32::consts::FRAC_PI_2;
+            (
+                quarter * random.random_range(0..4) as f32,
+                quarter * random.random_range(0..4) as f32,
+                // Half of them off the grid by less than the tie rule's
+                // tolerance: near-ties that the scan order decides.
+                0.25 * Vec2::new(
+                    random.random_range(-8..9) as f32,
+                    random.random_range(-8..9) as f32,
+                ) + f32::from(random.random_bool(0.5))
+                    * Vec2::new(
+                        random.random_range(-1e-6..1e-6),
+                        random.random_range(-1e-6..1e-6),
+                    ),
+            )
+        } else {
+            (
+                random.random_range(-3.2..3.2f32),
+                random.random_range(-3.2..3.2f32),
+                Vec2::new(
+                    random.random_range(-1.5..1.5),
+                    random.random_range(-1.5..1.5),
+                ),
+            )
+        };
+        bodies.push(Body::new(shape_a, offset, angle_a));
+        bodies.push(Body::new(shape_b, offset + position, angle_b));
+        pairs.push(Pair::new(2 * k, 2 * k + 1));
+    }
+    // A margin of a grid step: gaps of exactly the margin.
+    for margin in [0.0, 0.25] {
+        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let expected: Vec<_> = (0..pairs.len())
+            .filter_map(|index| batch.test_pair(index))
+            .collect();
+        let zero = expected.iter().filter(|h| h.depth == 0.0).count();
+        let owner_b = expected
+            .iter()
+            .filter(|h| h.axis.owner == gpusat::Owner::B)
+            .count();
+        let vertex_pairs = expected
+            .iter()
+            .filter(|h| {
+                let owner = match h.axis.owner {
+                    gpusat::Owner::A => pairs[h.pair as usize].a,
+                    gpusat::Owner::B => pairs[h.pair as usize].b,
+                };
+                let record = shapes.records()[bodies[owner as usize].shape as usize];
+                h.axis.feature >= 2 * record.count
+            })
+            .count();
+        // Every case is met, not just some.
+        assert!(
+            expected.len() > 12_000,
+            "margin {margin}: {} reported",
+            expected.len()
+        );
+        assert!(owner_b > 4_000, "margin {margin}: {owner_b} B's faces");
+        assert!(
+            vertex_pairs > 300,
+            "margin {margin}: {vertex_pairs} vertex pairs"
+        );
+        if margin > 0.0 {
+            assert!(zero > 200, "margin {margin}: {zero} touching exactly");
+        }
+        assert_hits_are(&batch, &expected, &format!("margin {margin}"));
+        let general = gpusat::manifolds(&batch, &batch.hits(&expected));
+        assert_contacts_are(&batch, &general, &format!("margin {margin}"));
+    }
+}
