@@ -118,5 +118,8 @@ pub use separation::{
     CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, EdgeSeparation, PARALLEL_TOLERANCE, PairResult,
     Separation, TIE_TOLERANCE, edge_floor,
 };
-pub use sphere::{Closest, closest_feature, collide_hull_sphere, collide_spheres, sphere_axis};
+pub use sphere::{
+    BOX_REGION_BAND, Closest, box_closest_feature, closest_feature, collide_hull_sphere,
+    collide_spheres, sphere_axis,
+};
 pub use walk::{FaceSupports, find_max_edge_separation_walk, find_max_face_separation_supports};

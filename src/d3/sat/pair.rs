@@ -13,7 +13,7 @@ use super::super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
 use super::hulls::{collide_hulls, edge_pair_axis};
 use super::rounded::{collide_rounded, collide_segment_cores, rounded_axis_normal};
 use super::separation::{CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE};
-use super::sphere::{collide_hull_sphere, collide_spheres, sphere_axis};
+use super::sphere::{collide_hull_sphere, collide_hull_sphere_cpu, collide_spheres, sphere_axis};
 use crate::core::pair::Owner;
 
 /// One candidate pair, given the two bodies' world transforms.
@@ -45,12 +45,12 @@ pub fn collide_pair(
         (Shape::Hull(a), Shape::Sphere(b)) => {
             let tolerance = TIE_TOLERANCE * (shape_a.size() + shape_b.size());
             let centre = sphere_centre(xf_a, xf_b);
-            return collide_hull_sphere(a, centre, b.radius(), Owner::A, tolerance, margin);
+            return collide_hull_sphere_cpu(a, centre, b.radius(), Owner::A, tolerance, margin);
         }
         (Shape::Sphere(a), Shape::Hull(b)) => {
             let tolerance = TIE_TOLERANCE * (shape_a.size() + shape_b.size());
             let centre = sphere_centre(xf_b, xf_a);
-            return collide_hull_sphere(b, centre, a.radius(), Owner::B, tolerance, margin);
+            return collide_hull_sphere_cpu(b, centre, a.radius(), Owner::B, tolerance, margin);
         }
         _ => {}
     }

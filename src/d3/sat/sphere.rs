@@ -121,6 +121,103 @@ pub fn closest_feature(hull: &Hull, centre: Vec3) -> (Closest, f32) {
     best
 }
 
+/// Width of the band about a box's face planes, relative to the larger of
+/// its size and the centre's largest coordinate, within which
+/// [`box_closest_feature`] leaves a centre to [`closest_feature`]: a
+/// thousand times the rounding of the plane tests and of the edges'
+/// clamping there.
+pub const BOX_REGION_BAND: f32 = 1e-4;
+
+/// [`closest_feature`] for a box whose face normals are exactly its axes,
+/// from the side of each pair of face planes the centre lies on: the same
+/// feature and the same distance, bit for bit, computed as
+/// `closest_feature` computes them for that feature; none where the centre
+/// lies within [`BOX_REGION_BAND`] of a face plane (or inside, or the hull
+/// is not such a box), where `closest_feature` is to be asked.
+///
+/// ```text
+/// each axis k: below the low plane, above the high one, or between them,
+///              each by more than the band (else: none)
+/// beyond one plane:     that face, the plane's separation (the only face
+///                       with a positive one, and the centre over it)
+/// beyond two planes:    the edge along the third axis at those two sides
+///                       (nearer than any other point of the box; its
+///                       closest point inside it), its distance
+/// beyond three planes:  the corner on those sides (every edge at it
+///                       clamps to it), its distance
+/// beyond two or three:  none where the box is so small against the
+///                       distance that another corner's distance could
+///                       round to the same value (below)
+/// ```
+///
+/// `closest_feature` compares rounded distances and keeps the first of
+/// equals, so a feature the regions name is its answer only where no other
+/// feature's distance can round to the same value. Beyond the planes of
+/// the axes `k` (by `g_k`, extents `e_k`), a point of another corner, or
+/// of an edge parallel to the named one, is farther by at least
+/// `2 e_k g_k` in squared distance for some such `k`: that stays clear of
+/// the rounding of the squared distances (`G = sum of g_k^2`, a few
+/// `f32::EPSILON G`) where `e_k g_k > 64 f32::EPSILON G` for each. The
+/// named edge's own ends may round to its distance: there
+/// `closest_feature`'s vertex step finds the edge at the vertex whose
+/// closest point is inside it, the same edge and distance.
+pub fn box_closest_feature(hull: &Hull, centre: Vec3) -> Option<(Closest, f32)> {
+    let regions = hull.lanes().box_regions.as_ref()?;
+    let band = BOX_REGION_BAND * hull.size().max(centre.abs().max_element());
+    // Per axis: 0 or 1 beyond the low or high plane, 2 between them.
+    let mut sides = [2usize; 3];
+    for (k, side) in sides.iter_mut().enumerate() {
+        let (c, low, high) = (centre[k], regions.low[k], regions.high[k]);
+        *side = if c > high + band {
+            1
+        } else if c < low - band {
+            0
+        } else if c > low + band && c < high - band {
+            2
+        } else {
+            return None;
+        };
+    }
+    let beyond = sides.iter().filter(|&&side| side < 2).count();
+    if beyond >= 2 {
+        let gap = |k: usize| match sides[k] {
+            1 => centre[k] - regions.high[k],
+            0 => regions.low[k] - centre[k],
+            _ => 0.0,
+        };
+        let squared: f32 = (0..3).map(|k| gap(k) * gap(k)).sum();
+        let clear = (0..3).all(|k| {
+            sides[k] == 2
+                || (regions.high[k] - regions.low[k]) * gap(k) > 64.0 * f32::EPSILON * squared
+        });
+        if !clear {
+            return None;
+        }
+    }
+    match beyond {
+        1 => {
+            let k = sides.iter().position(|&side| side < 2)?;
+            let face = regions.faces[k][sides[k]] as usize;
+            let separation = dot3(hull.normals()[face], centre) - hull.offsets()[face];
+            Some((Closest::Face(face as u32), separation))
+        }
+        2 => {
+            let k = sides.iter().position(|&side| side == 2)?;
+            let (j0, j1) = ((k + 1) % 3, (k + 2) % 3);
+            let (j0, j1) = (j0.min(j1), j0.max(j1));
+            let edge = regions.edges[k][sides[j0] | sides[j1] << 1] as usize;
+            let (point, feature) = closest_on_edge(hull, edge, centre);
+            matches!(feature, Closest::Edge(_)).then(|| (feature, length3(centre - point)))
+        }
+        3 => {
+            let vertex = regions.vertices[sides[0] | sides[1] << 1 | sides[2] << 2];
+            let point = hull.vertices()[vertex as usize];
+            Some((Closest::Vertex(vertex), length3(centre - point)))
+        }
+        _ => None,
+    }
+}
+
 /// A hull against a sphere of `radius` whose centre is `centre` in the
 /// hull's frame; `owner` says whether the hull is body A or B.
 pub fn collide_hull_sphere(
@@ -130,6 +227,47 @@ pub fn collide_hull_sphere(
     owner: Owner,
     tolerance: f32,
     margin: f32,
+) -> Option<PairResult> {
+    hull_sphere(
+        hull,
+        (centre, radius),
+        owner,
+        (tolerance, margin),
+        closest_feature,
+    )
+}
+
+/// [`collide_hull_sphere`] with a box's closest feature by its regions
+/// where they decide ([`box_closest_feature`]): the same results, what the
+/// CPU backends run.
+pub(crate) fn collide_hull_sphere_cpu(
+    hull: &Hull,
+    centre: Vec3,
+    radius: f32,
+    owner: Owner,
+    tolerance: f32,
+    margin: f32,
+) -> Option<PairResult> {
+    hull_sphere(
+        hull,
+        (centre, radius),
+        owner,
+        (tolerance, margin),
+        |hull: &Hull, centre: Vec3| {
+            box_closest_feature(hull, centre).unwrap_or_else(|| closest_feature(hull, centre))
+        },
+    )
+}
+
+/// [`collide_hull_sphere`] with the outside centre's closest feature from
+/// `closest`.
+#[inline(always)]
+fn hull_sphere(
+    hull: &Hull,
+    (centre, radius): (Vec3, f32),
+    owner: Owner,
+    (tolerance, margin): (f32, f32),
+    closest: impl Fn(&Hull, Vec3) -> (Closest, f32),
 ) -> Option<PairResult> {
     let limit = margin + radius;
     let mut best = Separation::NONE;
@@ -143,7 +281,7 @@ pub fn collide_hull_sphere(
     let (feature, distance) = if best.value <= 0.0 {
         (Closest::Face(best.index), best.value)
     } else {
-        closest_feature(hull, centre)
+        closest(hull, centre)
     };
     let separation = distance - radius;
     if separation >= margin {

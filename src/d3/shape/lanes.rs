@@ -88,6 +88,79 @@ pub(crate) struct HullLanes {
     /// bit `e`): the edges whose pairs the closed-form bound covers
     /// direction by direction. Zero otherwise.
     pub(crate) cuboid_axis_edges: [u32; 3],
+    /// For the same boxes whose face normals are exactly the axes, its
+    /// features by the sides of the face planes they lie on: a sphere's
+    /// closest feature by its centre's region (`sat/sphere.rs`,
+    /// `box_closest_feature`).
+    pub(crate) box_regions: Option<BoxRegions>,
+}
+
+/// A box's faces, edges and vertices by the sides of its axes' face planes
+/// they lie on (side 1: the highest corner's coordinate, 0: the lowest).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct BoxRegions {
+    /// The lowest and highest corners.
+    pub(crate) low: Vec3,
+    pub(crate) high: Vec3,
+    /// `faces[k][side]`: the face whose normal is axis `k`, negated on
+    /// side 0.
+    pub(crate) faces: [[u32; 2]; 3],
+    /// `edges[k][sides]`: the edge along axis `k` whose ends lie on the
+    /// other two axes' `sides` (bit 0 the lower-numbered axis, bit 1 the
+    /// other).
+    pub(crate) edges: [[u32; 4]; 3],
+    /// `vertices[sides]`: the corner on each axis `k`'s side (bit `k`).
+    pub(crate) vertices: [u32; 8],
+}
+
+impl BoxRegions {
+    /// The regions of a box with corners `(low, high)` whose normals are
+    /// exactly the axes, or none (normals off the axes, or features that
+    /// are not a box's).
+    fn new(
+        (low, high): (Vec3, Vec3),
+        vertices: &[Vec3],
+        normals: &[Vec3],
+        edges: &[HullEdge],
+    ) -> Option<BoxRegions> {
+        let side = |v: Vec3, k: usize| usize::from(v[k] == high[k]);
+        let mut regions = BoxRegions {
+            low,
+            high,
+            ..BoxRegions::default()
+        };
+        let (mut faces, mut edges_seen, mut vertices_seen) = (0u32, 0u32, 0u32);
+        for (index, &v) in vertices.iter().enumerate() {
+            let code = side(v, 0) | side(v, 1) << 1 | side(v, 2) << 2;
+            regions.vertices[code] = index as u32;
+            vertices_seen |= 1 << code;
+        }
+        for (index, &n) in normals.iter().enumerate() {
+            let k = (0..3).find(|&k| n[k] != 0.0)?;
+            let exact = n[k].abs() == 1.0 && (0..3).all(|j| j == k || n[j] == 0.0);
+            if !exact {
+                return None;
+            }
+            let s = usize::from(n[k] > 0.0);
+            regions.faces[k][s] = index as u32;
+            faces |= 1 << (2 * k + s);
+        }
+        for (index, edge) in edges.iter().enumerate() {
+            let (p0, p1) = (vertices[edge.v0 as usize], vertices[edge.v1 as usize]);
+            let k = (0..3).find(|&k| p0[k] != p1[k])?;
+            let (j0, j1) = ((k + 1) % 3, (k + 2) % 3);
+            let (j0, j1) = (j0.min(j1), j0.max(j1));
+            let code = side(p0, j0) | side(p0, j1) << 1;
+            regions.edges[k][code] = index as u32;
+            edges_seen |= 1 << (4 * k + code);
+        }
+        let whole = normals.len() == 6
+            && edges.len() == 12
+            && faces == 0x3f
+            && edges_seen == 0xfff
+            && vertices_seen == 0xff;
+        whole.then_some(regions)
+    }
 }
 
 /// A box's `(centre, half extents)` from its corners ([`box_corners`]),
@@ -396,12 +469,15 @@ impl HullLanes {
                 cuboid_axis_edges[axis] |= 1 << e;
             }
         }
+        let box_regions =
+            corners.and_then(|corners| BoxRegions::new(corners, vertices, normals, edges));
         HullLanes {
             inner_centre: Vec3::ZERO,
             inner_radius: 0.0,
             cuboid,
             cuboid_corners: corners,
             cuboid_axis_edges,
+            box_regions,
             vertices: vertex_chunks,
             edge_normals: normal_chunks,
             edge_planes: plane_chunks,

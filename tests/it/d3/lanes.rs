@@ -338,3 +338,122 @@ fn capsule_pairs_across_pairs_have_the_scalar_bits() {
         );
     }
 }
+
+/// A box's closest feature to a sphere's centre by the centre's region
+/// (`box_closest_feature`, what the CPU backends run for a box and a
+/// sphere) is `closest_feature`'s, feature and distance bit for bit,
+/// wherever it answers: centres all around boxes (centred and off-centre,
+/// thin and thick), on and a hair off the face planes (where it must leave
+/// the answer to `closest_feature`), and ten to ten thousand sizes away,
+/// where the distances of neighbouring corners round alike. A box
+/// turned in its own frame has no regions.
+#[test]
+fn box_regions_give_the_general_closest_feature_bit_for_bit() {
+    use gpusat::d3::sat::{BOX_REGION_BAND, Closest, box_closest_feature, closest_feature};
+    use gpusat::generate::rng;
+    use rand::RngExt;
+
+    let mut random = rng(0xb0c5);
+    let (mut faces, mut edges, mut vertices, mut left) = (0, 0, 0, 0);
+    for b in 0..300 {
+        let half = Vec3::new(
+            random.random_range(0.02..2.0f32),
+            random.random_range(0.02..2.0f32),
+            random.random_range(0.02..2.0f32),
+        );
+        let hull = if b % 3 == 0 {
+            Hull::cuboid(half).expect("a box")
+        } else {
+            // Off-centre: the eight corners of a box about a shifted centre.
+            let shift = Vec3::new(
+                random.random_range(-1.0..1.0f32),
+                random.random_range(-1.0..1.0f32),
+                random.random_range(-1.0..1.0f32),
+            );
+            let corners: Vec<Vec3> = (0..8)
+                .map(|k| {
+                    let sign = |bit: usize| if k >> bit & 1 == 1 { 1.0 } else { -1.0 };
+                    shift + Vec3::new(sign(0) * half.x, sign(1) * half.y, sign(2) * half.z)
+                })
+                .collect();
+            Hull::new(&corners).expect("a box")
+        };
+        let (low, high) = hull.cuboid_corners().expect("an axis-aligned box");
+        let size = hull.size();
+        for k in 0..2_000 {
+            let centre = match k % 4 {
+                // All around.
+                0 | 1 => Vec3::new(
+                    random.random_range(low.x - 2.0 * size..high.x + 2.0 * size),
+                    random.random_range(low.y - 2.0 * size..high.y + 2.0 * size),
+                    random.random_range(low.z - 2.0 * size..high.z + 2.0 * size),
+                ),
+                // Each coordinate on a plane, a hair off it, or clear.
+                2 => {
+                    let mut pick = |lo: f32, hi: f32| match random.random_range(0..8) {
+                        0 => lo,
+                        1 => hi,
+                        2 => hi + 0.5 * BOX_REGION_BAND * size,
+                        3 => lo - 3.0 * BOX_REGION_BAND * size,
+                        4 => hi.next_up(),
+                        5 => lo.next_up(),
+                        6 => hi + random.random_range(0.0..size),
+                        _ => random.random_range(lo..hi),
+                    };
+                    Vec3::new(
+                        pick(low.x, high.x),
+                        pick(low.y, high.y),
+                        pick(low.z, high.z),
+                    )
+                }
+                // From ten to ten thousand sizes away.
+                _ => {
+                    let direction = Vec3::new(
+                        random.random_range(-1.0..1.0f32),
+                        random.random_range(-1.0..1.0f32),
+                        random.random_range(-1.0..1.0f32),
+                    );
+                    let far = 10f32.powf(random.random_range(1.0..4.0f32));
+                    (low + high) * 0.5 + far * size * direction
+                }
+            };
+            let outside = hull
+                .normals()
+                .iter()
+                .zip(hull.offsets())
+                .any(|(&n, &d)| n.dot(centre) - d > 0.0);
+            if !outside {
+                continue;
+            }
+            let Some((feature, distance)) = box_closest_feature(&hull, centre) else {
+                left += 1;
+                continue;
+            };
+            let (want, want_distance) = closest_feature(&hull, centre);
+            assert_eq!(
+                (feature, distance.to_bits()),
+                (want, want_distance.to_bits()),
+                "box {b}, centre {centre:?}: {feature:?} {distance} vs {want:?} {want_distance}"
+            );
+            match feature {
+                Closest::Face(_) => faces += 1,
+                Closest::Edge(_) => edges += 1,
+                Closest::Vertex(_) => vertices += 1,
+            }
+        }
+    }
+    // Every region is met, and the bands are left alone.
+    assert!(
+        faces > 20_000 && edges > 20_000 && vertices > 20_000 && left > 10_000,
+        "{faces} faces, {edges} edges, {vertices} vertices, {left} left"
+    );
+    // A box turned in its frame is not an axis-aligned one.
+    let turned: Vec<Vec3> = Hull::cuboid(Vec3::new(1.0, 0.5, 0.25))
+        .expect("a box")
+        .vertices()
+        .iter()
+        .map(|&v| gpusat::glam::Quat::from_rotation_z(0.3) * v)
+        .collect();
+    let turned = Hull::new(&turned).expect("a box");
+    assert_eq!(box_closest_feature(&turned, Vec3::new(5.0, 0.0, 0.0)), None);
+}
