@@ -934,18 +934,28 @@ fn all_polygon_lanes(batch: &Batch, range: Range<usize>) -> bool {
             .all(|pair| in_polygon_lanes(record(pair.a), record(pair.b), merge_threshold))
 }
 
-/// The results of the eight pairs from `start` through the polygon lanes,
-/// or none when one of them is not of two such polygons (or fewer than
-/// eight are left before `end`); the pairs eight further on prefetched.
+/// What [`polygon_group`] made of the pairs from a start.
+enum PolygonGroup {
+    /// The eight pairs' results from the lanes, and the pairs (bit `k` for
+    /// the `k`-th) whose result is their own path's to give.
+    Lanes([Option<PairResult>; SEGMENT_PAIRS], u32),
+    /// The first `n` pairs to take one by one: the last of them is of
+    /// another kind, or they are the last few.
+    Alone(usize),
+}
+
+/// The eight pairs from `start` through the polygon lanes, the pairs eight
+/// further on prefetched; or as many pairs as reach the first of another
+/// kind, or the last few, to be taken one by one.
 #[inline(always)]
 fn polygon_group<'a, V: Lanes>(
     batch: &Batch<'a>,
     start: usize,
     end: usize,
     lanes: &mut PolygonPairs<'a>,
-) -> Option<[Option<PairResult>; SEGMENT_PAIRS]> {
+) -> PolygonGroup {
     if start + SEGMENT_PAIRS > end {
-        return None;
+        return PolygonGroup::Alone(end - start);
     }
     let shapes = batch.shapes();
     let (records, shape_of, transforms) = (shapes.records(), batch.shape_of(), batch.transforms());
@@ -960,7 +970,7 @@ fn polygon_group<'a, V: Lanes>(
         let (record_a, record_b) = (&records[shape_a as usize], &records[shape_b as usize]);
         if !in_polygon_lanes(record_a, record_b, merge_threshold) {
             lanes.clear();
-            return None;
+            return PolygonGroup::Alone(index + 1 - start);
         }
         lanes.push(
             (
@@ -977,7 +987,8 @@ fn polygon_group<'a, V: Lanes>(
             ),
         );
     }
-    Some(lanes.finish::<V>(batch.margin()))
+    let (results, own_path) = lanes.finish::<V>(batch.margin());
+    PolygonGroup::Lanes(results, own_path)
 }
 
 // The two loops below share their shape, written out twice: a closure
@@ -988,31 +999,39 @@ fn polygon_group<'a, V: Lanes>(
 fn collide_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut Vec<SatHit>) {
     let end = range.end;
     if all_polygon_lanes(batch, range.clone()) {
-        // Eight pairs at a time; a group with another kind of pair, and
-        // the last few, pair by pair.
+        // Eight pairs at a time; a pair of another kind, the pairs before
+        // it in its group, and the last few, pair by pair.
         let mut lanes = PolygonPairs::default();
         let mut start = range.start;
         while start < end {
-            let Some(results) = polygon_group::<V>(batch, start, end, &mut lanes) else {
-                if start + PREFETCH_DISTANCE < end {
-                    prefetch_pair(batch, start + PREFETCH_DISTANCE);
+            match polygon_group::<V>(batch, start, end, &mut lanes) {
+                PolygonGroup::Lanes(results, own_path) => {
+                    for (k, result) in results.into_iter().enumerate() {
+                        let index = start + k;
+                        let hit = if own_path & (1 << k) != 0 {
+                            test_pair_with::<V>(batch, index)
+                        } else {
+                            result.map(|result| SatHit {
+                                pair: index as u32,
+                                axis: result.axis,
+                                depth: -result.separation,
+                            })
+                        };
+                        if let Some(hit) = hit {
+                            out.push(hit);
+                        }
+                    }
+                    start += SEGMENT_PAIRS;
                 }
-                if let Some(hit) = test_pair_with::<V>(batch, start) {
-                    out.push(hit);
-                }
-                start += 1;
-                continue;
-            };
-            for (k, result) in results.into_iter().enumerate() {
-                if let Some(result) = result {
-                    out.push(SatHit {
-                        pair: (start + k) as u32,
-                        axis: result.axis,
-                        depth: -result.separation,
-                    });
+                PolygonGroup::Alone(count) => {
+                    for index in start..start + count {
+                        if let Some(hit) = test_pair_with::<V>(batch, index) {
+                            out.push(hit);
+                        }
+                    }
+                    start += count;
                 }
             }
-            start += SEGMENT_PAIRS;
         }
         return;
     }
@@ -1064,18 +1083,21 @@ fn contacts_range_with<V: Lanes>(batch: &Batch, range: Range<usize>, out: &mut V
         let mut lanes = PolygonPairs::default();
         let mut start = range.start;
         while start < end {
-            let Some(results) = polygon_group::<V>(batch, start, end, &mut lanes) else {
-                if start + PREFETCH_DISTANCE < end {
-                    prefetch_pair(batch, start + PREFETCH_DISTANCE);
+            match polygon_group::<V>(batch, start, end, &mut lanes) {
+                PolygonGroup::Lanes(results, own_path) => {
+                    for (k, result) in results.into_iter().enumerate() {
+                        let across = (own_path & (1 << k) == 0).then_some(result);
+                        contact_with::<V>(batch, start + k, across, (out, &mut pending));
+                    }
+                    start += SEGMENT_PAIRS;
                 }
-                contact_with::<V>(batch, start, None, (out, &mut pending));
-                start += 1;
-                continue;
-            };
-            for (k, result) in results.into_iter().enumerate() {
-                contact_with::<V>(batch, start + k, Some(result), (out, &mut pending));
+                PolygonGroup::Alone(count) => {
+                    for index in start..start + count {
+                        contact_with::<V>(batch, index, None, (out, &mut pending));
+                    }
+                    start += count;
+                }
             }
-            start += SEGMENT_PAIRS;
         }
         pending.flush::<V>(out);
         return;

@@ -20,9 +20,10 @@
 //!              s >= margin + radii
 //!          B's best only where better than A's by more than the tolerance
 //! check:   a lane where a face's separation is zero or not finite is
-//!          computed again by polygons.rs (the scalar `min` of a +0 and a
-//!          -0 is not the vectors'); elsewhere every operation is the
-//!          scalar one, in the same order, on the same values
+//!          left to the pair's own path (which of a +0 and a -0 a minimum
+//!          keeps depends on the order it meets them in); elsewhere every
+//!          operation is the scalar one, in the same order, on the same
+//!          values
 //! radii:   a reported lane with radii goes on to rounded.rs's cases, pair
 //!          by pair (finish_rounded)
 //! ```
@@ -48,7 +49,6 @@ use crate::d2::math::{Transform, inv_mul_transforms};
 use crate::d2::shape::{EdgeRecord, FaceLanes};
 use crate::d2::types::Axis;
 
-use super::polygons::collide_polygons;
 use super::rounded::finish_rounded;
 use super::segments_across::{PAIRS, Pair2, dot, inv_mul, rotate, transform_point};
 use super::separation::{LOWEST, PairResult, TIE_TOLERANCE};
@@ -119,7 +119,7 @@ impl SideLanes {
     }
 }
 
-/// What `polygons.rs` and `rounded.rs` take for one pair.
+/// What `rounded.rs` takes for one pair.
 #[derive(Clone, Copy)]
 struct ScalarPair<'a> {
     a: &'a [EdgeRecord],
@@ -127,7 +127,6 @@ struct ScalarPair<'a> {
     xf_a: Transform,
     xf_b: Transform,
     radii: f32,
-    tolerance: f32,
 }
 
 /// Eight pairs of polygon cores waiting for their lanes.
@@ -135,8 +134,7 @@ struct ScalarPair<'a> {
 pub(crate) struct PolygonPairs<'a> {
     a: SideLanes,
     b: SideLanes,
-    /// Each lane's pair, for rounded.rs and for the lanes the check sends
-    /// back.
+    /// Each lane's pair, for rounded.rs.
     pairs: [Option<ScalarPair<'a>>; PAIRS],
     /// Lanes filled.
     len: usize,
@@ -258,16 +256,15 @@ impl<'a> PolygonPairs<'a> {
             xf_a,
             xf_b,
             radii: record_a.1 + record_b.1,
-            tolerance: TIE_TOLERANCE * (record_a.0 + record_b.0),
         });
         self.len += 1;
     }
 
-    /// The filled lanes' results, in the order they were pushed, and the
-    /// lanes emptied. Unfilled lanes compute on what they last held (or
-    /// defaults), and are not read.
+    /// The eight lanes' results, in the order they were pushed, and the
+    /// lanes the check leaves to the pair's own path (bit `k` for lane
+    /// `k`; their results are not to be read); the lanes emptied.
     #[inline(always)]
-    pub(crate) fn finish<V: Lanes>(&mut self, margin: f32) -> [Option<PairResult>; PAIRS] {
+    pub(crate) fn finish<V: Lanes>(&mut self, margin: f32) -> ([Option<PairResult>; PAIRS], u32) {
         let lanes = collide_lanes::<V>(&self.a, &self.b, margin);
         let (separation, feature) = (lanes.separation.to_array(), lanes.feature.to_array());
         let (owner_b, reported, doubtful) = (
@@ -280,45 +277,30 @@ impl<'a> PolygonPairs<'a> {
             let Some(pair) = self.pairs[lane] else {
                 continue;
             };
-            let relative = || {
-                (
+            if (reported & !doubtful) & (1 << lane) == 0 {
+                continue;
+            }
+            let owner = if owner_b & (1 << lane) != 0 {
+                Owner::B
+            } else {
+                Owner::A
+            };
+            let core = PairResult {
+                axis: Axis::new(owner, feature[lane] as u32),
+                separation: separation[lane],
+            };
+            *result = if pair.radii > 0.0 {
+                let relative = (
                     inv_mul_transforms(pair.xf_a, pair.xf_b),
                     inv_mul_transforms(pair.xf_b, pair.xf_a),
-                )
-            };
-            let core = if doubtful & (1 << lane) != 0 {
-                // A separation of zero or a non-finite one: the scalar path.
-                let (xf_ab, xf_ba) = relative();
-                collide_polygons(
-                    pair.a,
-                    pair.b,
-                    xf_ab,
-                    xf_ba,
-                    pair.tolerance,
-                    margin + pair.radii,
-                )
-            } else if reported & (1 << lane) != 0 {
-                let owner = if owner_b & (1 << lane) != 0 {
-                    Owner::B
-                } else {
-                    Owner::A
-                };
-                Some(PairResult {
-                    axis: Axis::new(owner, feature[lane] as u32),
-                    separation: separation[lane],
-                })
+                );
+                finish_rounded(pair.a, pair.b, pair.radii, relative, core, margin)
             } else {
-                None
-            };
-            *result = match core {
-                Some(core) if pair.radii > 0.0 => {
-                    finish_rounded(pair.a, pair.b, pair.radii, relative(), core, margin)
-                }
-                core => core,
+                Some(core)
             };
         }
         self.clear();
-        results
+        (results, doubtful)
     }
 
     /// Empties the lanes.

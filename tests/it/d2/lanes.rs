@@ -428,7 +428,8 @@ fn circle_pairs_take_their_own_path_with_the_general_paths_bits() {
 /// triangles and quads (some rounded), and for boxes on a grid, whose
 /// exact touching makes separations of exactly zero (the lanes hand those
 /// back to the scalar path) and, a millionth off the grid, near-ties that
-/// the tie rule decides, near the origin and 10,000 units out. A
+/// the tie rule decides, near the origin and 10,000 units out, and a face
+/// on an edge where a +0 and a -0 meet in a minimum. A
 /// pentagon now and then sends its group of eight pair by pair.
 #[test]
 fn polygon_pairs_take_their_own_path_with_the_general_paths_bits() {
@@ -441,6 +442,34 @@ fn polygon_pairs_take_their_own_path_with_the_general_paths_bits() {
     let mut shapes = ShapeSet::new();
     let mut bodies = Vec::new();
     let mut pairs = Vec::new();
+    // First, in the first group of eight: a box whose face lies on a
+    // triangle's edge, where a +0 and a -0 height meet in a minimum (which
+    // one it keeps depends on the order it meets them in: the lanes leave
+    // the pair to its own path), the triangle's vertices in each order,
+    // as A and as B.
+    let unit_box = shapes.push(Polygon::rectangle(1.0, 1.0).expect("a box").into());
+    let corners = [
+        Vec2::new(0.0, -1.0),
+        Vec2::new(0.0, 1.0),
+        Vec2::new(-1.0, 0.0),
+    ];
+    for rotation in 0..3 {
+        let points: Vec<Vec2> = (0..3).map(|k| corners[(k + rotation) % 3]).collect();
+        let triangle = shapes.push(Polygon::new(&points).expect("a triangle").into());
+        for box_first in [true, false] {
+            let first = bodies.len() as u32;
+            let (on_box, on_triangle) = (
+                Body::new(unit_box, Vec2::new(1.0, 0.0), 0.0),
+                Body::new(triangle, Vec2::ZERO, 0.0),
+            );
+            if box_first {
+                bodies.extend([on_box, on_triangle]);
+            } else {
+                bodies.extend([on_triangle, on_box]);
+            }
+            pairs.push(Pair::new(first, first + 1));
+        }
+    }
     for k in 0..40_000u32 {
         let grid = k % 4 == 1;
         let mut polygon = |random: &mut gpusat::generate::SceneRng| {
@@ -497,9 +526,10 @@ fn polygon_pairs_take_their_own_path_with_the_general_paths_bits() {
                 ),
             )
         };
+        let first = bodies.len() as u32;
         bodies.push(Body::new(shape_a, offset, angle_a));
         bodies.push(Body::new(shape_b, offset + position, angle_b));
-        pairs.push(Pair::new(2 * k, 2 * k + 1));
+        pairs.push(Pair::new(first, first + 1));
     }
     // A margin of a grid step: gaps of exactly the margin.
     for margin in [0.0, 0.25] {
