@@ -81,7 +81,7 @@ use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, EdgeSearch, EdgeStats};
 use super::hulls::{collide_hulls, edge_pair_axis};
 use super::separation::{PARALLEL_TOLERANCE, PairResult, Separation};
-use super::sphere::{collide_hull_sphere, collide_spheres, inside_face, sphere_axis};
+use super::sphere::{collide_hull_sphere_cpu, collide_spheres, inside_face, sphere_axis};
 use crate::core::pair::Owner;
 
 /// The closest points of segments `[p1, q1]` and `[p2, q2]` and their
@@ -1079,10 +1079,10 @@ pub fn collide_rounded(
             (radii, tolerance, edge_tolerance, margin),
         ),
         (Core::Hull(a), Core::Point) => {
-            collide_hull_sphere(a, xf_ab.p, radii, Owner::A, tolerance, margin)
+            collide_hull_sphere_cpu(a, xf_ab.p, radii, Owner::A, tolerance, margin)
         }
         (Core::Point, Core::Hull(b)) => {
-            collide_hull_sphere(b, xf_ba.p, radii, Owner::B, tolerance, margin)
+            collide_hull_sphere_cpu(b, xf_ba.p, radii, Owner::B, tolerance, margin)
         }
         (Core::Segment(a), Core::Segment(b)) => collide_segment_cores(
             a,
