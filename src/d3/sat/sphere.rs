@@ -164,31 +164,27 @@ pub const BOX_REGION_BAND: f32 = 1e-4;
 pub fn box_closest_feature(hull: &Hull, centre: Vec3) -> Option<(Closest, f32)> {
     let regions = hull.lanes().box_regions.as_ref()?;
     let band = BOX_REGION_BAND * hull.size().max(centre.abs().max_element());
-    // Per axis: 0 or 1 beyond the low or high plane, 2 between them.
-    let mut sides = [2usize; 3];
-    for (k, side) in sides.iter_mut().enumerate() {
+    // Per axis: 0 or 1 beyond the low or high plane (by `gaps[k]`), 2
+    // between them (a gap of 0).
+    let (mut sides, mut gaps) = ([2usize; 3], [0.0f32; 3]);
+    for k in 0..3 {
         let (c, low, high) = (centre[k], regions.low[k], regions.high[k]);
-        *side = if c > high + band {
-            1
+        (sides[k], gaps[k]) = if c > high + band {
+            (1, c - high)
         } else if c < low - band {
-            0
+            (0, low - c)
         } else if c > low + band && c < high - band {
-            2
+            (2, 0.0)
         } else {
             return None;
         };
     }
     let beyond = sides.iter().filter(|&&side| side < 2).count();
     if beyond >= 2 {
-        let gap = |k: usize| match sides[k] {
-            1 => centre[k] - regions.high[k],
-            0 => regions.low[k] - centre[k],
-            _ => 0.0,
-        };
-        let squared: f32 = (0..3).map(|k| gap(k) * gap(k)).sum();
+        let squared: f32 = gaps.iter().map(|gap| gap * gap).sum();
         let clear = (0..3).all(|k| {
             sides[k] == 2
-                || (regions.high[k] - regions.low[k]) * gap(k) > 64.0 * f32::EPSILON * squared
+                || (regions.high[k] - regions.low[k]) * gaps[k] > 64.0 * f32::EPSILON * squared
         });
         if !clear {
             return None;
