@@ -142,6 +142,8 @@ pub enum KindArg {
     Capsules,
     /// Half capsules, half 8-gons.
     CapsulesPolygons,
+    /// Half circles, half polygons of `--vertices` vertices.
+    CirclesPolygons,
     /// Rounded polygons of `--vertices` vertices.
     Rounded,
 }
@@ -240,8 +242,10 @@ fn bench_common(args: &BenchArgs) -> Result<(Vec<usize>, Vec<BenchBackend>), Err
 fn options_2d(args: &BenchArgs) -> Result<bench::d2::BenchOptions, Error> {
     let invalid = |message: String| Error::option("gpusat bench", message);
     let (sizes, backends) = bench_common(args)?;
-    if matches!(args.kind, KindArg::Polygons | KindArg::Rounded)
-        && !(3..=MAX_POLYGON_VERTICES).contains(&args.vertices)
+    if matches!(
+        args.kind,
+        KindArg::Polygons | KindArg::Rounded | KindArg::CirclesPolygons
+    ) && !(3..=MAX_POLYGON_VERTICES).contains(&args.vertices)
     {
         return Err(invalid(format!(
             "--vertices {} is not between 3 and {MAX_POLYGON_VERTICES}",
@@ -255,6 +259,7 @@ fn options_2d(args: &BenchArgs) -> Result<bench::d2::BenchOptions, Error> {
             KindArg::Mixed => ShapeKind::Mixed,
             KindArg::Capsules => ShapeKind::Capsules,
             KindArg::CapsulesPolygons => ShapeKind::CapsulesAndPolygons,
+            KindArg::CirclesPolygons => ShapeKind::CirclesAndPolygons(args.vertices),
             KindArg::Rounded => ShapeKind::Rounded(args.vertices),
         },
         density: match args.density {

@@ -29,6 +29,9 @@ pub enum ShapeKind {
     /// Half capsules, half 8-gons: a quarter of the pairs capsule with
     /// capsule, half capsule with polygon.
     CapsulesAndPolygons,
+    /// Half circles, half polygons of exactly this many vertices: half the
+    /// pairs polygon with circle, a quarter circle with circle.
+    CirclesAndPolygons(usize),
     /// Polygons with exactly this many vertices, each rounded (grown by
     /// 0.05 to 0.25 of its radius).
     Rounded(usize),
@@ -43,6 +46,7 @@ impl ShapeKind {
             ShapeKind::Mixed => "mixed".to_string(),
             ShapeKind::Capsules => "capsules".to_string(),
             ShapeKind::CapsulesAndPolygons => "capsules and 8-gons".to_string(),
+            ShapeKind::CirclesAndPolygons(n) => format!("circles and {n}-gons"),
             ShapeKind::Rounded(n) => format!("rounded {n}-gons"),
         }
     }
@@ -100,6 +104,10 @@ pub fn workload_spec(kind: ShapeKind, density: Density, pairs: usize) -> SceneSp
         ShapeKind::CapsulesAndPolygons => SceneSpec {
             capsule_fraction: 0.5,
             ..SceneSpec::reference(8)
+        },
+        ShapeKind::CirclesAndPolygons(n) => SceneSpec {
+            circle_fraction: 0.5,
+            ..SceneSpec::reference(n)
         },
         ShapeKind::Rounded(n) => SceneSpec {
             rounded_fraction: 1.0,

@@ -4,7 +4,7 @@
 //! slop), and, on nearly all of them, on the depth and the normal, for
 //! quads and 8-gons (Box2D given each polygon's own vertices: its hull
 //! builder would weld some of the quads' close vertices away), circles,
-//! capsules, capsules with polygons and rounded 8-gons.
+//! capsules, capsules with polygons, circles with quads and rounded 8-gons.
 //! Box2D's depth is its deepest manifold point's: clipped to the reference
 //! face's sides, it falls short of the minimum translation where a deep
 //! incident vertex is clipped away.
@@ -21,6 +21,7 @@ fn box2d_agrees_with_the_reference_sat() {
         ShapeKind::Circles,
         ShapeKind::Capsules,
         ShapeKind::CapsulesAndPolygons,
+        ShapeKind::CirclesAndPolygons(4),
         ShapeKind::Rounded(8),
     ] {
         let scene = workload(kind, Density::Dense, 20_000);

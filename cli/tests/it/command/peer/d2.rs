@@ -17,6 +17,7 @@ fn parry2d_agrees_with_the_reference_sat() {
         ShapeKind::Mixed,
         ShapeKind::Capsules,
         ShapeKind::CapsulesAndPolygons,
+        ShapeKind::CirclesAndPolygons(4),
         ShapeKind::Rounded(8),
     ] {
         let scene = workload(kind, Density::Dense, 20_000);
