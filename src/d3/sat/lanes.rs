@@ -75,7 +75,7 @@ use super::super::shape::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, moved_edge};
 use super::faces::{first_face, scan_order};
-use super::separation::{EdgeSeparation, LOWEST, Separation};
+use super::separation::{EdgeSeparation, LOWEST, PARALLEL_TOLERANCE, Separation};
 
 /// [`find_max_face_separation`](super::find_max_face_separation), the
 /// other hull's vertices eight at a time: the same result bit for bit.
@@ -712,6 +712,161 @@ fn edge_separation_filtered<V: Lanes>(
     scan.best
 }
 
+/// [`hull_segment_queries`](super::rounded::hull_segment_queries), eight
+/// faces and eight edges at a time: the same results bit for bit, or
+/// `None` where a face's two heights are both zero (the scalar `min` of a
+/// +0 and a -0 need not be the vectors') or not finite, for the caller to
+/// run the loops instead.
+///
+/// ```text
+/// faces, eight a step:  s = min(n . s0, n . s1) - d     # the products in dot3's order
+///                       offered in order (tie rule, stop at the limit)
+/// edges, eight a step:  crossing where (u . along) (v . along) < 0
+///                       for those: axis = (p1 - p0) x along, normalised,
+///                       skipped if |axis| <= PARALLEL_TOLERANCE |p1 - p0| |along|,
+///                       turned along u + v; s = axis . (s0 - p0)
+///                       offered in order
+/// ```
+///
+/// Every lane takes `segment_edge_axis`'s operations in its order (the
+/// square roots and the division are correctly rounded in both), so only
+/// the work is shared: the scalar loop's square roots and division, three
+/// and one for each crossing edge one after another, go eight at once.
+#[inline]
+pub(crate) fn hull_segment_queries_lanes(
+    hull: &Hull,
+    segment: [Vec3; 2],
+    levels: (f32, f32),
+) -> Option<Option<(Separation, Separation)>> {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        return unsafe { hull_segment_queries_avx(hull, segment, levels) };
+    }
+    hull_segment_queries_with::<Portable>(hull, segment, levels)
+}
+
+/// [`hull_segment_queries_lanes`] on the portable lanes, whatever the CPU
+/// (for the tests).
+#[cfg(test)]
+pub(crate) fn hull_segment_queries_portable(
+    hull: &Hull,
+    segment: [Vec3; 2],
+    levels: (f32, f32),
+) -> Option<Option<(Separation, Separation)>> {
+    hull_segment_queries_with::<Portable>(hull, segment, levels)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,popcnt")]
+fn hull_segment_queries_avx(
+    hull: &Hull,
+    segment: [Vec3; 2],
+    levels: (f32, f32),
+) -> Option<Option<(Separation, Separation)>> {
+    hull_segment_queries_with::<Avx>(hull, segment, levels)
+}
+
+#[inline(always)]
+fn hull_segment_queries_with<V: Lanes>(
+    hull: &Hull,
+    segment: [Vec3; 2],
+    (tolerance, limit): (f32, f32),
+) -> Option<Option<(Separation, Separation)>> {
+    let lanes = hull.lanes();
+    let s = V::splat;
+    let [s0, s1] = segment;
+    let face_count = hull.face_count();
+    let mut face = Separation::NONE;
+    for (chunk, rows) in lanes.face_planes.iter().enumerate() {
+        let lane = |row: usize| V::load(&rows[row]);
+        let (nx, ny, nz) = (lane(0), lane(1), lane(2));
+        let along = |p: Vec3| (nx * s(p.x) + ny * s(p.y)) + nz * s(p.z);
+        let (h0, h1) = (along(s0), along(s1));
+        let separations = h0.min(h1) - lane(3);
+        let valid = (1u32 << (face_count - LANES * chunk).min(LANES)) - 1;
+        let zeros = h0.eq(s(0.0)).and(h1.eq(s(0.0)));
+        let finite = separations.abs().lt(s(f32::INFINITY));
+        if (zeros.mask_bits() | !finite.mask_bits()) & valid != 0 {
+            return None;
+        }
+        // The tie rule over the chunk with the scan's outcome: where no
+        // other face is within twice the tolerance of the largest, the
+        // loop could only take that one (2D's `scan_group`).
+        let active = valid.count_ones() as usize;
+        let scan = separations.scan(active, tolerance);
+        if scan.largest >= limit {
+            return Some(None);
+        }
+        if scan.close == 1 {
+            face.offer(scan.largest, (chunk * LANES + scan.lane) as u32, tolerance);
+        } else {
+            for (k, &separation) in separations.to_array().iter().enumerate().take(active) {
+                face.offer(separation, (chunk * LANES + k) as u32, tolerance);
+            }
+        }
+    }
+    let along = s1 - s0;
+    let (ax, ay, az) = (s(along.x), s(along.y), s(along.z));
+    // `length3(along)`, once: the scalar loop's every crossing edge takes
+    // the same value.
+    let along_length = length3(along);
+    let edge_count = hull.edges().len();
+    let mut edge = Separation::NONE;
+    for (chunk, rows) in lanes.edge_normals.iter().enumerate() {
+        let lane = |row: usize| V::load(&rows[row]);
+        let (ux, uy, uz) = (lane(0), lane(1), lane(2));
+        let (vx, vy, vz) = (lane(3), lane(4), lane(5));
+        let du = (ux * ax + uy * ay) + uz * az;
+        let dv = (vx * ax + vy * ay) + vz * az;
+        let valid = (1u32 << (edge_count - LANES * chunk).min(LANES)) - 1;
+        let mut crossing = (du * dv).less_bits(s(0.0)) & valid;
+        if crossing == 0 {
+            continue;
+        }
+        // The crossing edges' ends, gathered into lanes (the others zero).
+        let mut ends = [[0.0f32; LANES]; 6];
+        let mut bits = crossing;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (p0, p1) = lanes.edge_vertices(chunk * LANES + k);
+            for (row, value) in ends.iter_mut().zip([p0.x, p0.y, p0.z, p1.x, p1.y, p1.z]) {
+                row[k] = value;
+            }
+        }
+        let end = |row: usize| V::load(&ends[row]);
+        let (p0x, p0y, p0z) = (end(0), end(1), end(2));
+        let (dx, dy, dz) = (end(3) - p0x, end(4) - p0y, end(5) - p0z);
+        // cross3(direction, along), length3, and the parallel test.
+        let (cx, cy, cz) = (dy * az - dz * ay, dz * ax - dx * az, dx * ay - dy * ax);
+        let length = ((cx * cx + cy * cy) + cz * cz).sqrt();
+        let direction_length = ((dx * dx + dy * dy) + dz * dz).sqrt();
+        let parallel = length.le(s(PARALLEL_TOLERANCE) * direction_length * s(along_length));
+        crossing &= !parallel.mask_bits();
+        let (x, y, z) = (cx.div(length), cy.div(length), cz.div(length));
+        // Turned along u + v (negation is exact).
+        let (wx, wy, wz) = (ux + vx, uy + vy, uz + vz);
+        let flip = ((x * wx + y * wy) + z * wz).lt(s(0.0));
+        let (x, y, z) = (
+            flip.select(x.neg(), x),
+            flip.select(y.neg(), y),
+            flip.select(z.neg(), z),
+        );
+        let (ex, ey, ez) = (s(s0.x) - p0x, s(s0.y) - p0y, s(s0.z) - p0z);
+        let separations = ((x * ex + y * ey) + z * ez).to_array();
+        while crossing != 0 {
+            let k = crossing.trailing_zeros() as usize;
+            crossing &= crossing - 1;
+            edge.offer(separations[k], (chunk * LANES + k) as u32, tolerance);
+            if separations[k] >= limit {
+                return Some(None);
+            }
+        }
+    }
+    Some(Some((face, edge)))
+}
+
 /// Edge pairs closer to parallel than this (the sine of their angle) are
 /// all skipped by the scan's parallel test, whatever their bound: B's face
 /// normals are then within about this of perpendicular to A's edge, far
@@ -1015,6 +1170,113 @@ pub(super) mod tests {
         xf: Transform,
     ) -> Option<[[f32; 3]; 3]> {
         box_edge_bound_lanes::<Avx>(box_a, box_b, xf)
+    }
+
+    /// A hull against a segment, eight faces and edges at a time
+    /// (`hull_segment_queries_lanes`, AVX where the CPU has it, and the
+    /// portable lanes), gives the loops' best face and edge and early exit
+    /// bit for bit: random hulls of 4 to 64 vertices and boxes, segments at
+    /// random, along an axis, along a hull's edge (parallel pairs),
+    /// through a vertex, short and long, far and deep, with no limit and
+    /// with limits that stop the queries.
+    #[test]
+    fn hull_segment_queries_in_lanes_are_the_loops() {
+        use super::super::rounded::hull_segment_queries;
+        let mut next = xorshift(0x5e9_c0de);
+        let mut hulls = vec![
+            Hull::cuboid(Vec3::new(0.5, 1.0, 2.0)).expect("a valid box"),
+            Hull::cuboid(Vec3::splat(0.3)).expect("a valid cube"),
+        ];
+        for count in [4, 6, 8, 12, 16, 24, 32, 48, 64] {
+            for _ in 0..3 {
+                let points: Vec<Vec3> = (0..count)
+                    .map(|_| Vec3::new(next(), next(), next()).normalize_or_zero() * 0.8)
+                    .collect();
+                if let Ok(hull) = Hull::new(&points) {
+                    hulls.push(hull);
+                }
+            }
+        }
+        let (mut compared, mut stopped, mut edges_found, mut fallbacks) = (0, 0, 0, 0);
+        for hull in &hulls {
+            for case in 0..300 {
+                let centre =
+                    Vec3::new(next(), next(), next()) * if case % 5 == 0 { 3.0 } else { 0.9 };
+                let direction = match case % 6 {
+                    0 => Vec3::X,
+                    1 => {
+                        // Along one of the hull's edges.
+                        let e = (case as usize / 6) % hull.edges().len();
+                        let (p0, p1) = hull.lanes().edge_vertices(e);
+                        p1 - p0
+                    }
+                    2 => {
+                        // Off an edge by one to two parallel tolerances.
+                        let e = (case as usize / 6) % hull.edges().len();
+                        let (p0, p1) = hull.lanes().edge_vertices(e);
+                        let off = (p1 - p0)
+                            .cross(Vec3::new(next(), next(), next()))
+                            .normalize_or_zero();
+                        let angle = PARALLEL_TOLERANCE * (1.0 + next().abs());
+                        (p1 - p0) + off * (angle * (p1 - p0).length())
+                    }
+                    _ => Vec3::new(next(), next(), next()),
+                };
+                let half = if case % 7 == 0 {
+                    1e-3
+                } else {
+                    0.3 + next().abs()
+                };
+                let segment = match case % 11 {
+                    // From a vertex.
+                    3 => {
+                        let v = hull.vertices()[case as usize % hull.vertices().len()];
+                        [v, v + direction * half]
+                    }
+                    _ => [centre - direction * half, centre + direction * half],
+                };
+                let tolerance = 2e-6 * (hull.size() + 2.0 * half);
+                for limit in [f32::MAX, 0.0, 0.1] {
+                    let want = hull_segment_queries(hull, segment, (tolerance, limit));
+                    for (name, got) in [
+                        (
+                            "portable",
+                            hull_segment_queries_portable(hull, segment, (tolerance, limit)),
+                        ),
+                        (
+                            "default",
+                            hull_segment_queries_lanes(hull, segment, (tolerance, limit)),
+                        ),
+                    ] {
+                        let Some(got) = got else {
+                            fallbacks += 1;
+                            continue;
+                        };
+                        let bits = |r: Option<(Separation, Separation)>| {
+                            r.map(|(f, e)| (f.index, f.value.to_bits(), e.index, e.value.to_bits()))
+                        };
+                        assert_eq!(
+                            bits(got),
+                            bits(want),
+                            "{name}: hull of {} vertices, segment {segment:?}, limit {limit}: {got:?} against {want:?}",
+                            hull.vertices().len()
+                        );
+                        compared += 1;
+                    }
+                    match want {
+                        None => stopped += 1,
+                        Some((_, e)) => edges_found += usize::from(e.value > LOWEST),
+                    }
+                }
+            }
+        }
+        assert!(
+            compared > 40_000
+                && stopped > 5_000
+                && edges_found > 10_000
+                && fallbacks < compared / 100,
+            "{compared} compared, {stopped} stopped, {edges_found} with an edge, {fallbacks} to the loops"
+        );
     }
 
     /// Only exact axis-aligned boxes are taken as boxes.

@@ -80,6 +80,7 @@ use super::super::shape::lanes::LANES;
 use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, EdgeSearch, EdgeStats};
 use super::hulls::{collide_hulls, edge_pair_axis};
+use super::lanes::hull_segment_queries_lanes;
 use super::separation::{PARALLEL_TOLERANCE, PairResult, Separation};
 use super::sphere::{collide_hull_sphere_cpu, collide_spheres, inside_face, sphere_axis};
 use crate::core::pair::Owner;
@@ -850,24 +851,16 @@ fn swapped(axis: Axis) -> Axis {
     }
 }
 
-/// A hull against a segment `[s0, s1]` given in the hull's frame; `owner`
-/// says whether the hull is A or B. The SAT of the segment, then, apart,
-/// the nearest features (see the module).
-///
-/// ```text
-/// face = the hull's best face against the nearer end      # stop if >= limit
-/// edge = the best edge x segment axis, where the arcs cross # stop if >= limit
-/// axis = edge if it beats the face by the edge tolerance, else the face
-/// ```
-#[allow(clippy::too_many_arguments)]
-fn collide_hull_segment(
+/// The SAT queries of a hull against a segment `[s0, s1]` in its frame, one
+/// face and one edge at a time (the twin of the kernel's loops): the best
+/// face against the nearer end and the best edge crossed with the segment
+/// whose arcs cross, each offered in order with the tie rule; `None` as
+/// soon as a separation reaches `limit`.
+pub(crate) fn hull_segment_queries(
     hull: &Hull,
     segment: [Vec3; 2],
-    owner: Owner,
-    (core_a, core_b, xf_ab): (Core, Core, Transform),
-    (radii, tolerance, edge_tolerance, margin): (f32, f32, f32, f32),
-) -> Option<PairResult> {
-    let limit = margin + radii;
+    (tolerance, limit): (f32, f32),
+) -> Option<(Separation, Separation)> {
     let mut face = Separation::NONE;
     // Eight faces a step from the lanes' planes (the bits of `normals()`
     // and `offsets()`, the products in `dot3`'s order), offered in order.
@@ -919,6 +912,34 @@ fn collide_hull_segment(
             }
         }
     }
+    Some((face, edge))
+}
+
+/// A hull against a segment `[s0, s1]` given in the hull's frame; `owner`
+/// says whether the hull is A or B. The SAT of the segment, then, apart,
+/// the nearest features (see the module).
+///
+/// ```text
+/// face = the hull's best face against the nearer end      # stop if >= limit
+/// edge = the best edge x segment axis, where the arcs cross # stop if >= limit
+/// axis = edge if it beats the face by the edge tolerance, else the face
+/// ```
+#[allow(clippy::too_many_arguments)]
+fn collide_hull_segment(
+    hull: &Hull,
+    segment: [Vec3; 2],
+    owner: Owner,
+    (core_a, core_b, xf_ab): (Core, Core, Transform),
+    (radii, tolerance, edge_tolerance, margin): (f32, f32, f32, f32),
+) -> Option<PairResult> {
+    let limit = margin + radii;
+    let along = segment[1] - segment[0];
+    // The queries eight faces and eight edges at a time (`lanes.rs`),
+    // or, where a lane's minimum could take another zero than the loops',
+    // the loops themselves.
+    let queries = hull_segment_queries_lanes(hull, segment, (tolerance, limit))
+        .unwrap_or_else(|| hull_segment_queries(hull, segment, (tolerance, limit)));
+    let (face, edge) = queries?;
     let owned = |a: Axis, b: Axis| if owner == Owner::A { a } else { b };
     let sat = if edge.value > face.value + edge_tolerance {
         PairResult {
