@@ -564,14 +564,28 @@ pub(crate) fn prefetch_value<T>(value: &T) {
     prefetch_line_run(value as *const T as *const u8, lines, Cache::Second);
 }
 
-/// Asks for every cache line of `data` to be brought into the second-level
-/// cache: a hint, for data about to be read in an order the hardware cannot
-/// predict (a walk across a hull's Gauss map). As many lines as a slice of
-/// its length can straddle, whatever its alignment, so that a run of
-/// same-sized shapes (every box) exits the loop where the branch predictor
-/// expects.
+/// Lines [`prefetch_head`] asks for at most. Measured with `gpusat bench
+/// --dim 3 --shapes 16,32,64,128 --sizes 100000 --backends cpu --samples 3`
+/// (Intel Xeon VM, one thread, two interleaved rounds, ns a pair), every
+/// line of each array against at most 2, 4 and 8: 16-vertex hulls 758,
+/// 762 against 761, 825 / 762, 746 / 736, 745; 32: 1,123, 1,163 against
+/// 1,055, 1,047 / 1,068, 1,045 / 1,062, 1,034; 64: 1,830, 1,830 against
+/// 1,563, 1,556 / 1,591, 1,550 / 1,568, 1,558; 128: 3,215, 3,231 against
+/// 2,657, 2,617 / 2,664, 2,690 / 2,677, 2,630. Past a few lines the
+/// hardware's prefetcher follows each array on its own, and asking for
+/// every line of a large hull's arrays (a 128-vertex hull's are some 250
+/// lines) only holds up the loads behind the requests.
+const PREFETCH_HEAD_LINES: usize = 8;
+
+/// Asks for the first lines of `data` (all of a short slice, at most
+/// [`PREFETCH_HEAD_LINES`]) to be brought into the second-level cache: a
+/// hint, for data about to be read where the hardware cannot yet predict
+/// it (a pair's shapes, one array after another). As many lines as a
+/// slice of its length can straddle, whatever its alignment, so that a run
+/// of same-sized shapes (every box) exits the loop where the branch
+/// predictor expects.
 #[inline]
-pub(crate) fn prefetch_all<T>(data: &[T]) {
-    let lines = std::mem::size_of_val(data).div_ceil(64) + 1;
+pub(crate) fn prefetch_head<T>(data: &[T]) {
+    let lines = (std::mem::size_of_val(data).div_ceil(64) + 1).min(PREFETCH_HEAD_LINES);
     prefetch_line_run(data.as_ptr() as *const u8, lines, Cache::Second);
 }

@@ -11,7 +11,7 @@ use super::hull::{HullMesh, build_hull};
 use super::lanes::{HullLanes, INNER_SLACK, RegionLanes};
 use crate::core::error::ShapeError;
 use crate::core::limits::check_size;
-use crate::core::simd::prefetch_all;
+use crate::core::simd::prefetch_head;
 
 /// A validated convex polyhedron in its local frame. Build one with
 /// [`Hull::new`] or [`Hull::cuboid`].
@@ -173,18 +173,19 @@ impl Hull {
         }
     }
 
-    /// Asks for everything the lanes read of this hull (faces, vertices,
-    /// edges' normals, bounds and ends) to be brought into the second-level
-    /// cache: the batch asks for the next pair's while it tests this one, so
-    /// that with many distinct hulls the lines arrive in the shadow of the
+    /// Asks for the head of each array the lanes read of this hull (faces,
+    /// vertices, edges' normals, bounds and ends; the hardware follows the
+    /// rest, `prefetch_head`) to be brought into the second-level cache:
+    /// the batch asks for the next pair's while it tests this one, so that
+    /// with many distinct hulls the lines arrive in the shadow of the
     /// current pair's work.
     pub(crate) fn prefetch_for_lanes(&self) {
         let lanes = &self.lanes;
-        prefetch_all(&lanes.face_planes);
-        prefetch_all(&lanes.vertices);
-        prefetch_all(&lanes.edge_planes);
-        prefetch_all(&lanes.edge_normals);
-        prefetch_all(&lanes.edge_ends);
+        prefetch_head(&lanes.face_planes);
+        prefetch_head(&lanes.vertices);
+        prefetch_head(&lanes.edge_planes);
+        prefetch_head(&lanes.edge_normals);
+        prefetch_head(&lanes.edge_ends);
     }
 
     /// What the face queries of two boxes read of this one (`sat/boxes.rs`):
@@ -195,27 +196,27 @@ impl Hull {
     /// a pair with the face rows alone, 234.9 to 256.9 with everything the
     /// lanes read).
     pub(crate) fn prefetch_for_box_faces(&self) {
-        prefetch_all(&self.lanes.face_planes);
+        prefetch_head(&self.lanes.face_planes);
     }
 
     /// What a sphere against this hull reads (`sat/sphere.rs`): the face
     /// planes, and for a centre outside, the faces' loops, the vertices and
     /// the edges; none of the lanes.
     pub(crate) fn prefetch_for_sphere(&self) {
-        prefetch_all(&self.normals);
-        prefetch_all(&self.offsets);
-        prefetch_all(&self.vertices);
-        prefetch_all(&self.face_starts);
-        prefetch_all(&self.face_vertices);
-        prefetch_all(&self.edges);
+        prefetch_head(&self.normals);
+        prefetch_head(&self.offsets);
+        prefetch_head(&self.vertices);
+        prefetch_head(&self.face_starts);
+        prefetch_head(&self.face_vertices);
+        prefetch_head(&self.edges);
     }
 
     /// The same for what a contact manifold reads beyond the lanes: the
     /// faces' loops (the vertices and the edges' ends are the lanes', which
     /// two boxes do not ask for: [`Hull::prefetch_for_box_faces`]).
     pub(crate) fn prefetch_for_contacts(&self) {
-        prefetch_all(&self.lanes.face_loop_starts);
-        prefetch_all(&self.lanes.face_loops);
+        prefetch_head(&self.lanes.face_loop_starts);
+        prefetch_head(&self.lanes.face_loops);
     }
 
     /// Asks for what a face query against this hull reads out of order on
@@ -223,7 +224,7 @@ impl Hull {
     /// into the cache: with many large hulls a pair's shapes are seldom
     /// there, and each lookup would wait on its lines in turn.
     pub(crate) fn prefetch_for_faces(&self) {
-        prefetch_all(&self.vertices);
+        prefetch_head(&self.vertices);
         if let Some(grid) = &self.grid {
             grid.prefetch();
         }
@@ -233,7 +234,7 @@ impl Hull {
     /// regions and its edges (a walk's next region depends on the last).
     pub(crate) fn prefetch_for_walk(&self) {
         self.regions.prefetch();
-        prefetch_all(&self.edges);
+        prefetch_head(&self.edges);
     }
 
     /// The vertices, in the local frame.
