@@ -577,10 +577,23 @@ pub(crate) fn prefetch_value<T>(value: &T) {
 /// lines) only holds up the loads behind the requests.
 const PREFETCH_HEAD_LINES: usize = 8;
 
+/// Asks for every cache line of `data` to be brought into the second-level
+/// cache: a hint, for data about to be read in an order the hardware cannot
+/// predict (a walk across a hull's Gauss map, a sphere's closest feature).
+/// As many lines as a slice of its length can straddle, whatever its
+/// alignment, so that a run of same-sized shapes (every box) exits the loop
+/// where the branch predictor expects.
+#[inline]
+pub(crate) fn prefetch_all<T>(data: &[T]) {
+    let lines = std::mem::size_of_val(data).div_ceil(64) + 1;
+    prefetch_line_run(data.as_ptr() as *const u8, lines, Cache::Second);
+}
+
 /// Asks for the first lines of `data` (all of a short slice, at most
 /// [`PREFETCH_HEAD_LINES`]) to be brought into the second-level cache: a
-/// hint, for data about to be read where the hardware cannot yet predict
-/// it (a pair's shapes, one array after another). As many lines as a
+/// hint, for arrays about to be read from start to end (the lanes' rows of
+/// a pair's hulls), whose first lines the hardware cannot predict and
+/// whose rest it follows. As many lines as a
 /// slice of its length can straddle, whatever its alignment, so that a run
 /// of same-sized shapes (every box) exits the loop where the branch
 /// predictor expects.

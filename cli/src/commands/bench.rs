@@ -45,7 +45,7 @@ pub struct BenchArgs {
     /// What the shapes are.
     #[arg(long, value_enum, default_value_t = KindArg::Polygons)]
     pub kind: KindArg,
-    /// Vertices of every polygon, with `--kind polygons` or `rounded`.
+    /// Vertices of every polygon, with `--kind polygons`, `circles-polygons` or `rounded`.
     #[arg(long, default_value_t = 8)]
     pub vertices: usize,
     /// How crowded the bodies are: the reference distribution (bodies in

@@ -715,8 +715,8 @@ fn edge_separation_filtered<V: Lanes>(
 /// [`hull_segment_queries`](super::rounded::hull_segment_queries), eight
 /// faces and eight edges at a time: the same results bit for bit, or
 /// `None` where a face's two heights are both zero (the scalar `min` of a
-/// +0 and a -0 need not be the vectors') or not finite, for the caller to
-/// run the loops instead.
+/// +0 and a -0 need not be the vectors') or its separation is not finite,
+/// for the caller to run the loops instead.
 ///
 /// ```text
 /// faces, eight a step:  s = min(n . s0, n . s1) - d     # the products in dot3's order
@@ -730,8 +730,9 @@ fn edge_separation_filtered<V: Lanes>(
 ///
 /// Every lane takes `segment_edge_axis`'s operations in its order (the
 /// square roots and the division are correctly rounded in both), so only
-/// the work is shared: the scalar loop's square roots and division, three
-/// and one for each crossing edge one after another, go eight at once.
+/// the work is shared: the scalar loop's two square roots and three
+/// divisions for each crossing edge, one edge after another, go eight at
+/// once.
 #[inline]
 pub(crate) fn hull_segment_queries_lanes(
     hull: &Hull,

@@ -181,8 +181,8 @@ impl GaussGrid {
 
     /// Asks for the grid's lists to be brought into the cache.
     pub(crate) fn prefetch(&self) {
-        crate::core::simd::prefetch_head(&self.region_start);
-        crate::core::simd::prefetch_head(&self.regions);
+        crate::core::simd::prefetch_all(&self.region_start);
+        crate::core::simd::prefetch_all(&self.regions);
     }
 
     /// Each square's vertex regions, in square order: cube face, then the

@@ -9,7 +9,7 @@ use super::super::math::{DIRECTION_CELLS, cross3, direction_cell, dot3, length3}
 use super::super::sat::PARALLEL_TOLERANCE;
 use super::edge::{EdgeGauss, HullEdge};
 use super::hull::MAX_HULL_VERTICES;
-use crate::core::simd::prefetch_head;
+use crate::core::simd::prefetch_all;
 
 /// Lanes per vector in the eight-at-a-time queries.
 pub(crate) const LANES: usize = 8;
@@ -295,8 +295,8 @@ impl RegionLanes {
     }
 
     pub(crate) fn prefetch(&self) {
-        prefetch_head(&self.start);
-        prefetch_head(&self.chunks);
+        prefetch_all(&self.start);
+        prefetch_all(&self.chunks);
     }
 }
 

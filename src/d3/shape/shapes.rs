@@ -11,7 +11,7 @@ use super::hull::{HullMesh, build_hull};
 use super::lanes::{HullLanes, INNER_SLACK, RegionLanes};
 use crate::core::error::ShapeError;
 use crate::core::limits::check_size;
-use crate::core::simd::prefetch_head;
+use crate::core::simd::{prefetch_all, prefetch_head};
 
 /// A validated convex polyhedron in its local frame. Build one with
 /// [`Hull::new`] or [`Hull::cuboid`].
@@ -203,20 +203,20 @@ impl Hull {
     /// planes, and for a centre outside, the faces' loops, the vertices and
     /// the edges; none of the lanes.
     pub(crate) fn prefetch_for_sphere(&self) {
-        prefetch_head(&self.normals);
-        prefetch_head(&self.offsets);
-        prefetch_head(&self.vertices);
-        prefetch_head(&self.face_starts);
-        prefetch_head(&self.face_vertices);
-        prefetch_head(&self.edges);
+        prefetch_all(&self.normals);
+        prefetch_all(&self.offsets);
+        prefetch_all(&self.vertices);
+        prefetch_all(&self.face_starts);
+        prefetch_all(&self.face_vertices);
+        prefetch_all(&self.edges);
     }
 
     /// The same for what a contact manifold reads beyond the lanes: the
     /// faces' loops (the vertices and the edges' ends are the lanes', which
     /// two boxes do not ask for: [`Hull::prefetch_for_box_faces`]).
     pub(crate) fn prefetch_for_contacts(&self) {
-        prefetch_head(&self.lanes.face_loop_starts);
-        prefetch_head(&self.lanes.face_loops);
+        prefetch_all(&self.lanes.face_loop_starts);
+        prefetch_all(&self.lanes.face_loops);
     }
 
     /// Asks for what a face query against this hull reads out of order on
@@ -224,7 +224,7 @@ impl Hull {
     /// into the cache: with many large hulls a pair's shapes are seldom
     /// there, and each lookup would wait on its lines in turn.
     pub(crate) fn prefetch_for_faces(&self) {
-        prefetch_head(&self.vertices);
+        prefetch_all(&self.vertices);
         if let Some(grid) = &self.grid {
             grid.prefetch();
         }
@@ -234,7 +234,7 @@ impl Hull {
     /// regions and its edges (a walk's next region depends on the last).
     pub(crate) fn prefetch_for_walk(&self) {
         self.regions.prefetch();
-        prefetch_head(&self.edges);
+        prefetch_all(&self.edges);
     }
 
     /// The vertices, in the local frame.
