@@ -585,8 +585,11 @@ const PREFETCH_HEAD_LINES: usize = 8;
 /// where the branch predictor expects.
 #[inline]
 pub(crate) fn prefetch_all<T>(data: &[T]) {
-    let lines = std::mem::size_of_val(data).div_ceil(64) + 1;
-    prefetch_line_run(data.as_ptr() as *const u8, lines, Cache::Second);
+    prefetch_line_run(
+        data.as_ptr() as *const u8,
+        lines_spanned(data),
+        Cache::Second,
+    );
 }
 
 /// Asks for the first lines of `data` (all of a short slice, at most
@@ -599,6 +602,13 @@ pub(crate) fn prefetch_all<T>(data: &[T]) {
 /// predictor expects.
 #[inline]
 pub(crate) fn prefetch_head<T>(data: &[T]) {
-    let lines = (std::mem::size_of_val(data).div_ceil(64) + 1).min(PREFETCH_HEAD_LINES);
+    let lines = lines_spanned(data).min(PREFETCH_HEAD_LINES);
     prefetch_line_run(data.as_ptr() as *const u8, lines, Cache::Second);
+}
+
+/// The cache lines a slice of `data`'s length can straddle, whatever its
+/// alignment.
+#[inline(always)]
+fn lines_spanned<T>(data: &[T]) -> usize {
+    std::mem::size_of_val(data).div_ceil(64) + 1
 }
