@@ -36,7 +36,8 @@ pub struct BenchArgs {
     /// (4 to 256), `capsules`, `spheres`, `spheres-boxes` (half spheres,
     /// half boxes), `rounded` and a vertex count (`rounded32`: hulls grown
     /// by a tenth of their radius), `capsules` and a vertex count
-    /// (`capsules32`: half capsules, half hulls).
+    /// (`capsules32`: half capsules, half hulls), `spheres` and a vertex
+    /// count (`spheres32`: half spheres, half hulls).
     #[arg(long, value_delimiter = ',', default_value = "boxes,16,32,64,128,256")]
     pub shapes: Vec<String>,
     /// 3D: the brute force and parry3d run on at most this many pairs.
@@ -287,8 +288,9 @@ fn options_3d(args: &BenchArgs) -> Result<bench::d3::BenchOptions, Error> {
             Ok(n) if (4..=gpusat::d3::MAX_HULL_VERTICES).contains(&n) => Ok(n),
             _ => Err(invalid(format!(
                 "--shapes: {name:?} is none of `boxes`, `capsules`, `spheres`, `spheres-boxes`, \
-                 a vertex count from 4 to {} (hulls), `rounded` or `capsules` followed by one \
-                 (`rounded32`: hulls grown by a radius; `capsules32`: half capsules, half hulls)",
+                 a vertex count from 4 to {} (hulls), `rounded`, `capsules` or `spheres` \
+                 followed by one (`rounded32`: hulls grown by a radius; `capsules32`: half \
+                 capsules, half hulls; `spheres32`: half spheres, half hulls)",
                 gpusat::d3::MAX_HULL_VERTICES
             ))),
         };
@@ -300,6 +302,9 @@ fn options_3d(args: &BenchArgs) -> Result<bench::d3::BenchOptions, Error> {
             _ if name.starts_with("rounded") => Kind3::Rounded(count(&name["rounded".len()..])?),
             _ if name.starts_with("capsules") => {
                 Kind3::CapsulesAndHulls(count(&name["capsules".len()..])?)
+            }
+            _ if name.starts_with("spheres") => {
+                Kind3::SpheresAndHulls(count(&name["spheres".len()..])?)
             }
             _ => Kind3::Hulls(count(name)?),
         };

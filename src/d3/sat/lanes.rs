@@ -76,6 +76,7 @@ use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, moved_edge};
 use super::faces::{first_face, scan_order};
 use super::separation::{EdgeSeparation, LOWEST, PARALLEL_TOLERANCE, Separation};
+use super::sphere::{Closest, inside_face, vertex_edges};
 
 /// [`find_max_face_separation`](super::find_max_face_separation), the
 /// other hull's vertices eight at a time: the same result bit for bit.
@@ -291,6 +292,207 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
                 return stop;
             }
         }
+    }
+    best
+}
+
+/// A sphere's centre (in the hull's frame) against the hull's faces, eight
+/// at a time: the face loop of `sphere.rs`'s `hull_sphere`, bit for bit.
+/// Each lane is `dot3(normal, centre) - offset` from the lanes' face rows
+/// (the bits of `normals()` and `offsets()`), operand for operand; the
+/// loop's early exit (`None`: a face at or above `limit`, wherever it
+/// comes, separates the pair) and its tie rule over each chunk as 2D's
+/// `scan_group` takes it: with no other lane within twice the tolerance of
+/// the largest, the face-by-face rule picks the largest or keeps the best;
+/// near-ties (and NaN) go face by face.
+pub fn sphere_face_separation(
+    hull: &Hull,
+    centre: Vec3,
+    tolerance: f32,
+    limit: f32,
+) -> Option<Separation> {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        return unsafe { sphere_face_separation_avx(hull, centre, tolerance, limit) };
+    }
+    sphere_face_separation_with::<Portable>(hull, centre, tolerance, limit)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,popcnt")]
+fn sphere_face_separation_avx(
+    hull: &Hull,
+    centre: Vec3,
+    tolerance: f32,
+    limit: f32,
+) -> Option<Separation> {
+    sphere_face_separation_with::<Avx>(hull, centre, tolerance, limit)
+}
+
+/// [`sphere_face_separation`] on the portable lanes, whatever the CPU.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub fn sphere_face_separation_portable(
+    hull: &Hull,
+    centre: Vec3,
+    tolerance: f32,
+    limit: f32,
+) -> Option<Separation> {
+    sphere_face_separation_with::<Portable>(hull, centre, tolerance, limit)
+}
+
+#[inline(always)]
+fn sphere_face_separation_with<V: Lanes>(
+    hull: &Hull,
+    centre: Vec3,
+    tolerance: f32,
+    limit: f32,
+) -> Option<Separation> {
+    let faces = hull.face_count();
+    let s = V::splat;
+    let (cx, cy, cz) = (s(centre.x), s(centre.y), s(centre.z));
+    let mut best = Separation::NONE;
+    for (c, plane) in hull.lanes().face_planes.iter().enumerate() {
+        let lane = |row: usize| V::load(&plane[row]);
+        let values = ((lane(0) * cx + lane(1) * cy) + lane(2) * cz) - lane(3);
+        let active = (faces - LANES * c).min(LANES);
+        let valid = (1u32 << active) - 1;
+        if values.ge(s(limit)).mask_bits() & valid != 0 {
+            return None;
+        }
+        let first = (LANES * c) as u32;
+        let numbers = values.eq(values).mask_bits() & valid == valid;
+        let scan = values.scan(active, tolerance);
+        let array = values.to_array();
+        if numbers && scan.close == 1 {
+            best.offer(array[scan.lane], first + scan.lane as u32, tolerance);
+        } else {
+            for (k, &value) in array.iter().enumerate().take(active) {
+                best.offer(value, first + k as u32, tolerance);
+            }
+        }
+    }
+    Some(best)
+}
+
+/// [`closest_feature`](super::sphere::closest_feature) with its loops
+/// eight faces and eight edges at a time: the same feature and distance,
+/// bit for bit.
+///
+/// ```text
+/// faces, eight a step:  s = n . c - d (the face rows' bits); in order,
+///                       the first with s > 0 whose loop holds c - s n
+///                       (inside_face, one face at a time)
+/// edges, eight a step:  t = (c - p0) . e / (e . e), the point p0, p1 or
+///                       p0 + t e as t <= 0, t >= 1 or between, and its
+///                       distance |c - point|; the first of the nearest
+/// then, at a vertex:    the edges there, one at a time, as the loop does
+/// ```
+///
+/// Each lane takes `closest_on_edge`'s and `length3`'s operations in their
+/// order (the division and the square root are correctly rounded in
+/// both); the nearest is taken lane by lane with the loop's strict
+/// comparison, so its ties and NaN go as the loop's.
+pub fn closest_feature_lanes(hull: &Hull, centre: Vec3) -> (Closest, f32) {
+    #[cfg(target_arch = "x86_64")]
+    if uses_avx() {
+        // SAFETY: AVX was detected on this CPU.
+        return unsafe { closest_feature_avx(hull, centre) };
+    }
+    closest_feature_with::<Portable>(hull, centre)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,popcnt")]
+fn closest_feature_avx(hull: &Hull, centre: Vec3) -> (Closest, f32) {
+    closest_feature_with::<Avx>(hull, centre)
+}
+
+/// [`closest_feature_lanes`] on the portable lanes, whatever the CPU.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub fn closest_feature_portable(hull: &Hull, centre: Vec3) -> (Closest, f32) {
+    closest_feature_with::<Portable>(hull, centre)
+}
+
+#[inline(always)]
+fn closest_feature_with<V: Lanes>(hull: &Hull, centre: Vec3) -> (Closest, f32) {
+    let lanes = hull.lanes();
+    let s = V::splat;
+    let (cx, cy, cz) = (s(centre.x), s(centre.y), s(centre.z));
+    let faces = hull.face_count();
+    for (c, plane) in lanes.face_planes.iter().enumerate() {
+        let lane = |row: usize| V::load(&plane[row]);
+        let values = ((lane(0) * cx + lane(1) * cy) + lane(2) * cz) - lane(3);
+        let valid = (1u32 << (faces - LANES * c).min(LANES)) - 1;
+        let mut outside = values.greater_bits(s(0.0)) & valid;
+        if outside == 0 {
+            continue;
+        }
+        let separations = values.to_array();
+        while outside != 0 {
+            let k = outside.trailing_zeros() as usize;
+            outside &= outside - 1;
+            let (face, separation) = (LANES * c + k, separations[k]);
+            let normal = Vec3::new(plane[0][k], plane[1][k], plane[2][k]);
+            if inside_face(hull, face, centre - separation * normal) {
+                return (Closest::Face(face as u32), separation);
+            }
+        }
+    }
+    // Every edge's closest point and its distance, eight edges at a time
+    // (their ends gathered into the lanes), the first of the nearest kept.
+    let edges = lanes.edge_ends.len();
+    let mut best = (Closest::Face(0), f32::MAX);
+    for first in (0..edges).step_by(LANES) {
+        let count = (edges - first).min(LANES);
+        let mut ends = [[[0.0f32; LANES]; 3]; 2];
+        for k in 0..count {
+            let (p0, p1) = lanes.edge_vertices(first + k);
+            for (end, point) in ends.iter_mut().zip([p0, p1]) {
+                (end[0][k], end[1][k], end[2][k]) = (point.x, point.y, point.z);
+            }
+        }
+        // (No closures: they would not inherit the AVX caller's target
+        // features, and the lanes' operations would become calls.)
+        let (x0, y0, z0) = (
+            V::load(&ends[0][0]),
+            V::load(&ends[0][1]),
+            V::load(&ends[0][2]),
+        );
+        let (x1, y1, z1) = (
+            V::load(&ends[1][0]),
+            V::load(&ends[1][1]),
+            V::load(&ends[1][2]),
+        );
+        let (ax, ay, az) = (x1 - x0, y1 - y0, z1 - z0);
+        let (dx, dy, dz) = (cx - x0, cy - y0, cz - z0);
+        let t = ((dx * ax + dy * ay) + dz * az).div((ax * ax + ay * ay) + az * az);
+        let (low, high) = (t.le(s(0.0)), t.ge(s(1.0)));
+        let px = low.select(x0, high.select(x1, x0 + t * ax));
+        let py = low.select(y0, high.select(y1, y0 + t * ay));
+        let pz = low.select(z0, high.select(z1, z0 + t * az));
+        let (gx, gy, gz) = (cx - px, cy - py, cz - pz);
+        let distances = ((gx * gx + gy * gy) + gz * gz).sqrt().to_array();
+        let (low, high) = (low.mask_bits(), high.mask_bits());
+        for (k, &distance) in distances.iter().enumerate().take(count) {
+            if distance < best.1 {
+                let edge = first + k;
+                let [v0, v1] = lanes.edge_ends[edge];
+                let feature = if low & (1 << k) != 0 {
+                    Closest::Vertex(u32::from(v0))
+                } else if high & (1 << k) != 0 {
+                    Closest::Vertex(u32::from(v1))
+                } else {
+                    Closest::Edge(edge as u32)
+                };
+                best = (feature, distance);
+            }
+        }
+    }
+    if let Closest::Vertex(vertex) = best.0 {
+        best = vertex_edges(hull, centre, vertex).unwrap_or(best);
     }
     best
 }

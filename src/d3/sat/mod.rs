@@ -106,10 +106,13 @@ pub use hulls::{
 };
 #[cfg(test)]
 pub(crate) use lanes::tests::xorshift;
-pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 #[cfg(feature = "testing")]
 #[doc(hidden)]
-pub use lanes::{find_max_edge_separation_portable, find_max_face_separation_portable};
+pub use lanes::{
+    closest_feature_lanes, closest_feature_portable, find_max_edge_separation_portable,
+    find_max_face_separation_portable, sphere_face_separation, sphere_face_separation_portable,
+};
+pub use lanes::{find_max_edge_separation_lanes, find_max_face_separation_lanes};
 pub use pair::{axis_normal, collide_pair, complete_hit};
 pub(crate) use pair::{centre_line, sphere_centre};
 pub use rounded::{collide_rounded, rounded_axis_normal};
@@ -120,6 +123,6 @@ pub use separation::{
 };
 pub use sphere::{
     BOX_REGION_BAND, Closest, box_closest_feature, closest_feature, collide_hull_sphere,
-    collide_spheres, sphere_axis,
+    collide_spheres, sphere_axis, sphere_face_loop,
 };
 pub use walk::{FaceSupports, find_max_edge_separation_walk, find_max_face_separation_supports};

@@ -500,8 +500,9 @@ mod tests {
     use super::*;
     use crate::d3::shape::shapes::Hull;
 
-    /// The lanes' copies that the queries and the manifold read instead of
-    /// the scalar arrays hold the same bits, face by face and edge by edge.
+    /// The lanes' copies that the queries, the manifold and a sphere's
+    /// closest feature read instead of the scalar arrays hold the same bits:
+    /// planes, vertices, faces' loops, edges' ends and arcs.
     #[test]
     fn lanes_copies_match_the_scalar_arrays_bit_for_bit() {
         let mut state = 0x9e37_79b9_u32;
@@ -529,6 +530,22 @@ mod tests {
                     "hull {h} face {i}: lanes {:?} against scalar {scalar:?}",
                     (normal, offset)
                 );
+            }
+            for (v, vertex) in hull.vertices().iter().enumerate() {
+                let copy = lanes.vertex(v);
+                assert_eq!(
+                    copy.to_array().map(f32::to_bits),
+                    vertex.to_array().map(f32::to_bits),
+                    "hull {h} vertex {v}"
+                );
+            }
+            for i in 0..hull.face_count() {
+                let copy: Vec<u32> = lanes.face_loop(i).iter().map(|&v| u32::from(v)).collect();
+                assert_eq!(copy, hull.face(i), "hull {h} face {i}'s loop");
+            }
+            for (i, edge) in hull.edges().iter().enumerate() {
+                let ends = lanes.edge_ends[i].map(u32::from);
+                assert_eq!(ends, [edge.v0, edge.v1], "hull {h} edge {i}'s ends");
             }
             for i in 0..hull.edges().len() {
                 let (copy, scalar) = (lanes.edge_gauss(i), hull.edge_gauss()[i]);

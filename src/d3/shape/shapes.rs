@@ -199,16 +199,18 @@ impl Hull {
         prefetch_head(&self.lanes.face_planes);
     }
 
-    /// What a sphere against this hull reads (`sat/sphere.rs`): the face
-    /// planes, and for a centre outside, the faces' loops, the vertices and
-    /// the edges; none of the lanes.
+    /// What a sphere against this hull reads (`sat/sphere.rs`, `lanes.rs`'s
+    /// `sphere_face_separation` and `closest_feature_lanes`): the lanes'
+    /// face rows, and for a centre outside, their vertices, edges' ends and
+    /// faces' loops, read out of order (a loop where a face's plane has the
+    /// centre outside it, every edge's ends).
     pub(crate) fn prefetch_for_sphere(&self) {
-        prefetch_all(&self.normals);
-        prefetch_all(&self.offsets);
-        prefetch_all(&self.vertices);
-        prefetch_all(&self.face_starts);
-        prefetch_all(&self.face_vertices);
-        prefetch_all(&self.edges);
+        let lanes = &self.lanes;
+        prefetch_all(&lanes.face_planes);
+        prefetch_all(&lanes.vertices);
+        prefetch_all(&lanes.edge_ends);
+        prefetch_all(&lanes.face_loop_starts);
+        prefetch_all(&lanes.face_loops);
     }
 
     /// The same for what a contact manifold reads beyond the lanes: the

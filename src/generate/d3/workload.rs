@@ -8,7 +8,7 @@
 //! the whole SAT (no early exit) and most produce contacts. The kinds with
 //! a radius: capsules (a segment of 0.5 to 1.5 times the drawn radius,
 //! grown by 0.3 of it), half of them with hulls, or hulls grown by a tenth
-//! of their radius.
+//! of their radius; and spheres, alone or half of them with boxes or hulls.
 
 use super::{GeneratedScene, SceneSpec};
 
@@ -29,6 +29,8 @@ pub enum ShapeKind {
     Spheres,
     /// Half spheres, half cuboids.
     SpheresAndBoxes,
+    /// Half spheres, half hulls of this many vertices.
+    SpheresAndHulls(usize),
 }
 
 impl ShapeKind {
@@ -42,6 +44,7 @@ impl ShapeKind {
             ShapeKind::Rounded(n) => format!("rounded-{n}-hulls"),
             ShapeKind::Spheres => "spheres".to_string(),
             ShapeKind::SpheresAndBoxes => "spheres-boxes".to_string(),
+            ShapeKind::SpheresAndHulls(n) => format!("spheres-{n}-hulls"),
         }
     }
 
@@ -103,6 +106,12 @@ pub fn workload_spec(kind: ShapeKind, pairs: usize) -> SceneSpec {
         ShapeKind::SpheresAndBoxes => SceneSpec {
             sphere_fraction: 0.5,
             box_fraction: 0.5,
+            ..base
+        },
+        ShapeKind::SpheresAndHulls(n) => SceneSpec {
+            vertices: (n, n),
+            sphere_fraction: 0.5,
+            box_fraction: 0.0,
             ..base
         },
     }

@@ -457,3 +457,161 @@ fn box_regions_give_the_general_closest_feature_bit_for_bit() {
     let turned = Hull::new(&turned).expect("a box");
     assert_eq!(box_closest_feature(&turned, Vec3::new(5.0, 0.0, 0.0)), None);
 }
+
+/// A sphere's centre against a hull's faces and its closest feature, eight
+/// faces and eight edges at a time (`sphere_face_separation`,
+/// `closest_feature_lanes`, what the CPU backends run), give the loops'
+/// answers bit for bit, on the AVX lanes where the CPU has them and on the
+/// portable ones: hulls of 4 to 128 vertices, plates, boxes and prisms
+/// (faces of up to 24 vertices); centres inside and all around them, on
+/// the line through two vertices' midpoint (exact ties of the face
+/// loop), along edges (from a hair to half a size off them), at and past
+/// vertices, and ten to ten thousand sizes away; with
+/// limits that stop the face loop and ones that do not.
+#[test]
+fn the_sphere_queries_in_lanes_are_the_loops() {
+    use gpusat::d3::sat::{
+        Closest, closest_feature, closest_feature_lanes, closest_feature_portable,
+        sphere_face_loop, sphere_face_separation, sphere_face_separation_portable,
+    };
+    use gpusat::generate::d3::random_hull;
+    use gpusat::generate::rng;
+    use rand::RngExt;
+
+    let mut random = rng(0x5fe2e);
+    let bits = |s: Option<Separation>| s.map(|s| (s.value.to_bits(), s.index));
+    let (mut stopped, mut near_ties, mut closest) = (0, 0, [0usize; 3]);
+    for h in 0..240 {
+        let hull = match h % 4 {
+            0 => Hull::cuboid(Vec3::new(
+                random.random_range(0.05..2.0f32),
+                random.random_range(0.05..2.0f32),
+                random.random_range(0.05..2.0f32),
+            ))
+            .expect("a box"),
+            1 => {
+                let sides = 3 + h % 22;
+                let points: Vec<Vec3> = (0..2 * sides)
+                    .map(|k| {
+                        let angle = std::f32::consts::TAU * (k % sides) as f32 / sides as f32;
+                        let z = if k < sides { 0.4 } else { -0.4 };
+                        Vec3::new(angle.cos(), angle.sin(), z)
+                    })
+                    .collect();
+                Hull::new(&points).expect("a prism")
+            }
+            2 => random_hull(&mut random, 4 + h % 125, 1.0, 1.0),
+            _ => random_hull(&mut random, 8 + h % 57, 1.0, 0.05),
+        };
+        let size = hull.size();
+        let vertices = hull.vertices();
+        for k in 0..400 {
+            let centre = match k % 5 {
+                0 => {
+                    Vec3::new(
+                        random.random_range(-2.0..2.0f32),
+                        random.random_range(-2.0..2.0f32),
+                        random.random_range(-2.0..2.0f32),
+                    ) * size
+                }
+                // On the line through two faces' first vertices' midpoint
+                // and beyond: ties of the face loop.
+                1 => {
+                    let (a, b) = (
+                        vertices[random.random_range(0..vertices.len())],
+                        vertices[random.random_range(0..vertices.len())],
+                    );
+                    (a + b) * random.random_range(0.0..3.0f32)
+                }
+                // Along an edge, past its ends.
+                2 => {
+                    let edge = hull.edges()[random.random_range(0..hull.edges().len())];
+                    let (a, b) = (vertices[edge.v0 as usize], vertices[edge.v1 as usize]);
+                    let out = Vec3::new(
+                        random.random_range(-1.0..1.0f32),
+                        random.random_range(-1.0..1.0f32),
+                        random.random_range(-1.0..1.0f32),
+                    ) * 10f32.powf(random.random_range(-5.0..-0.3f32))
+                        * size;
+                    a + (b - a) * random.random_range(-0.5..1.5f32) + out
+                }
+                // A vertex pushed straight out, or with some coordinates
+                // kept (a box's edge then meets the centre at t = 0).
+                3 => {
+                    let v = vertices[random.random_range(0..vertices.len())];
+                    if k % 2 == 0 {
+                        v * random.random_range(1.0..1.5f32)
+                    } else {
+                        let mut push = |c: f32| match random.random_range(0..3) {
+                            0 => c,
+                            _ => c * random.random_range(1.0..1.5f32),
+                        };
+                        Vec3::new(push(v.x), push(v.y), push(v.z))
+                    }
+                }
+                _ => {
+                    let direction = Vec3::new(
+                        random.random_range(-1.0..1.0f32),
+                        random.random_range(-1.0..1.0f32),
+                        random.random_range(-1.0..1.0f32),
+                    );
+                    10f32.powf(random.random_range(1.0..4.0f32)) * size * direction
+                }
+            };
+            let radius = random.random_range(0.01..1.0f32) * size;
+            let tolerance = TIE_TOLERANCE * (size + radius);
+            let limit = if k % 3 == 0 { f32::MAX } else { radius };
+            let want = sphere_face_loop(&hull, centre, tolerance, limit);
+            for (name, got) in [
+                (
+                    "dispatched",
+                    sphere_face_separation(&hull, centre, tolerance, limit),
+                ),
+                (
+                    "portable",
+                    sphere_face_separation_portable(&hull, centre, tolerance, limit),
+                ),
+            ] {
+                assert_eq!(bits(got), bits(want), "{name}: hull {h}, centre {centre:?}");
+            }
+            stopped += usize::from(want.is_none());
+            let separations: Vec<f32> = hull
+                .normals()
+                .iter()
+                .zip(hull.offsets())
+                .map(|(&n, &d)| gpusat::d3::math::dot3(n, centre) - d)
+                .collect();
+            let largest = separations.iter().copied().fold(f32::MIN, f32::max);
+            near_ties += usize::from(
+                separations
+                    .iter()
+                    .filter(|&&s| s >= largest - 2.0 * tolerance)
+                    .count()
+                    > 1,
+            );
+            if largest <= 0.0 {
+                continue;
+            }
+            let (feature, distance) = closest_feature(&hull, centre);
+            for (name, (got, got_distance)) in [
+                ("dispatched", closest_feature_lanes(&hull, centre)),
+                ("portable", closest_feature_portable(&hull, centre)),
+            ] {
+                assert_eq!(
+                    (got, got_distance.to_bits()),
+                    (feature, distance.to_bits()),
+                    "{name}: hull {h}, centre {centre:?}"
+                );
+            }
+            closest[match feature {
+                Closest::Face(_) => 0,
+                Closest::Edge(_) => 1,
+                Closest::Vertex(_) => 2,
+            }] += 1;
+        }
+    }
+    assert!(
+        stopped > 5_000 && near_ties > 1_000 && closest.iter().all(|&n| n > 3_000),
+        "{stopped} stopped, {near_ties} near-ties, {closest:?} faces, edges, vertices"
+    );
+}
