@@ -297,14 +297,14 @@ fn face_separation_scan<V: Lanes, const BOUNDED: bool>(
 }
 
 /// A sphere's centre (in the hull's frame) against the hull's faces, eight
-/// at a time: the face loop of `sphere.rs`'s `hull_sphere`, bit for bit.
+/// at a time: `sphere.rs`'s `sphere_face_loop`, bit for bit.
 /// Each lane is `dot3(normal, centre) - offset` from the lanes' face rows
 /// (the bits of `normals()` and `offsets()`), operand for operand; the
 /// loop's early exit (`None`: a face at or above `limit`, wherever it
 /// comes, separates the pair) and its tie rule over each chunk as 2D's
 /// `scan_group` takes it: with no other lane within twice the tolerance of
 /// the largest, the face-by-face rule picks the largest or keeps the best;
-/// near-ties (and NaN) go face by face.
+/// near-ties (and values that are not finite) go face by face.
 pub fn sphere_face_separation(
     hull: &Hull,
     centre: Vec3,
@@ -362,7 +362,9 @@ fn sphere_face_separation_with<V: Lanes>(
             return None;
         }
         let first = (LANES * c) as u32;
-        let numbers = values.eq(values).mask_bits() & valid == valid;
+        // Finite values only: the group scan blends its padding lanes to the
+        // lowest finite value, which an infinite lane would let win.
+        let numbers = values.abs().lt(s(f32::INFINITY)).mask_bits() & valid == valid;
         let scan = values.scan(active, tolerance);
         let array = values.to_array();
         if numbers && scan.close == 1 {
@@ -454,8 +456,9 @@ fn closest_feature_with<V: Lanes>(hull: &Hull, centre: Vec3) -> (Closest, f32) {
                 (end[0][k], end[1][k], end[2][k]) = (point.x, point.y, point.z);
             }
         }
-        // (No closures: they would not inherit the AVX caller's target
-        // features, and the lanes' operations would become calls.)
+        // (No closures handed to other functions, as `array::map` or
+        // `from_fn` take them: they would not inherit the AVX caller's
+        // target features, and the lanes' operations would become calls.)
         let (x0, y0, z0) = (
             V::load(&ends[0][0]),
             V::load(&ends[0][1]),

@@ -117,8 +117,9 @@ pub fn closest_feature(hull: &Hull, centre: Vec3) -> (Closest, f32) {
 /// feature where the nearest point found is that vertex.
 pub(crate) fn vertex_edges(hull: &Hull, centre: Vec3, vertex: u32) -> Option<(Closest, f32)> {
     let mut inside = (Closest::Vertex(vertex), f32::MAX);
-    for (edge, data) in hull.edges().iter().enumerate() {
-        if data.v0 != vertex && data.v1 != vertex {
+    // The lanes' edge ends: the bits of `edges()`' `v0` and `v1`.
+    for (edge, ends) in hull.lanes().edge_ends.iter().enumerate() {
+        if !ends.map(u32::from).contains(&vertex) {
             continue;
         }
         let (point, feature) = closest_on_edge(hull, edge, centre);

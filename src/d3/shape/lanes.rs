@@ -32,14 +32,16 @@ pub(crate) struct HullLanes {
     pub(crate) edge_normals: Vec<[[f32; LANES]; 6]>,
     /// Per edge, its two vertices `(v0, v1)` as bytes (a hull has at most
     /// 256 vertices): an edge pair's separation reads the edge's first
-    /// vertex from `vertices` through it, and the manifold its ends. Two
+    /// vertex from `vertices` through it, and the manifold and a sphere's
+    /// closest feature its ends. Two
     /// bytes where the edge record is sixteen: with `vertices` already
     /// brought in for the face queries, an edge costs two of the lines it
     /// took when the point itself was stored beside the edge.
     pub(crate) edge_ends: Vec<[u8; 2]>,
     /// Each face's loop as vertex bytes, face `i`'s at
     /// `face_loops[face_loop_starts[i]..face_loop_starts[i + 1]]`: what the
-    /// manifold reads of the reference and incident faces, a quarter of
+    /// manifold reads of the reference and incident faces, and a sphere's
+    /// closest feature of the faces it lies outside of, a quarter of
     /// [`Hull::face`]'s bytes.
     pub(crate) face_loops: Vec<u8>,
     pub(crate) face_loop_starts: Vec<u16>,
@@ -51,7 +53,8 @@ pub(crate) struct HullLanes {
     pub(crate) edge_planes: Vec<[[f32; LANES]; 3]>,
     /// `[n.x, n.y, n.z, d]` of eight faces per chunk (missing lanes zero):
     /// what bounds a face query against another hull's inner ball, eight
-    /// faces at a time (`sat/lanes.rs`).
+    /// faces at a time (`sat/lanes.rs`), and a sphere's centre's heights
+    /// over the faces.
     pub(crate) face_planes: Vec<[[f32; LANES]; 4]>,
     /// For each [`direction_cell`], the chunk of eight faces that a face
     /// query starts at when the other hull lies in that direction
@@ -519,6 +522,18 @@ mod tests {
                 .collect();
             hulls.push(Hull::new(&points).expect("a random cloud hulls"));
         }
+        // 256 points on a sphere: every vertex byte up to 255.
+        let sphere: Vec<Vec3> = (0..256)
+            .map(|k| {
+                let z = 1.0 - (2 * k + 1) as f32 / 256.0;
+                let angle = k as f32 * 2.399_963;
+                let ring = (1.0 - z * z).sqrt();
+                Vec3::new(ring * angle.cos(), ring * angle.sin(), z)
+            })
+            .collect();
+        let round = Hull::new(&sphere).expect("points on a sphere hull");
+        assert_eq!(round.vertices().len(), 256);
+        hulls.push(round);
         for (h, hull) in hulls.iter().enumerate() {
             let lanes = hull.lanes();
             for i in 0..hull.face_count() {

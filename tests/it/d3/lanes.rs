@@ -462,8 +462,8 @@ fn box_regions_give_the_general_closest_feature_bit_for_bit() {
 /// faces and eight edges at a time (`sphere_face_separation`,
 /// `closest_feature_lanes`, what the CPU backends run), give the loops'
 /// answers bit for bit, on the AVX lanes where the CPU has them and on the
-/// portable ones: hulls of 4 to 128 vertices, plates, boxes and prisms
-/// (faces of up to 24 vertices); centres inside and all around them, on
+/// portable ones: hulls of 5 to 126 vertices, plates of 8 to 64, boxes
+/// and prisms (faces of up to 24 vertices); centres inside and all around them, on
 /// the line through two vertices' midpoint (exact ties of the face
 /// loop), along edges (from a hair to half a size off them), at and past
 /// vertices, and ten to ten thousand sizes away; with
