@@ -32,8 +32,8 @@ use super::types::{Axis, Hit};
 
 mod rounded;
 pub(crate) mod spheres_across;
-pub(crate) use rounded::capsule_contacts;
 use rounded::rounded_contact_points;
+pub(crate) use rounded::{capsule_contacts, feature_contacts};
 
 /// One 3D contact point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -3,7 +3,8 @@
 use super::batch::Batch;
 use super::manifold::spheres_across::{SphereContact, contacts as sphere_contacts_across};
 use super::manifold::{
-    Manifold, capsule_contacts, contact_points, hull_sphere_contacts, sphere_contacts,
+    Manifold, capsule_contacts, contact_points, feature_contacts, hull_sphere_contacts,
+    sphere_contacts,
 };
 use super::sat;
 use super::sat::EDGE_TOLERANCE;
@@ -510,6 +511,21 @@ fn contact_of(
             (batch.transforms()[pair.b as usize], b),
             (result.axis, -result.separation),
         ));
+        return;
+    }
+    // A pair of the cores' features (a capsule and a sphere, cores apart):
+    // the normal and the point from one finding of the features' points.
+    let (xf_a, xf_b) = (
+        batch.transforms()[pair.a as usize],
+        batch.transforms()[pair.b as usize],
+    );
+    if let Some(manifold) = feature_contacts(
+        (index as u32, pair.a, pair.b),
+        (xf_a, batch.shape_of(pair.a)),
+        (xf_b, batch.shape_of(pair.b)),
+        (result.axis, -result.separation),
+    ) {
+        out.push(manifold);
         return;
     }
     let hit = batch.hit(SatHit {

@@ -129,6 +129,43 @@ pub(crate) fn capsule_contacts(
     manifold
 }
 
+/// A hit of shapes with a radius whose axis is a pair of the cores'
+/// features (a vertex and an edge, or two vertices: a capsule and a sphere,
+/// cores apart), its normal and its manifold from one finding of the
+/// features' points (`rounded_axis_normal` and [`rounded_contact_points`]
+/// each find them; this is their arithmetic, in their order, the same
+/// bits): what the CPU backends' contacts run for the pair. `None` for any
+/// other axis, for two plain shapes, and for two segment cores (whose
+/// manifold looks for a side-by-side contact first).
+pub(crate) fn feature_contacts(
+    (pair, a, b): (u32, u32, u32),
+    (xf_a, shape_a): (Transform, &Shape),
+    (xf_b, shape_b): (Transform, &Shape),
+    (axis, depth): (Axis, f32),
+) -> Option<Manifold> {
+    if shape_a.is_plain() && shape_b.is_plain() {
+        return None;
+    }
+    let ((core_a, r_a), (core_b, r_b)) = (shape_a.core(), shape_b.core());
+    if matches!((core_a, core_b), (Core::Segment(_), Core::Segment(_))) {
+        return None;
+    }
+    let xf_ab = inv_mul_transforms(xf_a, xf_b);
+    let features = feature_pair(core_a, core_b, xf_ab, axis)?;
+    let hit = Hit {
+        pair,
+        a,
+        b,
+        normal: super::super::math::rotate(xf_a.r, features.normal),
+        depth,
+        axis,
+    };
+    let mut manifold = Manifold::new(pair, a, b, hit.normal);
+    push_closest(&mut manifold, xf_a, (features.on_a, features.on_b), &hit);
+    to_the_surfaces(&mut manifold, 0, (r_a, r_b), hit.normal);
+    Some(manifold)
+}
+
 /// A one-point or side-by-side contact's id: [`contact_id`]'s kind 3 with
 /// the point's number (0 alone, 1 and 2 side by side) in bits 28-29, the
 /// axis's kind in bits 24-27 and its two features' low 12 bits below, so

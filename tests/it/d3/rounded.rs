@@ -614,3 +614,63 @@ fn rounded_contact_ids_stay_the_same_under_small_motion() {
         }
     }
 }
+
+/// The fused contacts (the SAT, the normal and the manifold pair by pair,
+/// with capsules and spheres' points, and any pair of the cores' features,
+/// from one finding of the closest points) are, bit for bit and in pair
+/// order, the SAT's hits completed and their manifolds built one after the
+/// other, on one thread and on all: a scene of capsules, spheres, boxes,
+/// hulls and rounded hulls and boxes, touching, apart within the margin and
+/// overlapping, with every axis kind of the cores' features met.
+#[test]
+fn fused_contacts_of_shapes_with_a_radius_are_the_manifolds_of_the_hits() {
+    use gpusat::d3::contacts_cpu;
+    use gpusat::generate::d3::SceneSpec;
+
+    for (seed, margin) in [(41, 0.0), (42, 0.05)] {
+        let scene = SceneSpec {
+            vertices: (4, 24),
+            sphere_fraction: 0.25,
+            box_fraction: 0.2,
+            plate_fraction: 0.0,
+            capsule_fraction: 0.3,
+            rounded_fraction: 0.4,
+            half_extent: 2.0,
+            ..SceneSpec::mixed(seed, 60_000)
+        }
+        .generate();
+        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let hits = collide_cpu(&batch);
+        let features = hits
+            .iter()
+            .filter(|h| {
+                matches!(
+                    h.axis,
+                    Axis::VertexEdge(..) | Axis::EdgeVertex(..) | Axis::Vertices(..)
+                )
+            })
+            .count();
+        assert!(
+            features > 1_000,
+            "seed {seed}: {features} hits at a pair of features"
+        );
+        let bits = |m: &gpusat::d3::Manifold| format!("{m:?}");
+        let want: Vec<_> = manifolds(&batch, &batch.hits(&hits))
+            .iter()
+            .map(bits)
+            .collect();
+        let fused: Vec<_> = contacts_cpu(&batch).iter().map(bits).collect();
+        assert_eq!(fused.len(), want.len(), "seed {seed}");
+        for (got, want) in fused.iter().zip(&want) {
+            assert_eq!(got, want, "seed {seed}");
+        }
+        #[cfg(feature = "parallel")]
+        {
+            let parallel: Vec<_> = gpusat::d3::contacts_cpu_parallel(&batch)
+                .iter()
+                .map(bits)
+                .collect();
+            assert!(parallel == fused, "seed {seed}: cpu-parallel differs");
+        }
+    }
+}
