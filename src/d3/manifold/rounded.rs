@@ -143,7 +143,12 @@ pub(crate) fn feature_contacts(
     (xf_b, shape_b): (Transform, &Shape),
     (axis, depth): (Axis, f32),
 ) -> Option<Manifold> {
-    if shape_a.is_plain() && shape_b.is_plain() {
+    // Every other pair asks only this (a hull pair's face or edge axis).
+    let features = matches!(
+        axis,
+        Axis::VertexEdge(..) | Axis::EdgeVertex(..) | Axis::Vertices(..)
+    );
+    if !features || (shape_a.is_plain() && shape_b.is_plain()) {
         return None;
     }
     let ((core_a, r_a), (core_b, r_b)) = (shape_a.core(), shape_b.core());

@@ -76,7 +76,7 @@ use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, moved_edge};
 use super::faces::{first_face, scan_order};
 use super::separation::{EdgeSeparation, LOWEST, PARALLEL_TOLERANCE, Separation};
-use super::sphere::{Closest, inside_face, vertex_edges};
+use super::sphere::{Closest, inside_face, nearest_edge_at_vertex};
 
 /// [`find_max_face_separation`](super::find_max_face_separation), the
 /// other hull's vertices eight at a time: the same result bit for bit.
@@ -354,8 +354,7 @@ fn sphere_face_separation_with<V: Lanes>(
     let (cx, cy, cz) = (s(centre.x), s(centre.y), s(centre.z));
     let mut best = Separation::NONE;
     for (c, plane) in hull.lanes().face_planes.iter().enumerate() {
-        let lane = |row: usize| V::load(&plane[row]);
-        let values = ((lane(0) * cx + lane(1) * cy) + lane(2) * cz) - lane(3);
+        let values = centre_heights::<V>(plane, (cx, cy, cz));
         let active = (faces - LANES * c).min(LANES);
         let valid = (1u32 << active) - 1;
         if values.ge(s(limit)).mask_bits() & valid != 0 {
@@ -376,6 +375,14 @@ fn sphere_face_separation_with<V: Lanes>(
         }
     }
     Some(best)
+}
+
+/// A centre's heights over eight faces, `dot3(normal, centre) - offset`
+/// from a chunk of the lanes' face rows, operand for operand.
+#[inline(always)]
+fn centre_heights<V: Lanes>(plane: &[[f32; LANES]; 4], (cx, cy, cz): (V, V, V)) -> V {
+    ((V::load(&plane[0]) * cx + V::load(&plane[1]) * cy) + V::load(&plane[2]) * cz)
+        - V::load(&plane[3])
 }
 
 /// [`closest_feature`](super::sphere::closest_feature) with its loops
@@ -425,8 +432,7 @@ fn closest_feature_with<V: Lanes>(hull: &Hull, centre: Vec3) -> (Closest, f32) {
     let (cx, cy, cz) = (s(centre.x), s(centre.y), s(centre.z));
     let faces = hull.face_count();
     for (c, plane) in lanes.face_planes.iter().enumerate() {
-        let lane = |row: usize| V::load(&plane[row]);
-        let values = ((lane(0) * cx + lane(1) * cy) + lane(2) * cz) - lane(3);
+        let values = centre_heights::<V>(plane, (cx, cy, cz));
         let valid = (1u32 << (faces - LANES * c).min(LANES)) - 1;
         let mut outside = values.greater_bits(s(0.0)) & valid;
         if outside == 0 {
@@ -495,7 +501,7 @@ fn closest_feature_with<V: Lanes>(hull: &Hull, centre: Vec3) -> (Closest, f32) {
         }
     }
     if let Closest::Vertex(vertex) = best.0 {
-        best = vertex_edges(hull, centre, vertex).unwrap_or(best);
+        best = nearest_edge_at_vertex(hull, centre, vertex).unwrap_or(best);
     }
     best
 }

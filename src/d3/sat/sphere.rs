@@ -107,17 +107,26 @@ pub fn closest_feature(hull: &Hull, centre: Vec3) -> (Closest, f32) {
         }
     }
     if let Closest::Vertex(vertex) = best.0 {
-        best = vertex_edges(hull, centre, vertex).unwrap_or(best);
+        best = nearest_edge_at_vertex(hull, centre, vertex).unwrap_or(best);
     }
     best
 }
 
 /// The nearest of the edges at `vertex` whose closest point to `centre`
 /// lies inside the edge (the first of equals), if one does: the closest
-/// feature where the nearest point found is that vertex.
-pub(crate) fn vertex_edges(hull: &Hull, centre: Vec3, vertex: u32) -> Option<(Closest, f32)> {
+/// feature where the nearest point found is that vertex. The edges are
+/// found by a pass over the lanes' edge ends (the bits of `edges()`' `v0`
+/// and `v1`), already brought in for the search: the hull's list of each
+/// vertex's edges, two more arrays to bring in, measured no faster
+/// (100,000 pairs of half spheres and half 32-vertex hulls, SAT and
+/// manifold, four interleaved rounds: 607.1 to 685.5 ns a pair with the
+/// pass, 623.0 to 716.8 with the list).
+pub(crate) fn nearest_edge_at_vertex(
+    hull: &Hull,
+    centre: Vec3,
+    vertex: u32,
+) -> Option<(Closest, f32)> {
     let mut inside = (Closest::Vertex(vertex), f32::MAX);
-    // The lanes' edge ends: the bits of `edges()`' `v0` and `v1`.
     for (edge, ends) in hull.lanes().edge_ends.iter().enumerate() {
         if !ends.map(u32::from).contains(&vertex) {
             continue;
