@@ -169,6 +169,20 @@ mod tests {
             let position = Vec3::new(next(), next(), next()) * scale;
             poses.push(Transform::new(position, rotation));
         }
+        // Unturned, along diagonals: faces tie exactly, or within the
+        // tolerance with the later face ahead (the scan keeps the first).
+        for k in 0..64 {
+            let t = 0.5 + 0.1 * k as f32;
+            let hair = [0.0, 1e-7, 1e-6, 3e-6][k % 4] * t;
+            for position in [
+                Vec3::new(t, t + hair, 0.0),
+                Vec3::new(-t - hair, 0.0, -t),
+                Vec3::new(t, t, t + hair),
+                Vec3::new(0.0, -t, t + hair),
+            ] {
+                poses.push(Transform::new(position, Quat::IDENTITY));
+            }
+        }
         poses
     }
 

@@ -152,7 +152,14 @@ fn closest_on_segment(e0: Vec3, e1: Vec3, p: Vec3) -> Vec3 {
 /// (the sine of their angle), as the SAT skips such edge pairs.
 #[inline]
 fn parallel(da: Vec3, db: Vec3) -> bool {
-    length3(cross3(da, db)) <= PARALLEL_TOLERANCE * length3(da) * length3(db)
+    parallel_scaled(da, db, PARALLEL_TOLERANCE * length3(da), length3(db))
+}
+
+/// [`parallel`] with `PARALLEL_TOLERANCE * length3(da)` and `length3(db)`
+/// given (the same bits, for an edge tested against many).
+#[inline]
+fn parallel_scaled(da: Vec3, db: Vec3, scaled_a: f32, length_b: f32) -> bool {
+    length3(cross3(da, db)) <= scaled_a * length_b
 }
 
 /// A unit vector perpendicular to `d` (not zero), the same for the same
@@ -551,10 +558,23 @@ fn segment_parameter(points: [Vec3; 2], point: Vec3) -> f32 {
     dot3(point - points[0], along) / dot3(along, along)
 }
 
+/// What the slab search keeps from pair to pair on a thread: B's vertices
+/// in A's frame, both cores' depths into the slab, and what lies in it.
+#[derive(Default)]
+struct Slab {
+    vertices_b: Vec<Vec3>,
+    heights_a: Vec<f32>,
+    heights_b: Vec<f32>,
+    /// Each core's vertices in the slab, in increasing order.
+    in_a: Vec<u32>,
+    in_b: Vec<u32>,
+    /// B's edges with an end in the slab, in increasing order: the edge,
+    /// its depth into the slab, its ends in A's frame and its length.
+    edges_b: Vec<(u32, f32, (Vec3, Vec3), f32)>,
+}
+
 thread_local! {
-    /// B's vertices in A's frame and both cores' depths into the slab, reused.
-    static SLAB: RefCell<(Vec<Vec3>, Vec<f32>, Vec<f32>)> =
-        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    static SLAB: RefCell<Slab> = RefCell::new(Slab::default());
 }
 
 /// The SAT axis of a hull pair's result, in A's frame.
@@ -651,7 +671,15 @@ fn nearest_in_slab(
 ) -> Nearest {
     // Within this the SAT's axis stands (see `finish`).
     let enough = separation + stands;
-    SLAB.with_borrow_mut(|(vertices_b, heights_a, heights_b)| {
+    SLAB.with_borrow_mut(|slab| {
+        let Slab {
+            vertices_b,
+            heights_a,
+            heights_b,
+            in_a,
+            in_b,
+            edges_b,
+        } = slab;
         vertices_b.clear();
         vertices_b.extend(b.vertices.iter().map(|&w| transform_point(xf_ab, w)));
         let vertices_a = a.vertices;
@@ -684,13 +712,22 @@ fn nearest_in_slab(
                 .iter()
                 .map(|&w| slack - (dot3(normal, w) - low_b)),
         );
-        let in_a = |v: u32| heights_a[v as usize] >= 0.0;
-        let in_b = |w: u32| heights_b[w as usize] >= 0.0;
+        // The vertices in the slab, listed once: the passes below visit
+        // them (and B's edges with an end in it) in the order of a loop
+        // over all that tests each, and so offer the same candidates in
+        // the same order.
+        let listed = |heights: &[f32], list: &mut Vec<u32>| {
+            list.clear();
+            list.extend((0..heights.len() as u32).filter(|&v| heights[v as usize] >= 0.0));
+        };
+        listed(heights_a, in_a);
+        listed(heights_b, in_b);
+        let in_slab = |heights: &[f32], v: u32| heights[v as usize] >= 0.0;
         let mut nearest = Nearest::NONE;
         // A vertex over the inside of a face of the other core: B's over
         // A's faces first (A's face wins a tie, as in the SAT). Each pass:
-        // the hull with its slab test, the other core's vertices in the
-        // hull's frame with theirs, and the axis of a face.
+        // the hull with its depths into the slab, the other core's vertices
+        // in the slab, and the axis of a face.
         let passes = [
             (a.hull, true, Axis::FaceA as fn(u32) -> Axis),
             (b.hull, false, Axis::FaceB as fn(u32) -> Axis),
@@ -699,21 +736,20 @@ fn nearest_in_slab(
             let Some(hull) = hull else {
                 continue;
             };
-            let (hull_in, other_in): (&dyn Fn(u32) -> bool, &dyn Fn(u32) -> bool) =
-                if of_a { (&in_a, &in_b) } else { (&in_b, &in_a) };
+            let (hull_heights, others): (&[f32], &[u32]) = if of_a {
+                (heights_a, in_b)
+            } else {
+                (heights_b, in_a)
+            };
+            if others.is_empty() {
+                continue;
+            }
             for face in 0..hull.face_count() {
-                if !hull.face(face).iter().any(|&v| hull_in(v)) {
+                if !hull.face(face).iter().any(|&v| in_slab(hull_heights, v)) {
                     continue;
                 }
-                let others = if of_a {
-                    vertices_b.len()
-                } else {
-                    vertices_a.len()
-                };
-                for w in 0..others {
-                    if !other_in(w as u32) {
-                        continue;
-                    }
+                for &w in others.iter() {
+                    let w = w as usize;
                     let point = if of_a {
                         vertices_b[w]
                     } else {
@@ -734,6 +770,16 @@ fn nearest_in_slab(
         // (low_b + slack - depth_b) - (top_a - slack + depth_a): B's edge's
         // lowest end above A's edge's highest, along the normal.
         let gap_floor = (low_b - top_a) + 2.0 * slack;
+        edges_b.clear();
+        edges_b.extend(b.edges.iter().enumerate().filter_map(|(j, edge)| {
+            let depth = heights_b[edge.v0 as usize].max(heights_b[edge.v1 as usize]);
+            // Every edge not wholly below the slab (a NaN depth is
+            // measured).
+            (depth >= 0.0 || depth.is_nan()).then(|| {
+                let ends = (vertices_b[edge.v0 as usize], vertices_b[edge.v1 as usize]);
+                (j as u32, depth, ends, length3(ends.1 - ends.0))
+            })
+        }));
         for (i, &edge_a) in a.edges.iter().enumerate() {
             let depth_a = heights_a[edge_a.v0 as usize].max(heights_a[edge_a.v1 as usize]);
             if depth_a < 0.0 {
@@ -743,16 +789,13 @@ fn nearest_in_slab(
                 vertices_a[edge_a.v0 as usize],
                 vertices_a[edge_a.v1 as usize],
             );
-            for (j, &edge_b) in b.edges.iter().enumerate() {
-                let depth_b = heights_b[edge_b.v0 as usize].max(heights_b[edge_b.v1 as usize]);
-                if depth_b < 0.0 || gap_floor - depth_a - depth_b > nearest.distance + tolerance {
+            let scaled_a = PARALLEL_TOLERANCE * length3(a1 - a0);
+            for &(j, depth_b, (b0, b1), length_b) in edges_b.iter() {
+                if gap_floor - depth_a - depth_b > nearest.distance + tolerance {
                     continue;
                 }
-                let (b0, b1) = (
-                    vertices_b[edge_b.v0 as usize],
-                    vertices_b[edge_b.v1 as usize],
-                );
-                if parallel(a1 - a0, b1 - b0) {
+                let (j, edge_b) = (j as usize, b.edges[j as usize]);
+                if parallel_scaled(a1 - a0, b1 - b0, scaled_a, length_b) {
                     // Their inner points' parameters are noise: each end
                     // against the other edge instead (a face of M the SAT
                     // passed over shows as a vertex and an edge at its
