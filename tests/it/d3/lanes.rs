@@ -33,15 +33,21 @@ const PATHS: [(&str, FaceQuery, EdgeQuery); 2] = [
     ),
 ];
 use gpusat::d3::{Batch, EdgeSearch, EdgeStats, Shape, collide_cpu};
-use gpusat::generate::d3::SceneSpec;
+use gpusat::generate::d3::{GeneratedScene, SceneSpec, random_hull, random_rotation};
+use gpusat::generate::rng;
 use gpusat::glam::Vec3;
+use rand::RngExt;
 
 /// Every hull pair of a scene through both versions of each query; returns
 /// the hull pairs compared, the edges of B the lanes skipped and the edges
 /// of A they left out of an edge of B's tests.
 fn compare_queries(what: &str, spec: SceneSpec, margin: f32) -> (usize, u64, u64) {
+    compare_scene(what, &spec.generate(), margin)
+}
+
+/// [`compare_queries`] on a scene given.
+fn compare_scene(what: &str, scene: &GeneratedScene, margin: f32) -> (usize, u64, u64) {
     let (mut skipped, mut skipped_a) = (0, 0);
-    let scene = spec.generate();
     let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
     let mut compared = 0;
     for pair in &scene.pairs {
@@ -201,6 +207,117 @@ fn boxes_and_plates_use_the_lanes_and_equal_the_pairwise_loops() {
     }
     assert!(
         compared > 3000 && skipped > 1000,
+        "{compared} hull pairs compared, {skipped} edges skipped by the bound"
+    );
+}
+
+/// Hulls resting on, leaning on and near flat boxes (floors, walls,
+/// planks: a flat box's edges are bounded in closed form,
+/// `tighten_against_box`), the box as A and as B, the hulls of 12 to 64
+/// vertices, turned a hair or at random, touching within a hair, sunk a
+/// little or a little apart, near the box's middle and its edges: every
+/// query the scalar one's bits, and the batch the pairwise loops'.
+#[test]
+fn hulls_on_flat_boxes_equal_the_scalar_queries() {
+    use gpusat::d3::{Body, ShapeSet};
+    use gpusat::glam::Quat;
+    let mut random = rng(2121);
+    let mut shapes = ShapeSet::new();
+    let flat = [
+        Vec3::new(3.0, 0.05, 3.0),
+        Vec3::new(2.0, 0.1, 0.5),
+        Vec3::new(1.5, 0.08, 0.08),
+        Vec3::new(0.6, 0.12, 0.6),
+    ];
+    let boxes: Vec<u32> = flat
+        .iter()
+        .map(|&half| shapes.add_cuboid(half).expect("a valid box"))
+        .collect();
+    let hulls: Vec<u32> = (0..24)
+        .map(|k| {
+            let count = [12, 24, 40, 64][k % 4];
+            let radius = random.random_range(0.1..0.4f32);
+            let flatness = random.random_range(0.5..1.0f32);
+            shapes.push(Shape::Hull(random_hull(
+                &mut random,
+                count,
+                radius,
+                flatness,
+            )))
+        })
+        .collect();
+    let mut bodies = Vec::new();
+    let mut pairs = Vec::new();
+    for (b, &wall) in boxes.iter().enumerate() {
+        let half = flat[b];
+        // The box level, turned about y, or turned at random.
+        let box_rotation = match b % 2 {
+            0 => Quat::from_rotation_y(random.random_range(0.0..1.0f32)),
+            _ => Quat::IDENTITY,
+        };
+        let box_body = Body::new(wall, Vec3::new(0.0, 0.0, 0.0), box_rotation);
+        for k in 0..160 {
+            let shape = hulls[k % hulls.len()];
+            let Some(Shape::Hull(hull)) = shapes.get(shape) else {
+                unreachable!("a hull")
+            };
+            let rotation = match k % 3 {
+                0 => random_rotation(&mut random),
+                1 => Quat::from_axis_angle(
+                    Vec3::new(random.random_range(-1.0..1.0f32), 1.0, 0.3).normalize(),
+                    random.random_range(-1e-3..1e-3f32),
+                ),
+                _ => Quat::from_rotation_y(random.random_range(0.0..6.0f32)),
+            };
+            // Resting on the top face: the hull's lowest point at the
+            // top, within a hair, sunk or apart; over the middle or near
+            // an edge or a corner.
+            let lowest = hull
+                .vertices()
+                .iter()
+                .map(|&v| (rotation * v).y)
+                .fold(f32::MAX, f32::min);
+            let gap = [0.0, 1e-6, -1e-6, 1e-3, -1e-3, 0.02, -0.03][k % 7];
+            let reach = [0.2, 0.9, 1.0, 1.1][k / 7 % 4];
+            let along = Vec3::new(
+                random.random_range(-reach..reach) * half.x,
+                0.0,
+                random.random_range(-reach..reach) * half.z,
+            );
+            let local = along + Vec3::Y * (half.y - lowest + gap);
+            let position = box_rotation * local;
+            let rotation = box_rotation * rotation;
+            let first = bodies.len() as u32;
+            bodies.push(box_body);
+            bodies.push(Body::new(shape, position, rotation));
+            // The box as A and as B.
+            pairs.push(gpusat::Pair::new(first, first + 1));
+            pairs.push(gpusat::Pair::new(first + 1, first));
+        }
+    }
+    let scene = GeneratedScene {
+        shapes,
+        bodies,
+        pairs,
+    };
+    let (mut compared, mut skipped) = (0, 0);
+    for margin in [0.0, 0.05] {
+        let (pairs, skips, _) = compare_scene("on flat boxes", &scene, margin);
+        (compared, skipped) = (compared + pairs, skipped + skips);
+        let pruned = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
+        let pairwise = pruned.clone().with_edge_search(EdgeSearch::Pairwise);
+        let (ours, loops) = (collide_cpu(&pruned), collide_cpu(&pairwise));
+        assert_eq!(ours.len(), loops.len(), "margin {margin}: hits");
+        for (o, l) in ours.iter().zip(&loops) {
+            assert_eq!(
+                (o.pair, o.axis, o.depth.to_bits()),
+                (l.pair, l.axis, l.depth.to_bits()),
+                "margin {margin}: lanes {o:?}, pairwise loops {l:?}"
+            );
+        }
+    }
+    assert!(
+        compared > 2000 && skipped > 100_000,
         "{compared} hull pairs compared, {skipped} edges skipped by the bound"
     );
 }
