@@ -36,7 +36,9 @@
 //! * **Faces against a box** (`boxes.rs`): a face query against a box
 //!   takes its deepest corner from the moved normal, up to eight faces at
 //!   once, with the scan's bits; two boxes' edge query is the lanes', with
-//!   a closed-form bound of their nine edge directions.
+//!   a closed-form bound of their nine edge directions, and a hull's edges
+//!   against a flat or long box (a floor, a wall) are bounded in closed
+//!   form against its three (`lanes.rs`, `tighten_against_box`).
 //! * **Spheres** (`sphere.rs`): against a hull, the hull's closest feature to
 //!   the centre (a face, an edge or a vertex; the best face when the centre
 //!   is inside), minus the radius; two spheres, the centre line.
