@@ -250,7 +250,7 @@ fn hulls_on_flat_boxes_equal_the_scalar_queries() {
     let mut pairs = Vec::new();
     for (b, &wall) in boxes.iter().enumerate() {
         let half = flat[b];
-        // The box level, turned about y, or turned at random.
+        // The box turned about y, or level.
         let box_rotation = match b % 2 {
             0 => Quat::from_rotation_y(random.random_range(0.0..1.0f32)),
             _ => Quat::IDENTITY,
