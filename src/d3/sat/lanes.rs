@@ -1165,8 +1165,9 @@ fn tighten_against_box<V: Lanes>(
         // The edges' first vertices, gathered into the lanes (missing
         // lanes repeat the chunk's last edge, and are not written back).
         let mut origins = [[0.0f32; LANES]; 3];
-        for k in 0..LANES {
-            let p = lanes.edge_origin(first + k.min(count - 1));
+        let edge_of_lane = (0..LANES).map(|k| first + k.min(count - 1));
+        for (k, e) in edge_of_lane.enumerate() {
+            let p = lanes.edge_origin(e);
             (origins[0][k], origins[1][k], origins[2][k]) = (p.x, p.y, p.z);
         }
         let (x0, y0, z0) = (
