@@ -212,7 +212,7 @@ fn boxes_and_plates_use_the_lanes_and_equal_the_pairwise_loops() {
 }
 
 /// Hulls resting on, leaning on and near flat boxes (floors, walls,
-/// planks: a flat box's edges are bounded in closed form,
+/// planks: a hull's edges are bounded in closed form against such a box,
 /// `tighten_against_box`), the box as A and as B, the hulls of 12 to 64
 /// vertices, turned a hair or at random, touching within a hair, sunk a
 /// little or a little apart, near the box's middle and its edges: every
