@@ -113,20 +113,32 @@ pub(crate) fn capsule_contacts(
     let (ends_a, b_local) = (capsule_a.points(), capsule_b.points());
     let ends_b = b_local.map(|p| transform_point(xf_ab, p));
     let geometry = capsule_axis_geometry(ends_a, (ends_b, b_local), xf_ab, axis);
-    let hit = Hit {
-        pair,
-        a,
-        b,
-        normal: super::super::math::rotate(xf_a.r, geometry.normal),
-        depth,
-        axis,
-    };
-    let mut manifold = Manifold::new(pair, a, b, hit.normal);
+    let (hit, mut manifold) = hit_in_a((pair, a, b), xf_a, geometry.normal, (axis, depth));
     if !side_by_side(&mut manifold, xf_a, (ends_a, ends_b), &hit) {
         push_closest(&mut manifold, xf_a, (geometry.on_a, geometry.on_b), &hit);
     }
     to_the_surfaces(&mut manifold, 0, (r_a, r_b), hit.normal);
     manifold
+}
+
+/// The hit of pair `(pair, a, b)` whose normal is `normal` in A's frame
+/// (`xf_a`), and its manifold, empty.
+#[inline]
+fn hit_in_a(
+    (pair, a, b): (u32, u32, u32),
+    xf_a: Transform,
+    normal: Vec3,
+    (axis, depth): (Axis, f32),
+) -> (Hit, Manifold) {
+    let hit = Hit {
+        pair,
+        a,
+        b,
+        normal: super::super::math::rotate(xf_a.r, normal),
+        depth,
+        axis,
+    };
+    (hit, Manifold::new(pair, a, b, hit.normal))
 }
 
 /// A hit of shapes with a radius whose axis is a pair of the cores'
@@ -157,15 +169,7 @@ pub(crate) fn feature_contacts(
     }
     let xf_ab = inv_mul_transforms(xf_a, xf_b);
     let features = feature_pair(core_a, core_b, xf_ab, axis)?;
-    let hit = Hit {
-        pair,
-        a,
-        b,
-        normal: super::super::math::rotate(xf_a.r, features.normal),
-        depth,
-        axis,
-    };
-    let mut manifold = Manifold::new(pair, a, b, hit.normal);
+    let (hit, mut manifold) = hit_in_a((pair, a, b), xf_a, features.normal, (axis, depth));
     push_closest(&mut manifold, xf_a, (features.on_a, features.on_b), &hit);
     to_the_surfaces(&mut manifold, 0, (r_a, r_b), hit.normal);
     Some(manifold)

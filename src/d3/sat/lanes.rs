@@ -77,6 +77,7 @@ use super::super::shape::shapes::Hull;
 use super::super::types::EdgeStats;
 use super::edges::{EdgeScan, moved_edge};
 use super::faces::{first_face, scan_order};
+use super::segments_across as across;
 use super::separation::{EdgeSeparation, LOWEST, PARALLEL_TOLERANCE, Separation};
 use super::sphere::{Closest, inside_face, nearest_edge_at_vertex};
 
@@ -1112,6 +1113,12 @@ fn flat_box((_, half): (Vec3, Vec3)) -> bool {
 /// some 500 ns for a 64-vertex hull, is not repaid.
 const FLAT_BOX_RATIO: f32 = 4.0;
 
+/// A vector in every lane.
+#[inline(always)]
+fn splat3<V: Lanes>(v: Vec3) -> [V; 3] {
+    [V::splat(v.x), V::splat(v.y), V::splat(v.z)]
+}
+
 /// Tightens each edge's bound in `bounds` (a hull's edges against another
 /// hull, [`edge_bounds`]) where the other hull is a box (`(centre, half
 /// extents)` in its own frame; `xf` takes the hull's points into it): the
@@ -1157,7 +1164,9 @@ fn tighten_against_box<V: Lanes>(
     let lanes = hull.lanes();
     let edges = lanes.edge_ends.len().min(bounds.len());
     let s = V::splat;
-    let r = xf.r;
+    // Into the box's frame: p = R p0 + (t - centre), a = R arc.
+    let r = [splat3::<V>(xf.r.c0), splat3(xf.r.c1), splat3(xf.r.c2)];
+    let shift = splat3::<V>(xf.p - centre);
     for (c, normals) in lanes.edge_normals.iter().enumerate() {
         let first = LANES * c;
         if first >= edges {
@@ -1172,20 +1181,10 @@ fn tighten_against_box<V: Lanes>(
             let p = lanes.edge_origin(e);
             (origins[0][k], origins[1][k], origins[2][k]) = (p.x, p.y, p.z);
         }
-        let (x0, y0, z0) = (
-            V::load(&origins[0]),
-            V::load(&origins[1]),
-            V::load(&origins[2]),
-        );
-        let [ax, ay, az] = arc_lanes::<V>(&normals[..]);
-        // Into the box's frame: p = R p0 + t - centre, a = R arc.
-        let px = ((s(r.c0.x) * x0 + s(r.c1.x) * y0) + s(r.c2.x) * z0) + s(xf.p.x - centre.x);
-        let py = ((s(r.c0.y) * x0 + s(r.c1.y) * y0) + s(r.c2.y) * z0) + s(xf.p.y - centre.y);
-        let pz = ((s(r.c0.z) * x0 + s(r.c1.z) * y0) + s(r.c2.z) * z0) + s(xf.p.z - centre.z);
-        let ex = (s(r.c0.x) * ax + s(r.c1.x) * ay) + s(r.c2.x) * az;
-        let ey = (s(r.c0.y) * ax + s(r.c1.y) * ay) + s(r.c2.y) * az;
-        let ez = (s(r.c0.z) * ax + s(r.c1.z) * ay) + s(r.c2.z) * az;
-        let length_a = ((ex * ex + ey * ey) + ez * ez).sqrt();
+        let [px, py, pz] = across::add3(across::rotate(r, across::load3(&origins)), shift);
+        let arc = across::rotate(r, arc_lanes::<V>(&normals[..]));
+        let length_a = across::length3(arc);
+        let [ex, ey, ez] = arc;
         let mut bound = s(LOWEST);
         let mut untrusted = length_a.less_bits(s(ARC_TRUSTED));
         // c = e_k x a for k = x, y, z: (0, -az, ay), (az, 0, -ax), (-ay, ax, 0).
