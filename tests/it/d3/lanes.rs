@@ -32,10 +32,12 @@ const PATHS: [(&str, FaceQuery, EdgeQuery); 2] = [
         find_max_edge_separation_portable,
     ),
 ];
-use gpusat::d3::{Batch, EdgeSearch, EdgeStats, Shape, collide_cpu};
+use gpusat::d3::{Batch, EdgeSearch, EdgeStats, Shape};
 use gpusat::generate::d3::{GeneratedScene, SceneSpec, random_hull, random_rotation};
 use gpusat::generate::rng;
 use gpusat::glam::Vec3;
+
+use super::assert_search_is_the_pairwise_loops;
 use rand::RngExt;
 
 /// Every hull pair of a scene through both versions of each query; returns
@@ -192,18 +194,8 @@ fn boxes_and_plates_use_the_lanes_and_equal_the_pairwise_loops() {
         };
         let (pairs, skips, _) = compare_queries(&format!("seed {seed}"), spec.clone(), margin);
         (compared, skipped) = (compared + pairs, skipped + skips);
-        let scene = spec.generate();
-        let pruned = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
-        let pairwise = pruned.clone().with_edge_search(EdgeSearch::Pairwise);
-        let (ours, loops) = (collide_cpu(&pruned), collide_cpu(&pairwise));
-        assert_eq!(ours.len(), loops.len(), "seed {seed}: hits");
-        for (o, l) in ours.iter().zip(&loops) {
-            assert_eq!(
-                (o.pair, o.axis, o.depth.to_bits()),
-                (l.pair, l.axis, l.depth.to_bits()),
-                "seed {seed}: lanes {o:?}, pairwise loops {l:?}"
-            );
-        }
+        let what = format!("seed {seed}");
+        assert_search_is_the_pairwise_loops(&what, &spec.generate(), margin, EdgeSearch::Pruned);
     }
     assert!(
         compared > 3000 && skipped > 1000,
@@ -304,17 +296,8 @@ fn hulls_on_flat_boxes_equal_the_scalar_queries() {
     for margin in [0.0, 0.05] {
         let (pairs, skips, _) = compare_scene("on flat boxes", &scene, margin);
         (compared, skipped) = (compared + pairs, skipped + skips);
-        let pruned = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
-        let pairwise = pruned.clone().with_edge_search(EdgeSearch::Pairwise);
-        let (ours, loops) = (collide_cpu(&pruned), collide_cpu(&pairwise));
-        assert_eq!(ours.len(), loops.len(), "margin {margin}: hits");
-        for (o, l) in ours.iter().zip(&loops) {
-            assert_eq!(
-                (o.pair, o.axis, o.depth.to_bits()),
-                (l.pair, l.axis, l.depth.to_bits()),
-                "margin {margin}: lanes {o:?}, pairwise loops {l:?}"
-            );
-        }
+        let what = format!("margin {margin}");
+        assert_search_is_the_pairwise_loops(&what, &scene, margin, EdgeSearch::Pruned);
     }
     assert!(
         compared > 2000 && skipped > 100_000,

@@ -14,6 +14,8 @@ use gpusat::generate::d3::SceneSpec;
 use gpusat::generate::rng;
 use rand::RngExt;
 
+use super::assert_fused_contacts_are_the_manifolds;
+
 /// Signed distance from `p` to a placed shape (negative inside).
 fn distance_to(shape: &Placed, p: glam::DVec3) -> f64 {
     match shape {
@@ -418,22 +420,7 @@ fn sphere_pairs_among_hulls_keep_the_scalar_bits_and_order() {
             let got: Vec<_> = collide_cpu(&batch).iter().map(key).collect();
             let want: Vec<_> = scalar.iter().map(key).collect();
             assert!(got == want, "{label}: the SAT's hits differ");
-            let reference = manifolds(&batch, &batch.hits(&scalar));
-            let bits = |m: &gpusat::d3::Manifold| format!("{m:?}");
-            let fused: Vec<_> = contacts_cpu(&batch).iter().map(bits).collect();
-            let want: Vec<_> = reference.iter().map(bits).collect();
-            assert_eq!(fused.len(), want.len(), "{label}");
-            for (got, want) in fused.iter().zip(&want) {
-                assert_eq!(got, want, "{label}");
-            }
-            #[cfg(feature = "parallel")]
-            {
-                let parallel: Vec<_> = gpusat::d3::contacts_cpu_parallel(&batch)
-                    .iter()
-                    .map(bits)
-                    .collect();
-                assert!(parallel == fused, "{label}: cpu-parallel differs");
-            }
+            assert_fused_contacts_are_the_manifolds(&label, &batch, &scalar);
         }
     }
 }

@@ -14,6 +14,8 @@ use crate::common::oracle3::{overlap_along, place};
 use gpusat::d3::{Batch, EdgeSearch, collide_cpu_with_stats};
 use gpusat::generate::d3::{GeneratedScene, SceneSpec};
 
+use super::assert_search_is_the_pairwise_loops;
+
 /// Runs both searches with `margin`; returns (edge pairs kept, looked at)
 /// of the pruned search.
 fn compare(what: &str, scene: &GeneratedScene, margin: f32) -> (u64, u64) {
@@ -158,7 +160,6 @@ fn pruned_and_brute_force_agree_on_boxes() {
 /// loops' results bit for bit: the same pairs, axes and depths.
 #[test]
 fn the_output_sensitive_queries_equal_the_pairwise_loops() {
-    use gpusat::d3::collide_cpu;
     let mut compared = 0;
     let mut walked_pairs = 0;
     // Hulls with a Gauss-map grid: the lookups take it, not a scan.
@@ -177,19 +178,8 @@ fn the_output_sensitive_queries_equal_the_pairwise_loops() {
             ..SceneSpec::mixed(seed, 1500)
         }
         .generate();
-        let batch = Batch::new(&scene.shapes, &scene.bodies, &scene.pairs, margin).expect("batch");
-        let grid = batch.clone().with_edge_search(EdgeSearch::Walk);
-        let pairwise = batch.with_edge_search(EdgeSearch::Pairwise);
-        let (with_grid, without) = (collide_cpu(&grid), collide_cpu(&pairwise));
-        assert_eq!(with_grid.len(), without.len(), "seed {seed}");
-        for (g, p) in with_grid.iter().zip(&without) {
-            assert_eq!(
-                (g.pair, g.axis, g.depth.to_bits()),
-                (p.pair, p.axis, p.depth.to_bits()),
-                "seed {seed}: grid {g:?}, pairwise {p:?}"
-            );
-        }
-        compared += with_grid.len();
+        let what = format!("seed {seed}");
+        compared += assert_search_is_the_pairwise_loops(&what, &scene, margin, EdgeSearch::Walk);
         walked_pairs += scene
             .pairs
             .iter()

@@ -18,6 +18,8 @@ use gpusat::generate::d3::{random_direction, random_hull, random_rotation};
 use gpusat::generate::{SceneRng, rng};
 use rand::RngExt;
 
+use super::assert_fused_contacts_are_the_manifolds;
+
 /// Depth, and overlap along the normal, against the oracle: relative to
 /// the sum of the pair's sizes.
 const DEPTH_TOLERANCE: f64 = 1e-5;
@@ -624,7 +626,6 @@ fn rounded_contact_ids_stay_the_same_under_small_motion() {
 /// overlapping, with every axis kind of the cores' features met.
 #[test]
 fn fused_contacts_of_shapes_with_a_radius_are_the_manifolds_of_the_hits() {
-    use gpusat::d3::contacts_cpu;
     use gpusat::generate::d3::SceneSpec;
 
     for (seed, margin) in [(41, 0.0), (42, 0.05)] {
@@ -654,23 +655,6 @@ fn fused_contacts_of_shapes_with_a_radius_are_the_manifolds_of_the_hits() {
             features > 1_000,
             "seed {seed}: {features} hits at a pair of features"
         );
-        let bits = |m: &gpusat::d3::Manifold| format!("{m:?}");
-        let want: Vec<_> = manifolds(&batch, &batch.hits(&hits))
-            .iter()
-            .map(bits)
-            .collect();
-        let fused: Vec<_> = contacts_cpu(&batch).iter().map(bits).collect();
-        assert_eq!(fused.len(), want.len(), "seed {seed}");
-        for (got, want) in fused.iter().zip(&want) {
-            assert_eq!(got, want, "seed {seed}");
-        }
-        #[cfg(feature = "parallel")]
-        {
-            let parallel: Vec<_> = gpusat::d3::contacts_cpu_parallel(&batch)
-                .iter()
-                .map(bits)
-                .collect();
-            assert!(parallel == fused, "seed {seed}: cpu-parallel differs");
-        }
+        assert_fused_contacts_are_the_manifolds(&format!("seed {seed}"), &batch, &hits);
     }
 }
