@@ -536,8 +536,8 @@ fn contact_of(
     let mut manifold = Manifold::new(hit.pair, hit.a, hit.b, hit.normal);
     contact_points(
         &mut manifold,
-        (batch.transforms()[hit.a as usize], batch.shape_of(hit.a)),
-        (batch.transforms()[hit.b as usize], batch.shape_of(hit.b)),
+        (xf_a, batch.shape_of(hit.a)),
+        (xf_b, batch.shape_of(hit.b)),
         &hit,
         batch.margin(),
     );
