@@ -1,10 +1,10 @@
 // The 3D SAT kernel's hardware module: loaded after shaders/d3/sat.wgsl
 // (which comes after batch.wgsl and workgroup_scan.wgsl), it holds the
 // kinds a hardware GPU runs ("hulls", "hull_sphere", "spheres",
-// "hulls_large_loops", "hulls_gridded_loops"; src/gpu/d3/kinds.rs says
-// which pairs take them) and the stages sat.wgsl leaves to each module,
-// written as loops. Every adapter runs "hull_sphere" and "spheres" from
-// here; a software adapter also runs "hulls" and the loop kinds where the
+// "hulls_large_loops", "hulls_gridded_loops", "boxes"; src/gpu/d3/kinds.rs
+// says which pairs take them) and the stages sat.wgsl leaves to each
+// module, written as loops. Every adapter runs "hull_sphere", "spheres" and
+// "boxes" from here; a software adapter also runs "hulls" and the loop kinds where the
 // hardware kinds are forced. shaders/d3/software.wgsl is the other module:
 // the register caches, the straight-line large kinds and the deferred
 // pairs that exist for llvmpipe, compiled only where a pair takes them.
@@ -135,6 +135,124 @@ fn hulls_pair_hardware(pair: Pair, gridded: bool, loops: bool) -> PairResult {
     return collide_hulls_hardware(p.hull_a, p.hull_b, p.xf_ab, p.xf_ba, p.tolerance, p.edge_tolerance, params.margin, gridded, loops);
 }
 
+// ---- Two boxes (src/d3/sat/boxes.rs) ----------------------------------------
+//
+// "boxes" takes two boxes whose face normals are exactly their axes (the
+// host's BoxRegions): the face queries as "hulls" runs them, then the
+// boxes' own edge query, their nine pairs of edge directions in closed
+// form (box_edge_separation: the CPU's function of that name, the same
+// operations in the same order).
+
+// A box's lowest and highest corners: the lowest and highest coordinates
+// of its eight vertices (the host's BoxRegions: the same bits).
+struct BoxCorners {
+    low: vec3<f32>,
+    high: vec3<f32>,
+}
+
+fn box_corners(hull: HullRecord) -> BoxCorners {
+    var low = hull_vertex(hull, 0u);
+    var high = low;
+    for (var v = 1u; v < 8u; v++) {
+        let p = hull_vertex(hull, v);
+        low = min(low, p);
+        high = max(high, p);
+    }
+    return BoxCorners(low, high);
+}
+
+// The box's corner on the high side of each axis where `high_side` says so.
+fn box_corner(corners: BoxCorners, high_side: vec3<bool>) -> vec3<f32> {
+    return select(corners.low, corners.high, high_side);
+}
+
+// The box's edge along axis `k` whose ends lie on the high side of each
+// other axis where `high_side` says so (its component `k` unread): the
+// one edge BoxRegions lists there on the CPU.
+fn box_edge(hull: HullRecord, corners: BoxCorners, k: u32, high_side: vec3<bool>) -> u32 {
+    let k1 = (k + 1u) % 3u;
+    let k2 = (k + 2u) % 3u;
+    var found = 0u;
+    for (var e = 0u; e < 12u; e++) {
+        let ends = hull_edge(hull, e);
+        let p0 = hull_vertex(hull, ends.x);
+        let p1 = hull_vertex(hull, ends.y);
+        let sides = p0 == corners.high;
+        if p0[k] != p1[k] && sides[k1] == high_side[k1] && sides[k2] == high_side[k2] {
+            found = e;
+        }
+    }
+    return found;
+}
+
+// Two boxes' edge query (boxes.rs, box_edge_separation): for each of B's
+// axes j, then each of A's axes i, the axis n = e_i x b_j in A's frame,
+// turned toward B's centre; A's corner farthest along it and B's farthest
+// against it, chosen by signs; their distance along n, the tie rule, the
+// floor and the early exit; the kept pair's edges through those corners.
+fn box_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, tolerance: f32, limit: f32, floor: f32) -> EdgeSeparation {
+    let corners_a = box_corners(hull_a);
+    let corners_b = box_corners(hull_b);
+    let centre_a = (corners_a.low + corners_a.high) * 0.5;
+    let centre_b = (corners_b.low + corners_b.high) * 0.5;
+    let d = transform_point3(xf, centre_b) - centre_a;
+    var columns = array<vec3<f32>, 3>(xf.r.c0, xf.r.c1, xf.r.c2);
+    var best = EdgeSeparation(LOWEST, 0u, 0u);
+    for (var j = 0u; j < 3u; j++) {
+        let j1 = (j + 1u) % 3u;
+        let j2 = (j + 2u) % 3u;
+        let b = columns[j];
+        for (var i = 0u; i < 3u; i++) {
+            let i1 = (i + 1u) % 3u;
+            let i2 = (i + 2u) % 3u;
+            var n = vec3<f32>(0.0);
+            n[i1] = -b[i2];
+            n[i2] = b[i1];
+            let len = sqrt(n[i1] * n[i1] + n[i2] * n[i2]);
+            if len <= PARALLEL_TOLERANCE {
+                continue;
+            }
+            let sign = select(-1.0, 1.0, n[i1] * d[i1] + n[i2] * d[i2] >= 0.0);
+            var high_a = vec3<bool>(false);
+            high_a[i1] = sign * n[i1] > 0.0;
+            high_a[i2] = sign * n[i2] > 0.0;
+            var high_b = vec3<bool>(false);
+            high_b[j1] = -sign * columns[j2][i] > 0.0;
+            high_b[j2] = sign * columns[j1][i] > 0.0;
+            let corner_a = box_corner(corners_a, high_a);
+            let corner_b = transform_point3(xf, box_corner(corners_b, high_b));
+            let separation = sign * dot3(n, corner_b - corner_a) / len;
+            let kept = separation > best.value + tolerance && separation > floor;
+            let stop = separation >= limit;
+            if kept || stop {
+                let pair = EdgeSeparation(separation, box_edge(hull_a, corners_a, i, high_a), box_edge(hull_b, corners_b, j, high_b));
+                if kept {
+                    best = pair;
+                }
+                if stop {
+                    return pair;
+                }
+            }
+        }
+    }
+    return best;
+}
+
+// Two boxes (boxes.rs, collide_boxes): the faces, then the boxes' edges.
+fn collide_boxes(hull_a: HullRecord, hull_b: HullRecord, xf_ab: Transform3, xf_ba: Transform3, tolerance: f32, edge_tolerance: f32, margin: f32) -> PairResult {
+    let faces = hull_faces(hull_a, hull_b, xf_ab, xf_ba, tolerance, edge_tolerance, margin, false, false, 0u, false);
+    if faces.separated {
+        return faces.result;
+    }
+    let edge = box_edge_separation(hull_a, hull_b, xf_ab, tolerance, margin, faces.floor);
+    return hull_axis(faces, edge, tolerance, edge_tolerance, margin);
+}
+
+fn boxes_pair(pair: Pair) -> PairResult {
+    let p = hull_pair_frames(pair);
+    return collide_boxes(p.hull_a, p.hull_b, p.xf_ab, p.xf_ba, p.tolerance, p.edge_tolerance, params.margin);
+}
+
 // The entry points: the prologue, the kind's pair function, the epilogue.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -165,4 +283,10 @@ fn hulls_large_loops(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_inv
 fn hulls_gridded_loops(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     let task = begin(group, local);
     finish(task, hulls_pair_hardware(task.pair, true, true));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn boxes(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    let task = begin(group, local);
+    finish(task, boxes_pair(task.pair));
 }

@@ -26,9 +26,9 @@
 use crate::core::pair::Pair;
 
 /// The most kinds of pair a kernel has (entry points; the 2D kernel has six,
-/// the 3D kernel fifteen, and besides them the entry point of its deferred
+/// the 3D kernel sixteen, and besides them the entry point of its deferred
 /// pairs, `dispatch::DEFERRED_KIND`).
-pub(crate) const PAIR_KINDS: usize = 15;
+pub(crate) const PAIR_KINDS: usize = 16;
 
 /// The kinds the pairs of bodies of `classes` take (every two classes,
 /// either order, and each with itself), in order.

@@ -313,8 +313,8 @@ mod tests {
         // slots 4..8.
         let slot_order = [52, 56, 50, u32::MAX, 55, 51, 54, 53];
         let ranges = KindRanges {
-            counts: [3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-            starts: [0, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8],
+            counts: [3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            starts: [0, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8],
             slots: 8,
             in_order: false,
         };

@@ -35,8 +35,9 @@
 //!   asks for it on every pair).
 //! * **Faces against a box** (`boxes.rs`): a face query against a box
 //!   takes its deepest corner from the moved normal, up to eight faces at
-//!   once, with the scan's bits; two boxes' edge query is the lanes', with
-//!   a closed-form bound of their nine edge directions, and a hull's edges
+//!   once, with the scan's bits; two boxes take their own edge query, their
+//!   nine pairs of edge directions in closed form (on every backend: the
+//!   kernel's `boxes` kind), and a hull's edges
 //!   against a flat or long box (a floor, a wall) are bounded in closed
 //!   form against its three (`lanes.rs`, `tighten_against_box`).
 //! * **Spheres** (`sphere.rs`): against a hull, the hull's closest feature to

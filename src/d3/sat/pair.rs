@@ -10,6 +10,7 @@ use super::super::math::{
 use super::super::shape::kind::Shape;
 use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
+use super::boxes::{are_boxes, collide_boxes};
 use super::hulls::{collide_hulls, edge_pair_axis};
 use super::rounded::{collide_rounded, collide_segment_cores, rounded_axis_normal};
 use super::separation::{CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE};
@@ -22,6 +23,7 @@ use crate::core::pair::Owner;
 /// xf_ab, xf_ba = B's frame into A's, A's into B's     (the only world arithmetic)
 /// tolerance    = TIE_TOLERANCE * (size_a + size_b)
 /// two capsules:    their segments (rounded.rs: collide_segment_cores)
+/// two boxes:       collide_boxes (boxes.rs: their nine edge directions)
 /// two hulls:       collide_hulls
 /// hull and sphere: the hull against the centre in the hull's frame
 /// two spheres:     the centre line
@@ -70,6 +72,13 @@ pub fn collide_pair(
     let sizes = shape_a.size() + shape_b.size();
     let tolerance = TIE_TOLERANCE * sizes;
     match (shape_a, shape_b) {
+        (Shape::Hull(a), Shape::Hull(b)) if are_boxes(a, b) => collide_boxes(
+            a,
+            b,
+            (xf_ab, xf_ba),
+            (tolerance, EDGE_TOLERANCE * sizes),
+            margin,
+        ),
         (Shape::Hull(a), Shape::Hull(b)) => collide_hulls(
             a,
             b,

@@ -27,9 +27,9 @@ pub(crate) const WIDE_HULL_VERTICES: usize = 64;
 /// texture cache serves the repeated reads well, so GPUs keep `hulls`.
 pub(crate) const CACHED_HULL_VERTICES: usize = 32;
 
-/// Pairs of hulls of at most this many vertices on both sides (boxes among
-/// them: a hull of 8 vertices has at most 18 edges) take `hulls_small` on a
-/// software adapter: the caches of `hulls_cached` cut to 8 vertices and 20
+/// Pairs of hulls of at most this many vertices on both sides (but two
+/// boxes, which take `boxes`: [`BOXES_KIND`]) take `hulls_small` on a
+/// software adapter (a hull of 8 vertices has at most 18 edges): the caches of `hulls_cached` cut to 8 vertices and 20
 /// edges, read in full as those are. Measured with `gpusat bench --dim 3
 /// --shapes boxes --backends cpu,gpu-kernel` on lavapipe (20,000 pairs,
 /// three interleaved runs, ns per pair): boxes 955-1,056 (`hulls`) ->
@@ -207,18 +207,28 @@ pub(super) fn check_rounded_pairs(batch: &Batch<'_>) -> Result<(), GpuError> {
     Ok(())
 }
 
-/// The classes [`body_class`] gives hulls with `kinds` (before [`NO_GRID`]).
+/// The classes [`body_class`] gives hulls with `kinds` (before [`NO_GRID`]),
+/// boxes among them.
 pub(super) fn hull_classes(kinds: HullKinds) -> &'static [u8] {
     match kinds {
-        HullKinds::Hardware => &[0, 8],
-        HullKinds::HardwareOnSoftware => &[0, 9, 10, 11],
-        HullKinds::Software => &[5, 6, 3, 4, 7, 2],
+        HullKinds::Hardware => &[0, 8, BOX_CLASS],
+        HullKinds::HardwareOnSoftware => &[0, 9, 10, 11, BOX_CLASS],
+        HullKinds::Software => &[5, 6, 3, 4, 7, 2, BOX_CLASS | 5],
     }
 }
 
+/// Added to a hull's class when it is a box whose face normals are exactly
+/// its axes (its `BoxRegions`): two such boxes take `boxes`
+/// ([`BOXES_KIND`]); with any other body, the class without it says.
+pub(super) const BOX_CLASS: u8 = 32;
+
+/// The entry point of two boxes: the face queries, then the boxes' own
+/// edge query (`sat/boxes.rs`, `collide_boxes`), on every adapter.
+pub(super) const BOXES_KIND: u8 = 15;
+
 /// A body's class. A sphere: [`SPHERE_CLASS`]; a rounded hull:
 /// [`ROUNDED_CLASS`]; a capsule: [`CAPSULE_CLASS`]. A hull, with [`NO_GRID`] added where it
-/// has no `gridded` grid ([`gpu_grid`]):
+/// has no `gridded` grid ([`gpu_grid`]) and [`BOX_CLASS`] where it is a box:
 /// - [`HullKinds::Hardware`]: 0 up to [`WIDE_HULL_VERTICES`] vertices, 8
 ///   above;
 /// - [`HullKinds::HardwareOnSoftware`]: 0 up to
@@ -236,6 +246,11 @@ pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
         Shape::Capsule(_) => return CAPSULE_CLASS,
     };
     let flag = if gridded { 0 } else { NO_GRID };
+    let flag = if hull.lanes().box_regions.is_some() {
+        flag | BOX_CLASS
+    } else {
+        flag
+    };
     let vertices = hull.vertices().len();
     flag | match kinds {
         HullKinds::Hardware if vertices <= WIDE_HULL_VERTICES => 0,
@@ -269,8 +284,13 @@ pub(super) fn body_class(shape: &Shape, kinds: HullKinds, gridded: bool) -> u8 {
 /// `hulls_gridded_loops` (the same, both with grids), 12 `rounded` (a
 /// rounded hull with a hull, a rounded hull or a sphere), 13
 /// `hull_capsule` (a capsule with a hull or a rounded hull), 14 `capsules`
-/// (a capsule with a capsule or a sphere).
+/// (a capsule with a capsule or a sphere), 15 `boxes` (two boxes, both
+/// with [`BOX_CLASS`]).
 pub(super) fn kind_of(a: u8, b: u8) -> u8 {
+    if a & b & BOX_CLASS != 0 {
+        return BOXES_KIND;
+    }
+    let (a, b) = (a & !BOX_CLASS, b & !BOX_CLASS);
     let gridded = (a | b) & NO_GRID == 0;
     let (large, loops) = if gridded { (6, 11) } else { (3, 10) };
     match (a & !NO_GRID, b & !NO_GRID) {
@@ -322,8 +342,8 @@ mod tests {
         let cases = [
             (
                 Shape::Hull(Hull::cuboid(Vec3::ONE).expect("a valid box")),
-                0,
-                5,
+                BOX_CLASS,
+                BOX_CLASS | 5,
             ),
             (hull(4), 0, 5),
             (hull(8), 0, 5),
@@ -390,6 +410,22 @@ mod tests {
             "up to 128, one without a grid: hulls_large"
         );
         assert_eq!(kind_of(7, 1), 1, "up to 128 and a sphere: hull_sphere");
+        let boxed = BOX_CLASS | 5;
+        assert_eq!(kind_of(boxed, boxed), BOXES_KIND, "two boxes: boxes");
+        assert_eq!(
+            kind_of(BOX_CLASS, BOX_CLASS),
+            BOXES_KIND,
+            "two boxes: boxes"
+        );
+        assert_eq!(kind_of(boxed, 5), 7, "a box and a small hull: hulls_small");
+        assert_eq!(kind_of(6, boxed), 0, "up to 16 and a box: hulls");
+        assert_eq!(kind_of(boxed, 7), 9, "a box and up to 128: hulls_gridded32");
+        assert_eq!(kind_of(1, boxed), 1, "a sphere and a box: hull_sphere");
+        assert_eq!(
+            kind_of(BOX_CLASS, 8),
+            11,
+            "a box and a large hull: the loops"
+        );
         let capsule =
             Shape::Capsule(crate::d3::Capsule::new(Vec3::ZERO, Vec3::X, 0.1).expect("a capsule"));
         let rounded = Shape::RoundedHull(

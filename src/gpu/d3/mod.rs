@@ -62,7 +62,7 @@ impl Dimension for Spatial {
         Some(("d3/sat.wgsl + d3/software.wgsl", SAT_SOFTWARE_WGSL));
     // The register-cached kinds, the straight-line large kinds and the
     // deferred pairs' dispatch.
-    const SOFTWARE_KINDS: &'static [usize] = &[3, 4, 5, 6, 7, 8, 9, 15];
+    const SOFTWARE_KINDS: &'static [usize] = &[3, 4, 5, 6, 7, 8, 9, DEFERRED_KIND];
     const ENTRY_POINTS: &'static [&'static str] = &[
         "hulls",
         "hull_sphere",
@@ -79,6 +79,7 @@ impl Dimension for Spatial {
         "rounded",
         "hull_capsule",
         "capsules",
+        "boxes",
         // Not a kind of pair: the large kinds' deferred pairs (DEFERRED_KIND).
         "hulls_deferred",
     ];
@@ -334,15 +335,15 @@ mod tests {
         };
         assert_eq!(
             Spatial::kinds_in_use(hardware, false),
-            vec![0, 1, 2, 10, 11, 12, 13, 14]
+            vec![0, 1, 2, 10, 11, 12, 13, 14, 15]
         );
         assert_eq!(
             Spatial::kinds_in_use(hardware, true),
-            vec![0, 1, 2, 3, 6, 10, 11, 12, 13, 14, DEFERRED_KIND]
+            vec![0, 1, 2, 3, 6, 10, 11, 12, 13, 14, 15, DEFERRED_KIND]
         );
         assert_eq!(
             Spatial::kinds_in_use(software, false),
-            vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, DEFERRED_KIND]
+            vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, DEFERRED_KIND]
         );
     }
 }
