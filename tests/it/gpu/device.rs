@@ -80,9 +80,9 @@ fn a_device_opened_with_default_limits_runs_the_narrowphase() {
     assert_eq!(limits.max_storage_buffer_binding_size, 128 << 20);
     let mut gpu = GpuNarrowphase::new(Arc::new(context), GpuOptions::default()).expect("GPU");
     // Windows sized from the device's own binding limit (16 bytes of output
-    // per pair), less a workgroup per kind of pair (fifteen: the 3D
+    // per pair), less a workgroup per kind of pair (sixteen: the 3D
     // kernel's kinds, the most a kernel has).
-    let expected = (128usize << 20) / 16 - 15 * 256;
+    let expected = (128usize << 20) / 16 - 16 * 256;
     assert_eq!(gpu.max_window_pairs(), expected);
 
     let scene = scene(401, 200_000);

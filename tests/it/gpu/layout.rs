@@ -354,6 +354,7 @@ fn rust_mirrors_match_the_3d_kernel_layout() {
             "spheres",
             "hulls_large_loops",
             "hulls_gridded_loops",
+            "boxes",
             "rounded",
             "hull_capsule",
             "capsules",
