@@ -230,9 +230,7 @@ pub(crate) fn box_edge_separation(
     else {
         return EdgeSeparation::NONE;
     };
-    let centre_a = (regions_a.low + regions_a.high) * 0.5;
-    let centre_b = (regions_b.low + regions_b.high) * 0.5;
-    let d = transform_point(xf, centre_b) - centre_a;
+    let d = box_centres_apart((regions_a, regions_b), xf);
     let columns = [xf.r.c0, xf.r.c1, xf.r.c2];
     let mut best = EdgeSeparation::NONE;
     // B's axes outermost, each candidate written out so that every index
@@ -277,19 +275,7 @@ fn offer_box_edges(
 ) -> Option<EdgeSeparation> {
     let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
     let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-    let b = columns[j];
-    let mut n = Vec3::ZERO;
-    n[i1] = -b[i2];
-    n[i2] = b[i1];
-    let len = (n[i1] * n[i1] + n[i2] * n[i2]).sqrt();
-    if len <= PARALLEL_TOLERANCE {
-        return None;
-    }
-    let sign = if n[i1] * d[i1] + n[i2] * d[i2] >= 0.0 {
-        1.0
-    } else {
-        -1.0
-    };
+    let (n, len, sign) = box_axis((columns, d), (i, j))?;
     let mut high_a = [false; 3];
     high_a[i1] = sign * n[i1] > 0.0;
     high_a[i2] = sign * n[i2] > 0.0;
@@ -313,6 +299,57 @@ fn offer_box_edges(
         *best = pair;
     }
     stop.then_some(pair)
+}
+
+/// The candidate axis of A's axis `i` and B's axis `j` (`columns`: B's
+/// axes in A's frame, `d`: B's centre from A's): `n = e_i x b_j`
+/// unnormalised, its length, and the sign that turns it toward B's centre;
+/// none where the two are within [`PARALLEL_TOLERANCE`] of parallel.
+#[inline(always)]
+fn box_axis((columns, d): ([Vec3; 3], Vec3), (i, j): (usize, usize)) -> Option<(Vec3, f32, f32)> {
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let b = columns[j];
+    let mut n = Vec3::ZERO;
+    n[i1] = -b[i2];
+    n[i2] = b[i1];
+    let len = (n[i1] * n[i1] + n[i2] * n[i2]).sqrt();
+    if len <= PARALLEL_TOLERANCE {
+        return None;
+    }
+    let sign = if n[i1] * d[i1] + n[i2] * d[i2] >= 0.0 {
+        1.0
+    } else {
+        -1.0
+    };
+    Some((n, len, sign))
+}
+
+/// The unit axis of two boxes' edges `a` and `b` as [`box_edge_separation`]
+/// computed it, in A's frame (`xf` takes B's points into A's): the normal
+/// of a reported edge pair of two boxes. None where an edge is not a box's
+/// or the two are parallel (a backend's garbage: the caller falls back to
+/// the hulls' rebuild).
+pub(crate) fn box_edge_pair_axis(
+    box_a: &Hull,
+    box_b: &Hull,
+    xf: Transform,
+    (a, b): (u32, u32),
+) -> Option<Vec3> {
+    let (lanes_a, lanes_b) = (box_a.lanes(), box_b.lanes());
+    let (regions_a, regions_b) = (lanes_a.box_regions.as_ref()?, lanes_b.box_regions.as_ref()?);
+    let i = lanes_a.cuboid_axis_of(a as usize)?;
+    let j = lanes_b.cuboid_axis_of(b as usize)?;
+    let d = box_centres_apart((regions_a, regions_b), xf);
+    let (n, len, sign) = box_axis(([xf.r.c0, xf.r.c1, xf.r.c2], d), (i, j))?;
+    Some(sign * n / len)
+}
+
+/// B's centre from A's, in A's frame.
+#[inline(always)]
+fn box_centres_apart((regions_a, regions_b): (&BoxRegions, &BoxRegions), xf: Transform) -> Vec3 {
+    let centre_a = (regions_a.low + regions_a.high) * 0.5;
+    let centre_b = (regions_b.low + regions_b.high) * 0.5;
+    transform_point(xf, centre_b) - centre_a
 }
 
 /// The box's corner on the high side of axis `k` where `high[k]`, else on
@@ -451,7 +488,8 @@ mod tests {
     /// of edges, an independent search: where the scan keeps a pair, the
     /// closed form's best is the scan's to rounding, and its edges are
     /// supporting features: the two boxes' projections on the axis those
-    /// edges make are that far apart.
+    /// edges make are that far apart, and the axis rebuilt from them
+    /// (`box_edge_pair_axis`) is the hulls' (`edge_pair_axis`).
     #[test]
     fn box_edges_find_the_scans_deepest_pair() {
         use super::super::edges::{find_max_edge_separation, projected_separation};
@@ -493,6 +531,14 @@ mod tests {
                         .map(|&w| transform_point(xf, w))
                         .collect();
                     let (projected, _) = projected_separation(box_a.vertices(), &moved, axis);
+                    let rebuilt = box_edge_pair_axis(box_a, box_b, xf, (closed.a, closed.b))
+                        .expect("the pair's axis");
+                    assert!(
+                        dot3(rebuilt, axis) > 1.0 - 1e-5,
+                        "edges {} and {}: the boxes' axis {rebuilt} against the hulls' {axis}",
+                        closed.a,
+                        closed.b
+                    );
                     assert!(
                         (projected - closed.value).abs() <= reach,
                         "edges {} and {}: projections {projected} apart on their axis, \

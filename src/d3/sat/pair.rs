@@ -10,7 +10,7 @@ use super::super::math::{
 use super::super::shape::kind::Shape;
 use super::super::shape::shapes::Hull;
 use super::super::types::{Axis, EdgeSearch, EdgeStats, Hit, SatHit};
-use super::boxes::{are_boxes, collide_boxes};
+use super::boxes::{are_boxes, box_edge_pair_axis, collide_boxes};
 use super::hulls::{collide_hulls, edge_pair_axis};
 use super::rounded::{collide_rounded, collide_segment_cores, rounded_axis_normal};
 use super::separation::{CONCENTRIC_TOLERANCE, EDGE_TOLERANCE, PairResult, TIE_TOLERANCE};
@@ -140,7 +140,14 @@ pub fn axis_normal(
             let xf_ab = inv_mul_transforms(xf_a, xf_b);
             let i = i.min(a.edges().len() as u32 - 1);
             let j = j.min(b.edges().len() as u32 - 1);
-            rotate(xf_a.r, edge_pair_axis(a, b, xf_ab, (i, j), search))
+            // Two boxes: the axis their own edge query computed.
+            let boxes = are_boxes(a, b)
+                .then(|| box_edge_pair_axis(a, b, xf_ab, (i, j)))
+                .flatten();
+            rotate(
+                xf_a.r,
+                boxes.unwrap_or_else(|| edge_pair_axis(a, b, xf_ab, (i, j), search)),
+            )
         }
         (Axis::EdgeA(_) | Axis::VertexA(_), Shape::Hull(a), _) => {
             let centre = inv_mul_transforms(xf_a, xf_b).p;
