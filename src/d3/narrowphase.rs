@@ -107,9 +107,9 @@ fn test_pair(batch: &Batch, index: usize, stats: &mut EdgeStats) -> Option<SatHi
 }
 
 /// Pairs a chunk of the batch loops holds, where most pairs are two
-/// capsules or two spheres: those go first, eight at a time
-/// (`sat/segments_across.rs`, `sat/spheres_across.rs`), then every pair in
-/// order.
+/// capsules, two spheres or two boxes: those go first, eight at a time
+/// (`sat/segments_across.rs`, `sat/spheres_across.rs`,
+/// `sat/boxes_across.rs`), then every pair in order.
 const CHUNK: usize = 64;
 
 /// The two capsules of pair `index`, if it is one: each body's transform,
@@ -151,8 +151,31 @@ fn sphere_pair(
     Some((side(pair.a)?, side(pair.b)?))
 }
 
+/// The two boxes of pair `index`, if it is one (two hulls with
+/// `BoxRegions`, which `collide_pair` gives `collide_boxes`): each body's
+/// transform and its hull.
+#[inline]
+#[allow(clippy::type_complexity)]
+fn box_pair<'b>(
+    batch: &'b Batch,
+    index: usize,
+) -> Option<(
+    (super::math::Transform, &'b super::shape::shapes::Hull),
+    (super::math::Transform, &'b super::shape::shapes::Hull),
+)> {
+    let pair = batch.pairs()[index];
+    let side = |body: u32| match batch.shape_of(body) {
+        Shape::Hull(hull) if hull.lanes().box_regions.is_some() => {
+            Some((batch.transforms()[body as usize], hull))
+        }
+        _ => None,
+    };
+    Some((side(pair.a)?, side(pair.b)?))
+}
+
 /// Whether the pairs of `range` go through the lanes across pairs: at
-/// least half of its first [`CHUNK`] are two capsules or two spheres. As in
+/// least half of its first [`CHUNK`] are two capsules, two spheres or two
+/// boxes. As in
 /// 2D, below that the pass over a chunk's pairs of those kinds and the
 /// choice between two answers for every pair would cost a mixed batch more
 /// than the lanes save.
@@ -169,7 +192,9 @@ fn mostly_across(batch: &Batch, range: std::ops::Range<usize>) -> bool {
     let across = sample
         .clone()
         .filter(|&index| {
-            capsule_pair(batch, index).is_some() || sphere_pair(batch, index).is_some()
+            capsule_pair(batch, index).is_some()
+                || sphere_pair(batch, index).is_some()
+                || box_pair(batch, index).is_some()
         })
         .count();
     2 * across >= sample.len() && across > 0
@@ -216,10 +241,10 @@ impl ChunkAnswers {
     }
 }
 
-/// The capsule and sphere pairs of a chunk (at most [`CHUNK`]) answered
-/// eight at a time into `answers` (with `contacts`, the spheres' contacts;
-/// without, their results); a capsule lane the check sends back goes
-/// through the scalar path.
+/// The capsule, sphere and box pairs of a chunk (at most [`CHUNK`])
+/// answered eight at a time into `answers` (with `contacts`, the spheres'
+/// contacts; without, their results); a capsule lane the check sends back
+/// goes through the scalar path.
 fn lane_answers(
     batch: &Batch,
     chunk: std::ops::Range<usize>,
@@ -262,6 +287,19 @@ fn lane_answers(
                 }
             }
         };
+    let mut boxes = sat::BoxPairs::default();
+    let mut box_at = [0usize; sat::CAPSULE_PAIRS];
+    let flush_boxes = |lanes: &mut sat::BoxPairs,
+                       at: &[usize; sat::CAPSULE_PAIRS],
+                       answers: &mut ChunkAnswers| {
+        let count = lanes.len();
+        for (&position, answer) in at.iter().zip(lanes.finish(margin)).take(count) {
+            if let Ok(result) = answer {
+                answers.results[position] = result;
+                answers.taken |= 1 << position;
+            }
+        }
+    };
     for index in chunk.clone() {
         // A capsule or sphere pair reads its bodies' transforms and the
         // head of their shapes only (a capsule's points and radius, a
@@ -288,7 +326,15 @@ fn lane_answers(
             if spheres.is_full() {
                 flush_spheres(&mut spheres, &sphere_at, answers);
             }
+        } else if let Some((a, b)) = box_pair(batch, index) {
+            box_at[boxes.len()] = position;
+            if boxes.push(a, b) && boxes.is_full() {
+                flush_boxes(&mut boxes, &box_at, answers);
+            }
         }
+    }
+    if boxes.len() > 0 {
+        flush_boxes(&mut boxes, &box_at, answers);
     }
     if capsules.len() > 0 {
         flush_capsules(&mut capsules, &capsule_at, answers, stats);
@@ -314,8 +360,8 @@ fn scalar_pair(batch: &Batch, index: usize, stats: &mut EdgeStats) -> Option<sat
 }
 
 /// Pairs `range` of the batch, appending the reported ones in order:
-/// through the lanes across pairs where most pairs are two capsules or two
-/// spheres, else pair by pair.
+/// through the lanes across pairs where most pairs are two capsules, two
+/// spheres or two boxes, else pair by pair.
 fn collide_range(
     batch: &Batch,
     range: std::ops::Range<usize>,

@@ -378,7 +378,7 @@ fn box_corner(regions: &BoxRegions, high: [bool; 3]) -> Vec3 {
 /// The box's edge along axis `k` whose ends lie on the high side of each
 /// other axis `m` where `high[m]` (`high[k]` unread).
 #[inline(always)]
-fn box_edge(regions: &BoxRegions, k: usize, high: [bool; 3]) -> u32 {
+pub(super) fn box_edge(regions: &BoxRegions, k: usize, high: [bool; 3]) -> u32 {
     // BoxRegions lists the sides by the lower-numbered axis first.
     let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
     let (first, second) = (k1.min(k2), k1.max(k2));

@@ -85,6 +85,7 @@
 //!   is not reported.
 
 mod boxes;
+mod boxes_across;
 pub(crate) mod edges;
 mod faces;
 mod hulls;
@@ -104,6 +105,7 @@ pub(crate) use lanes::most_opposed_face;
 #[cfg(test)]
 pub(crate) use faces::{FaceOrder, face_cone_bound};
 // The seeded stream of the unit tests of this dimension.
+pub(crate) use boxes_across::BoxPairs;
 pub use hulls::{
     WALK_MIN_VERTICES, WALK_MIN_VERTICES_AVX, collide_hulls, edge_pair_axis, walk_min_vertices,
 };

@@ -439,6 +439,133 @@ fn capsule_pairs_across_pairs_have_the_scalar_bits() {
     }
 }
 
+/// Two boxes go eight pairs at a time (`sat/boxes_across.rs`): the batch
+/// gives each pair `collide_pair`'s answer bit for bit, and the same
+/// manifolds: boxes centred and off centre, cubes, plates and sticks, in
+/// random poses, turned by quarter turns (parallel edges, faces that tie
+/// exactly), on a grid (exact touching, exact zeros), near each other's
+/// faces, and ten thousand units out; without a margin and with one.
+#[test]
+fn box_pairs_take_their_own_lanes_with_the_scalar_bits() {
+    use glam::{Quat, Vec3};
+    use gpusat::Pair;
+    use gpusat::d3::{Axis, Batch, Body, Hull, ShapeSet, collide_cpu, contacts_cpu, manifolds};
+    use gpusat::generate::d3::random_rotation;
+    use gpusat::generate::rng;
+    use rand::RngExt;
+
+    let mut random = rng(0xb0c5);
+    let mut shapes = ShapeSet::new();
+    let mut boxes = Vec::new();
+    for k in 0..40 {
+        let mut half = Vec3::new(
+            random.random_range(0.1..1.2f32),
+            random.random_range(0.1..1.2f32),
+            random.random_range(0.1..1.2f32),
+        );
+        match k % 5 {
+            0 => half = Vec3::splat(0.5),
+            1 => half.z = 0.05,
+            2 => half.y = 2.5,
+            _ => {}
+        }
+        let hull = if k % 3 == 0 {
+            // Off centre: eight corners about a point.
+            let centre = Vec3::new(
+                random.random_range(-0.5..0.5f32),
+                random.random_range(-0.5..0.5f32),
+                random.random_range(-0.5..0.5f32),
+            );
+            let corners: Vec<Vec3> = (0..8)
+                .map(|c| {
+                    let sign = |bit: u32| if c >> bit & 1 == 1 { 1.0 } else { -1.0 };
+                    centre + half * Vec3::new(sign(0), sign(1), sign(2))
+                })
+                .collect();
+            Hull::new(&corners).expect("a box of corners")
+        } else {
+            Hull::cuboid(half).expect("a box")
+        };
+        boxes.push(shapes.push(hull.into()));
+    }
+    let mut bodies = Vec::new();
+    let mut pairs = Vec::new();
+    let quarter = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    for k in 0..24_000u32 {
+        let a = boxes[random.random_range(0..boxes.len())];
+        let b = boxes[random.random_range(0..boxes.len())];
+        let offset = if k % 4 == 3 {
+            Vec3::new(10_000.0, -7_500.0, 2_500.0)
+        } else {
+            Vec3::ZERO
+        };
+        let rotation_a = if k % 5 == 0 {
+            Quat::IDENTITY
+        } else {
+            random_rotation(&mut random)
+        };
+        let turned = random_rotation(&mut random);
+        let mut coordinate = |reach: f32| random.random_range(-reach..reach);
+        let (rotation_b, position) = match k % 6 {
+            0 => (
+                rotation_a,
+                Vec3::new(coordinate(2.0), coordinate(2.0), coordinate(2.0)),
+            ),
+            1 => (
+                rotation_a * quarter,
+                Vec3::new(coordinate(1.5), coordinate(1.5), coordinate(1.5)),
+            ),
+            2 => (
+                rotation_a * quarter,
+                Vec3::new(
+                    0.25 * (coordinate(8.0) as i32) as f32,
+                    0.25 * (coordinate(6.0) as i32) as f32,
+                    0.25 * (coordinate(3.0) as i32) as f32,
+                ),
+            ),
+            _ => (
+                turned,
+                Vec3::new(coordinate(2.0), coordinate(2.0), coordinate(2.0)),
+            ),
+        };
+        bodies.push(Body::new(a, offset, rotation_a));
+        bodies.push(Body::new(b, offset + rotation_a * position, rotation_b));
+        pairs.push(Pair::new(2 * k, 2 * k + 1));
+    }
+    for margin in [0.0, 0.3] {
+        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let scalar: Vec<_> = (0..pairs.len())
+            .filter_map(|index| batch.test_pair(index))
+            .collect();
+        let lanes = collide_cpu(&batch);
+        let mut kinds = [0usize; 3];
+        for hit in &scalar {
+            kinds[match hit.axis {
+                Axis::FaceA(_) => 0,
+                Axis::FaceB(_) => 1,
+                _ => 2,
+            }] += 1;
+        }
+        for (got, want) in lanes.iter().zip(&scalar) {
+            assert_eq!(
+                (got.pair, got.axis, got.depth.to_bits()),
+                (want.pair, want.axis, want.depth.to_bits()),
+                "margin {margin}: {} vs {}",
+                got.depth,
+                want.depth
+            );
+        }
+        assert_eq!(lanes.len(), scalar.len(), "margin {margin}");
+        // Every kind of axis is met, and plenty of each.
+        assert!(kinds.iter().all(|&n| n > 500), "margin {margin}: {kinds:?}");
+        assert_eq!(
+            contacts_cpu(&batch),
+            manifolds(&batch, &batch.hits(&scalar)),
+            "margin {margin}: the manifolds differ"
+        );
+    }
+}
+
 /// A box's closest feature to a sphere's centre by the centre's region
 /// (`box_closest_feature`, what the CPU backends run for a box and a
 /// sphere) is `closest_feature`'s, feature and distance bit for bit,
