@@ -37,8 +37,8 @@ impl Batch<'_> {
 /// pair's shapes are seldom in cache, and the lanes would wait on their
 /// lines one array after another.
 /// Hulls the walk takes prefetch their own. Two boxes ask only for their
-/// face rows (`sat/boxes.rs`: their face queries read nothing else, their
-/// edges only where the edge bound leaves a direction to test). With
+/// face rows (`sat/boxes.rs`: their queries read nothing else but the
+/// corners beside them). With
 /// `contacts`, also what the manifold reads (most pairs of the bench
 /// overlap).
 #[inline]
@@ -152,8 +152,8 @@ fn sphere_pair(
 }
 
 /// The two boxes of pair `index`, if it is one (two hulls with
-/// `BoxRegions`, which `collide_pair` gives `collide_boxes`): each body's
-/// transform and its hull.
+/// `BoxRegions`, which `collide_pair` gives `collide_boxes` under every
+/// search but the brute force): each body's transform and its hull.
 #[inline]
 #[allow(clippy::type_complexity)]
 fn box_pair<'b>(
@@ -163,6 +163,9 @@ fn box_pair<'b>(
     (super::math::Transform, &'b super::shape::shapes::Hull),
     (super::math::Transform, &'b super::shape::shapes::Hull),
 )> {
+    if batch.edge_search() == EdgeSearch::BruteForce {
+        return None;
+    }
     let pair = batch.pairs()[index];
     let side = |body: u32| match batch.shape_of(body) {
         Shape::Hull(hull) if hull.lanes().box_regions.is_some() => {

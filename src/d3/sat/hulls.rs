@@ -71,6 +71,11 @@ thread_local! {
 /// choose: B's face over A's only by more than the face tolerance,
 ///         an edge pair over the face only by more than the edge tolerance
 /// ```
+///
+/// This is the general query on any two hulls. [`collide_pair`](super::collide_pair)
+/// gives two boxes whose face normals are their axes their own query
+/// instead (`boxes.rs`, [`Hull::is_axis_box`]), whose edge pair and normal
+/// ([`axis_normal`](super::axis_normal)) are this query's to rounding.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn collide_hulls(

@@ -37,9 +37,12 @@
 //!   against the edges of A that the bound keeps (`EdgeFilter`), so on
 //!   32-vertex hulls about 11 of 87 edges of B are tested, each against
 //!   about a fifth of A's edges.
-//! * **Two boxes**: their edge pairs' axes take only nine directions, along
-//!   each of which the boxes' separation has a closed form (the OBB test's;
-//!   `box_edge_bound_lanes`, eight directions at a time). Only B's edges
+//! * **Two boxes** where the general query meets them (the public
+//!   `collide_hulls`, and rounded boxes' cores; `collide_pair` gives plain
+//!   boxes their own query, `boxes.rs`): their edge pairs' axes take only
+//!   nine directions, along each of which the boxes' separation has a
+//!   closed form (the OBB test's; `box_edge_bound_lanes`, eight directions
+//!   at a time). Only B's edges
 //!   along a direction that could be kept or reach the limit are tested,
 //!   each only against A's edges along such a direction with it; when there
 //!   is none, the edge query ends before any edge is moved, with the answer

@@ -72,13 +72,17 @@ pub fn collide_pair(
     let sizes = shape_a.size() + shape_b.size();
     let tolerance = TIE_TOLERANCE * sizes;
     match (shape_a, shape_b) {
-        (Shape::Hull(a), Shape::Hull(b)) if are_boxes(a, b) => collide_boxes(
-            a,
-            b,
-            (xf_ab, xf_ba),
-            (tolerance, EDGE_TOLERANCE * sizes),
-            margin,
-        ),
+        // Two boxes take their own query under every search but the brute
+        // force, which stays the unpruned reference.
+        (Shape::Hull(a), Shape::Hull(b)) if search != EdgeSearch::BruteForce && are_boxes(a, b) => {
+            collide_boxes(
+                a,
+                b,
+                (xf_ab, xf_ba),
+                (tolerance, EDGE_TOLERANCE * sizes),
+                margin,
+            )
+        }
         (Shape::Hull(a), Shape::Hull(b)) => collide_hulls(
             a,
             b,
@@ -140,8 +144,9 @@ pub fn axis_normal(
             let xf_ab = inv_mul_transforms(xf_a, xf_b);
             let i = i.min(a.edges().len() as u32 - 1);
             let j = j.min(b.edges().len() as u32 - 1);
-            // Two boxes: the axis their own edge query computed.
-            let boxes = are_boxes(a, b)
+            // Two boxes: the axis their own edge query computed (under
+            // every search but the brute force, as collide_pair).
+            let boxes = (search != EdgeSearch::BruteForce && are_boxes(a, b))
                 .then(|| box_edge_pair_axis(a, b, xf_ab, (i, j)))
                 .flatten();
             rotate(

@@ -80,8 +80,10 @@ pub(crate) struct HullLanes {
     pub(crate) inner_centre: Vec3,
     pub(crate) inner_radius: f32,
     /// `(centre, half extents)` when the hull is exactly an axis-aligned box
-    /// in its frame ([`box_corners`]): two boxes bound their edge pairs in
-    /// closed form (`box_edge_bound_lanes` in `sat/lanes.rs`).
+    /// in its frame ([`box_corners`]): the general query bounds two boxes'
+    /// edge pairs in closed form (`box_edge_bound_lanes` in `sat/lanes.rs`,
+    /// where it meets them: rounded boxes' cores, the public
+    /// `collide_hulls`).
     pub(crate) cuboid: Option<(Vec3, Vec3)>,
     /// For the same boxes, their lowest and highest corners, the vertices'
     /// own coordinates: a face query of a hull of one run against a box

@@ -189,9 +189,9 @@ impl Hull {
     }
 
     /// What the face queries of two boxes read of this one (`sat/boxes.rs`):
-    /// its face rows. Its vertices are not read, and its edges only where
-    /// the edge bound leaves a direction pair to test; asking for those
-    /// too on every box pair cost more than it saved (VM, one thread,
+    /// its face rows (their edge query reads the corners beside them).
+    /// Asking for the vertices and edges too on every box pair cost more
+    /// than it saved when the general query ran their edges (VM, one thread,
     /// 200,000 box pairs, three interleaved rounds, SAT: 215.1 to 224.2 ns
     /// a pair with the face rows alone, 234.9 to 256.9 with everything the
     /// lanes read).
@@ -277,10 +277,21 @@ impl Hull {
     /// `(lowest, highest)` corners, as the vertices hold them, when the hull
     /// is exactly an axis-aligned box in its frame (eight vertices, each
     /// coordinate its axis' lowest or highest value, as [`Hull::cuboid`]
-    /// builds); `None` for any other hull, a turned box included. Two boxes
-    /// take the closed-form face queries and edge bound of the SAT.
+    /// builds); `None` for any other hull, a turned box included. A face
+    /// query against a box takes its deepest corner in closed form, and two
+    /// boxes whose face normals are exactly their axes (see
+    /// [`Hull::is_axis_box`]) take their own query.
     pub fn cuboid_corners(&self) -> Option<(Vec3, Vec3)> {
         self.lanes.cuboid_corners
+    }
+
+    /// Whether the hull is a box whose face normals are exactly its axes
+    /// (every box [`Hull::cuboid`] builds, and eight corners on the axes):
+    /// two such boxes take their own SAT on every backend (`collide_boxes`,
+    /// the kernel's `boxes` kind) under every edge search but the brute
+    /// force.
+    pub fn is_axis_box(&self) -> bool {
+        self.lanes.box_regions.is_some()
     }
 
     /// For each edge, its arc on the Gauss map: its faces' normals and

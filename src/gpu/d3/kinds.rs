@@ -30,8 +30,9 @@ pub(crate) const CACHED_HULL_VERTICES: usize = 32;
 /// Pairs of hulls of at most this many vertices on both sides (but two
 /// boxes, which take `boxes`: [`BOXES_KIND`]) take `hulls_small` on a
 /// software adapter (a hull of 8 vertices has at most 18 edges): the caches of `hulls_cached` cut to 8 vertices and 20
-/// edges, read in full as those are. Measured with `gpusat bench --dim 3
-/// --shapes boxes --backends cpu,gpu-kernel` on lavapipe (20,000 pairs,
+/// edges, read in full as those are. Measured on boxes, when two boxes
+/// took this kind, with `gpusat bench --dim 3 --shapes boxes --backends
+/// cpu,gpu-kernel` on lavapipe (20,000 pairs,
 /// three interleaved runs, ns per pair): boxes 955-1,056 (`hulls`) ->
 /// 576-651; at 1M pairs 481.5 against one CPU thread's 295.8 (0.61x).
 pub(crate) const SMALL_HULL_VERTICES: usize = 8;
@@ -370,7 +371,7 @@ mod tests {
             );
         }
         assert_eq!(kind_of(3, 3), 4, "two mid-sized hulls: hulls_cached");
-        assert_eq!(kind_of(5, 5), 7, "two boxes: hulls_small");
+        assert_eq!(kind_of(5, 5), 7, "two hulls of at most 8: hulls_small");
         assert_eq!(kind_of(6, 6), 8, "two up to 16: hulls_cached16");
         assert_eq!(kind_of(6, 3), 4, "up to 16 and up to 32: hulls_cached");
         assert_eq!(kind_of(3, 6), 4, "up to 32 and up to 16: hulls_cached");

@@ -486,6 +486,7 @@ fn box_pairs_take_their_own_lanes_with_the_scalar_bits() {
         } else {
             Hull::cuboid(half).expect("a box")
         };
+        assert!(hull.is_axis_box(), "box {k} takes the boxes' own query");
         boxes.push(shapes.push(hull.into()));
     }
     let mut bodies = Vec::new();
