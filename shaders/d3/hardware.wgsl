@@ -198,6 +198,13 @@ fn box_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, t
     let d = transform_point3(xf, centre_b) - centre_a;
     var columns = array<vec3<f32>, 3>(xf.r.c0, xf.r.c1, xf.r.c2);
     var best = EdgeSeparation(LOWEST, 0u, 0u);
+    // The kept candidate's axes and sides: its edges are looked up once,
+    // after the loop (the same edges the CPU takes from its table when it
+    // keeps the candidate).
+    var kept_i = 0u;
+    var kept_j = 0u;
+    var kept_a = vec3<bool>(false);
+    var kept_b = vec3<bool>(false);
     for (var j = 0u; j < 3u; j++) {
         let j1 = (j + 1u) % 3u;
         let j2 = (j + 2u) % 3u;
@@ -222,18 +229,22 @@ fn box_edge_separation(hull_a: HullRecord, hull_b: HullRecord, xf: Transform3, t
             let corner_a = box_corner(corners_a, high_a);
             let corner_b = transform_point3(xf, box_corner(corners_b, high_b));
             let separation = sign * dot3(n, corner_b - corner_a) / len;
-            let kept = separation > best.value + tolerance && separation > floor;
-            let stop = separation >= limit;
-            if kept || stop {
-                let pair = EdgeSeparation(separation, box_edge(hull_a, corners_a, i, high_a), box_edge(hull_b, corners_b, j, high_b));
-                if kept {
-                    best = pair;
-                }
-                if stop {
-                    return pair;
-                }
+            if separation >= limit {
+                // The pair separates: its edges are not read.
+                return EdgeSeparation(separation, 0u, 0u);
+            }
+            if separation > best.value + tolerance && separation > floor {
+                best.value = separation;
+                kept_i = i;
+                kept_j = j;
+                kept_a = high_a;
+                kept_b = high_b;
             }
         }
+    }
+    if best.value > LOWEST {
+        best.a = box_edge(hull_a, corners_a, kept_i, kept_a);
+        best.b = box_edge(hull_b, corners_b, kept_j, kept_b);
     }
     return best;
 }
