@@ -315,7 +315,7 @@ fn hulls_on_flat_boxes_equal_the_scalar_queries() {
 fn capsule_pairs_across_pairs_have_the_scalar_bits() {
     use glam::{Quat, Vec3};
     use gpusat::Pair;
-    use gpusat::d3::{Axis, Batch, Body, Capsule, ShapeSet, collide_cpu, contacts_cpu, manifolds};
+    use gpusat::d3::{Axis, Body, Capsule, ShapeSet};
     use gpusat::generate::d3::random_rotation;
     use gpusat::generate::rng;
     use rand::RngExt;
@@ -404,20 +404,33 @@ fn capsule_pairs_across_pairs_have_the_scalar_bits() {
         bodies.push(Body::new(b, offset + rotation_a * position, rotation_b));
         pairs.push(Pair::new(2 * k, 2 * k + 1));
     }
+    assert_across_pairs_are_the_pair_path::<4>((&shapes, &bodies, &pairs), |axis| match axis {
+        Axis::Edges(..) => 0,
+        Axis::EdgeVertex(..) => 1,
+        Axis::VertexEdge(..) => 2,
+        _ => 3,
+    });
+}
+
+/// The batch of `pairs`, without a margin and with one, through the lanes
+/// across pairs (`collide_cpu`, `contacts_cpu`) against each pair alone
+/// (`test_pair`, `manifolds`): the same hits bit for bit, in pair order, and
+/// the same manifolds; and every one of the `K` kinds of axis `kind` sorts
+/// the hits into is met more than 500 times.
+fn assert_across_pairs_are_the_pair_path<const K: usize>(
+    (shapes, bodies, pairs): (&gpusat::d3::ShapeSet, &[gpusat::d3::Body], &[gpusat::Pair]),
+    kind: impl Fn(gpusat::d3::Axis) -> usize,
+) {
+    use gpusat::d3::{Batch, collide_cpu, contacts_cpu, manifolds};
     for margin in [0.0, 0.3] {
-        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
+        let batch = Batch::new(shapes, bodies, pairs, margin).expect("batch");
         let scalar: Vec<_> = (0..pairs.len())
             .filter_map(|index| batch.test_pair(index))
             .collect();
         let lanes = collide_cpu(&batch);
-        let mut kinds = [0usize; 4];
+        let mut kinds = [0usize; K];
         for hit in &scalar {
-            kinds[match hit.axis {
-                Axis::Edges(..) => 0,
-                Axis::EdgeVertex(..) => 1,
-                Axis::VertexEdge(..) => 2,
-                _ => 3,
-            }] += 1;
+            kinds[kind(hit.axis)] += 1;
         }
         for (got, want) in lanes.iter().zip(&scalar) {
             assert_eq!(
@@ -449,7 +462,7 @@ fn capsule_pairs_across_pairs_have_the_scalar_bits() {
 fn box_pairs_take_their_own_lanes_with_the_scalar_bits() {
     use glam::{Quat, Vec3};
     use gpusat::Pair;
-    use gpusat::d3::{Axis, Batch, Body, Hull, ShapeSet, collide_cpu, contacts_cpu, manifolds};
+    use gpusat::d3::{Axis, Body, Hull, ShapeSet};
     use gpusat::generate::d3::random_rotation;
     use gpusat::generate::rng;
     use rand::RngExt;
@@ -533,38 +546,11 @@ fn box_pairs_take_their_own_lanes_with_the_scalar_bits() {
         bodies.push(Body::new(b, offset + rotation_a * position, rotation_b));
         pairs.push(Pair::new(2 * k, 2 * k + 1));
     }
-    for margin in [0.0, 0.3] {
-        let batch = Batch::new(&shapes, &bodies, &pairs, margin).expect("batch");
-        let scalar: Vec<_> = (0..pairs.len())
-            .filter_map(|index| batch.test_pair(index))
-            .collect();
-        let lanes = collide_cpu(&batch);
-        let mut kinds = [0usize; 3];
-        for hit in &scalar {
-            kinds[match hit.axis {
-                Axis::FaceA(_) => 0,
-                Axis::FaceB(_) => 1,
-                _ => 2,
-            }] += 1;
-        }
-        for (got, want) in lanes.iter().zip(&scalar) {
-            assert_eq!(
-                (got.pair, got.axis, got.depth.to_bits()),
-                (want.pair, want.axis, want.depth.to_bits()),
-                "margin {margin}: {} vs {}",
-                got.depth,
-                want.depth
-            );
-        }
-        assert_eq!(lanes.len(), scalar.len(), "margin {margin}");
-        // Every kind of axis is met, and plenty of each.
-        assert!(kinds.iter().all(|&n| n > 500), "margin {margin}: {kinds:?}");
-        assert_eq!(
-            contacts_cpu(&batch),
-            manifolds(&batch, &batch.hits(&scalar)),
-            "margin {margin}: the manifolds differ"
-        );
-    }
+    assert_across_pairs_are_the_pair_path::<3>((&shapes, &bodies, &pairs), |axis| match axis {
+        Axis::FaceA(_) => 0,
+        Axis::FaceB(_) => 1,
+        _ => 2,
+    });
 }
 
 /// A box's closest feature to a sphere's centre by the centre's region
